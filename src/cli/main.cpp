@@ -1,0 +1,107 @@
+// uncompile: command-line front end of the C++ core.
+//
+//   uncompile dis [--format=human|records] [--marshal=X.Y] FILE...
+//
+// Each FILE is a .pyc (or, with --marshal, bare marshal data written by CPython X.Y). A file that
+// cannot be read is reported and the others still processed; the exit status is then 1.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/disassembler.h"
+#include "core/error.h"
+#include "core/load.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: uncompile dis [--format=human|records] [--marshal=X.Y] FILE...\n"
+    "\n"
+    "Disassembles CPython 3.8-3.13 .pyc files (any version, whatever Python runs this).\n"
+    "  --format=human    a readable listing (default)\n"
+    "  --format=records  one canonical line per instruction, as compared against `dis` in the tests\n"
+    "  --marshal=X.Y     the files hold bare marshal data (marshal.dumps) written by CPython X.Y\n";
+
+struct Options {
+    uncompile::ListingFormat format = uncompile::ListingFormat::Human;
+    std::optional<uncompile::PyVersion> marshal_version;
+    std::vector<std::string> files;
+};
+
+int usage_error(const std::string& message) {
+    std::cerr << "uncompile: " << message << "\n\n" << kUsage;
+    return 2;
+}
+
+bool read_file(const std::string& path, std::string& data, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open file";
+        return false;
+    }
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        error = "cannot read file";
+        return false;
+    }
+    return true;
+}
+
+int run_dis(const Options& options) {
+    bool records = options.format == uncompile::ListingFormat::Records;
+    int status = 0;
+    for (const auto& path : options.files) {
+        std::string data, error;
+        try {
+            if (!read_file(path, data, error)) throw uncompile::Error(uncompile::Error::Kind::BadInput, error);
+            auto code = options.marshal_version ? uncompile::load_marshalled_code(data, *options.marshal_version)
+                                                : uncompile::load_pyc(data);
+            std::string text = uncompile::disassemble(*code, options.format);
+            if (records || options.files.size() > 1) std::cout << (records ? "file " : "# ") << path << "\n";
+            std::cout << text;
+        } catch (const uncompile::Error& e) {
+            status = 1;
+            if (records) std::cout << "error " << path << " " << e.what() << "\n";
+            std::cerr << "uncompile: " << path << ": " << e.what() << "\n";
+        } catch (const std::bad_alloc&) {
+            status = 1;
+            std::cerr << "uncompile: " << path << ": out of memory\n";
+        }
+    }
+    std::cout.flush();
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "-h" || args[0] == "--help") {
+        std::cout << kUsage;
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] != "dis") return usage_error("unknown command '" + args[0] + "'");
+    Options options;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--format=human") {
+            options.format = uncompile::ListingFormat::Human;
+        } else if (a == "--format=records") {
+            options.format = uncompile::ListingFormat::Records;
+        } else if (a.rfind("--marshal=", 0) == 0) {
+            options.marshal_version = uncompile::parse_version(a.substr(10));
+            if (!options.marshal_version) return usage_error("bad version in " + a + " (expected e.g. 3.11)");
+        } else if (a.rfind("--", 0) == 0) {
+            return usage_error("unknown option " + a);
+        } else {
+            options.files.push_back(a);
+        }
+    }
+    if (options.files.empty()) return usage_error("no input files");
+    return run_dis(options);
+}

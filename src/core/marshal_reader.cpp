@@ -1,0 +1,312 @@
+#include "marshal_reader.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <locale>
+#include <sstream>
+
+#include "byte_cursor.h"
+#include "code_object.h"
+#include "text_encoding.h"
+
+namespace uncompile {
+
+namespace {
+
+// Marshal type codes (Python/marshal.c); the high bit asks to remember the object for back-references.
+constexpr uint8_t kFlagRef = 0x80;
+
+class MarshalReader {
+public:
+    MarshalReader(std::string_view data, PyVersion version, MarshalLimits limits)
+        : in_(data), version_(version), limits_(limits) {}
+
+    ObjectRef read_root() {
+        ObjectRef obj = read_object();
+        if (!obj) fail_bad_input("marshal data holds a NULL object at the top level");
+        return obj;
+    }
+
+private:
+    // Returns nullptr only for the NULL marker ('0'), which ends a dict.
+    ObjectRef read_object() {
+        if (++depth_ > limits_.max_depth)
+            throw Error(Error::Kind::LimitExceeded,
+                        "marshal data is nested deeper than " + std::to_string(limits_.max_depth) + " levels");
+        size_t start = in_.position();
+        uint8_t code = in_.u8();
+        bool remember = code & kFlagRef;
+        uint8_t type = code & ~kFlagRef;
+        // Containers and code objects take their reference slot before their contents, as CPython does.
+        size_t slot = remember ? reserve_ref() : kNoSlot;
+        ObjectRef obj = read_typed(type, start);
+        if (remember) {
+            if (!obj) fail_bad_input("marshal data asks to remember a NULL object at offset " + std::to_string(start));
+            refs_[slot] = obj;
+        }
+        --depth_;
+        return obj;
+    }
+
+    static constexpr size_t kNoSlot = static_cast<size_t>(-1);
+
+    size_t reserve_ref() {
+        refs_.emplace_back();
+        return refs_.size() - 1;
+    }
+
+    static ObjectRef make(PyObject::Kind kind) {
+        auto obj = std::make_shared<PyObject>();
+        obj->kind = kind;
+        return obj;
+    }
+
+    ObjectRef read_typed(uint8_t type, size_t start) {
+        using K = PyObject::Kind;
+        switch (type) {
+        case '0': return nullptr;
+        case 'N': return make(K::None);
+        case 'T': return make(K::True);
+        case 'F': return make(K::False);
+        case '.': return make(K::Ellipsis);
+        case 'S': return make(K::StopIteration);
+        case 'i': {
+            auto obj = std::make_shared<PyObject>();
+            obj->kind = K::Int;
+            obj->small = in_.i32();
+            return obj;
+        }
+        case 'l': return read_long();
+        case 'g': {
+            auto obj = std::make_shared<PyObject>();
+            obj->kind = K::Float;
+            obj->real = in_.f64();
+            return obj;
+        }
+        case 'f': {
+            auto obj = std::make_shared<PyObject>();
+            obj->kind = K::Float;
+            obj->real = read_float_text();
+            return obj;
+        }
+        case 'y': {
+            auto obj = std::make_shared<PyObject>();
+            obj->kind = K::Complex;
+            obj->real = in_.f64();
+            obj->imag = in_.f64();
+            return obj;
+        }
+        case 'x': {
+            auto obj = std::make_shared<PyObject>();
+            obj->kind = K::Complex;
+            obj->real = read_float_text();
+            obj->imag = read_float_text();
+            return obj;
+        }
+        case 's': return make_text(K::Bytes, std::string(in_.bytes(read_size())));
+        case 'u':
+        case 't': {
+            std::string_view raw = in_.bytes(read_size());
+            if (!is_valid_utf8_surrogatepass(raw))
+                fail_bad_input("marshal data holds a string that is not valid UTF-8 at offset " + std::to_string(start));
+            return make_text(K::Str, std::string(raw));
+        }
+        case 'a':
+        case 'A': return make_text(K::Str, latin1_to_utf8(in_.bytes(read_size())));
+        case 'z':
+        case 'Z': return make_text(K::Str, latin1_to_utf8(in_.bytes(in_.u8())));
+        case '(': return read_sequence(K::Tuple, read_size());
+        case ')': return read_sequence(K::Tuple, in_.u8());
+        case '[': return read_sequence(K::List, read_size());
+        case '<': return read_sequence(K::Set, read_size());
+        case '>': return read_sequence(K::FrozenSet, read_size());
+        case '{': return read_dict();
+        case 'r': return read_ref();
+        case 'c': return read_code();
+        default: {
+            std::ostringstream msg;
+            msg << "marshal data has an unknown type code 0x" << std::hex << int(type) << std::dec << " at offset "
+                << start;
+            fail_bad_input(msg.str());
+        }
+        }
+    }
+
+    // A count or length; each element needs at least one byte, so a count larger than the rest of
+    // the input is corrupt (this also bounds memory by the input size).
+    size_t read_size() {
+        int32_t n = in_.i32();
+        if (n < 0 || static_cast<size_t>(n) > in_.remaining())
+            fail_bad_input("marshal data has an impossible size " + std::to_string(n) + " at offset " +
+                           std::to_string(in_.position() - 4));
+        return static_cast<size_t>(n);
+    }
+
+    double read_float_text() {
+        std::string_view text = in_.bytes(in_.u8());
+        std::istringstream stream{std::string(text)};
+        stream.imbue(std::locale::classic());
+        std::string s(text);
+        if (s == "inf" || s == "+inf") return HUGE_VAL;
+        if (s == "-inf") return -HUGE_VAL;
+        if (s == "nan" || s == "+nan" || s == "-nan") return std::nan("");
+        double value = 0;
+        stream >> value;
+        if (stream.fail()) fail_bad_input("marshal data holds a malformed float literal '" + s + "'");
+        return value;
+    }
+
+    ObjectRef make_text(PyObject::Kind kind, std::string text) {
+        auto obj = std::make_shared<PyObject>();
+        obj->kind = kind;
+        obj->text = std::move(text);
+        return obj;
+    }
+
+    ObjectRef read_long() {
+        int32_t n = in_.i32();
+        if (n == INT32_MIN) fail_bad_input("marshal data has a long integer of impossible size");
+        size_t count = static_cast<size_t>(n < 0 ? -static_cast<int64_t>(n) : n);
+        if (count * 2 > in_.remaining()) fail_bad_input("marshal data has a truncated long integer");
+        auto obj = std::make_shared<PyObject>();
+        obj->kind = PyObject::Kind::Int;
+        obj->negative = n < 0;
+        std::vector<uint16_t> digits(count);
+        for (auto& d : digits) {
+            d = in_.u16();
+            if (d >= (1u << 15)) fail_bad_input("marshal data has a long-integer digit out of range");
+        }
+        if (!digits.empty() && digits.back() == 0) fail_bad_input("marshal data has an unnormalized long integer");
+        // Keep values that fit in 62 bits as plain numbers; bigger ones keep their digits.
+        if (count <= 4) {
+            uint64_t magnitude = 0;
+            for (size_t i = count; i-- > 0;) magnitude = (magnitude << 15) | digits[i];
+            if (magnitude < (uint64_t(1) << 62)) {
+                obj->small = obj->negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+                return obj;
+            }
+        }
+        obj->big_digits = std::move(digits);
+        return obj;
+    }
+
+    ObjectRef read_sequence(PyObject::Kind kind, size_t count) {
+        auto obj = std::make_shared<PyObject>();
+        obj->kind = kind;
+        obj->items.reserve(count);
+        for (size_t i = 0; i < count; ++i) obj->items.push_back(read_element());
+        return obj;
+    }
+
+    ObjectRef read_element() {
+        ObjectRef item = read_object();
+        if (!item) fail_bad_input("marshal data holds a NULL inside a container");
+        return item;
+    }
+
+    ObjectRef read_dict() {
+        auto obj = std::make_shared<PyObject>();
+        obj->kind = PyObject::Kind::Dict;
+        while (true) {
+            ObjectRef key = read_object();
+            if (!key) break;
+            obj->items.push_back(std::move(key));
+            obj->items.push_back(read_element());
+        }
+        return obj;
+    }
+
+    ObjectRef read_ref() {
+        uint32_t index = in_.u32();
+        if (index >= refs_.size())
+            fail_bad_input("marshal data refers to object #" + std::to_string(index) + " of only " +
+                           std::to_string(refs_.size()));
+        if (!refs_[index])
+            fail_bad_input("marshal data refers to an object that contains the reference (cyclic data)");
+        return refs_[index];
+    }
+
+    int32_t read_int_field() { return in_.i32(); }
+
+    ObjectRef read_typed_field(PyObject::Kind kind, const char* field) {
+        ObjectRef obj = read_element();
+        if (obj->kind != kind) fail_bad_input(std::string("code object field ") + field + " has the wrong type");
+        return obj;
+    }
+
+    std::string read_str_field(const char* field) { return read_typed_field(PyObject::Kind::Str, field)->text; }
+    std::string read_bytes_field(const char* field) { return read_typed_field(PyObject::Kind::Bytes, field)->text; }
+
+    std::vector<std::string> read_names_field(const char* field) {
+        ObjectRef tuple = read_typed_field(PyObject::Kind::Tuple, field);
+        std::vector<std::string> names;
+        for (const auto& item : tuple->items) {
+            if (item->kind != PyObject::Kind::Str)
+                fail_bad_input(std::string("code object field ") + field + " holds a non-string");
+            names.push_back(item->text);
+        }
+        return names;
+    }
+
+    ObjectRef read_code() {
+        auto code = std::make_shared<CodeObject>();
+        code->version = version_;
+        code->argcount = read_int_field();
+        code->posonlyargcount = read_int_field();
+        code->kwonlyargcount = read_int_field();
+        bool unified_locals = version_ >= PyVersion{3, 11};
+        if (!unified_locals) read_int_field();  // co_nlocals: derived from varnames, not kept
+        code->stacksize = read_int_field();
+        code->flags = static_cast<uint32_t>(read_int_field());
+        code->bytecode = read_bytes_field("co_code");
+        code->consts = read_typed_field(PyObject::Kind::Tuple, "co_consts")->items;
+        code->names = read_names_field("co_names");
+        if (unified_locals) {
+            code->localsplus_names = read_names_field("co_localsplusnames");
+            std::string kinds = read_bytes_field("co_localspluskinds");
+            if (kinds.size() != code->localsplus_names.size())
+                fail_bad_input("code object has " + std::to_string(kinds.size()) + " local kinds for " +
+                               std::to_string(code->localsplus_names.size()) + " local names");
+            code->localsplus_kinds.assign(kinds.begin(), kinds.end());
+            split_localsplus(*code);
+        } else {
+            code->varnames = read_names_field("co_varnames");
+            code->freevars = read_names_field("co_freevars");
+            code->cellvars = read_names_field("co_cellvars");
+        }
+        code->filename = read_str_field("co_filename");
+        code->name = read_str_field("co_name");
+        code->qualname = unified_locals ? read_str_field("co_qualname") : code->name;
+        code->firstlineno = read_int_field();
+        code->linetable = read_bytes_field(unified_locals || version_ >= PyVersion{3, 10} ? "co_linetable" : "co_lnotab");
+        if (unified_locals) code->exceptiontable = read_bytes_field("co_exceptiontable");
+        auto obj = std::make_shared<PyObject>();
+        obj->kind = PyObject::Kind::Code;
+        obj->code = std::move(code);
+        return obj;
+    }
+
+    static void split_localsplus(CodeObject& code) {
+        for (size_t i = 0; i < code.localsplus_names.size(); ++i) {
+            uint8_t kind = code.localsplus_kinds[i];
+            const std::string& name = code.localsplus_names[i];
+            if (kind & kLocalPlain) code.varnames.push_back(name);
+            if (kind & kLocalCell) code.cellvars.push_back(name);
+            if (kind & kLocalFree) code.freevars.push_back(name);
+        }
+    }
+
+    ByteCursor in_;
+    PyVersion version_;
+    MarshalLimits limits_;
+    int depth_ = 0;
+    std::vector<ObjectRef> refs_;
+};
+
+}  // namespace
+
+ObjectRef read_marshal(std::string_view data, PyVersion version, MarshalLimits limits) {
+    return MarshalReader(data, version, limits).read_root();
+}
+
+}  // namespace uncompile

@@ -1,0 +1,265 @@
+#include "value_format.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "code_object.h"
+#include "text_encoding.h"
+
+namespace uncompile {
+
+namespace {
+
+// Digits and decimal-point position of the shortest round-tripping form: value = 0.DIGITS * 10^decpt.
+void shortest_digits(double magnitude, std::string& digits, int& decpt) {
+    char buf[64];
+    auto result = std::to_chars(buf, buf + sizeof buf, magnitude, std::chars_format::scientific);
+    std::string text(buf, result.ptr);
+    size_t e = text.find('e');
+    std::string mantissa = text.substr(0, e);
+    int exponent = std::stoi(text.substr(e + 1));
+    mantissa.erase(std::remove(mantissa.begin(), mantissa.end(), '.'), mantissa.end());
+    while (mantissa.size() > 1 && mantissa.back() == '0') mantissa.pop_back();
+    digits = mantissa;
+    decpt = exponent + 1;
+}
+
+// CPython's float_repr_style "short" formatting ('r' format code).
+std::string format_repr(double value, bool add_dot_zero) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+    std::string sign = std::signbit(value) ? "-" : "";
+    if (value == 0) return sign + (add_dot_zero ? "0.0" : "0");
+    std::string digits;
+    int decpt;
+    shortest_digits(std::fabs(value), digits, decpt);
+    int ndigits = static_cast<int>(digits.size());
+    if (decpt <= -4 || decpt > 16) {
+        std::string out = sign + digits.substr(0, 1);
+        if (ndigits > 1) out += "." + digits.substr(1);
+        int exp = decpt - 1;
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
+        return out + buf;
+    }
+    if (decpt <= 0) return sign + "0." + std::string(-decpt, '0') + digits;
+    if (decpt >= ndigits) return sign + digits + std::string(decpt - ndigits, '0') + (add_dot_zero ? ".0" : "");
+    return sign + digits.substr(0, decpt) + "." + digits.substr(decpt);
+}
+
+// Magnitude of a big int as base-2^15 digits -> decimal, by repeated division (quadratic, so capped).
+constexpr size_t kMaxDecimalDigits15 = 2000;
+
+std::string big_decimal(std::vector<uint16_t> digits) {
+    std::string out;
+    while (!digits.empty()) {
+        uint32_t remainder = 0;
+        for (size_t i = digits.size(); i-- > 0;) {
+            uint32_t current = (remainder << 15) | digits[i];
+            digits[i] = static_cast<uint16_t>(current / 10000);
+            remainder = current % 10000;
+        }
+        while (!digits.empty() && digits.back() == 0) digits.pop_back();
+        for (int k = 0; k < 4; ++k) {
+            out += static_cast<char>('0' + remainder % 10);
+            remainder /= 10;
+        }
+    }
+    while (out.size() > 1 && out.back() == '0') out.pop_back();
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+std::string big_hex(const std::vector<uint16_t>& digits) {
+    std::string out;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (uint16_t d : digits) {
+        acc |= uint32_t(d) << bits;
+        bits += 15;
+        while (bits >= 4) {
+            out += "0123456789abcdef"[acc & 15];
+            acc >>= 4;
+            bits -= 4;
+        }
+    }
+    if (bits > 0) out += "0123456789abcdef"[acc & 15];
+    while (out.size() > 1 && out.back() == '0') out.pop_back();
+    std::reverse(out.begin(), out.end());
+    return "0x" + out;
+}
+
+// Characters Python's repr() escapes; non-ASCII decisions approximate str.isprintable without the
+// Unicode database, erring towards escaping (an escape always reads back as the same value).
+bool needs_escape(uint32_t cp) {
+    if (cp < 0x20 || cp == 0x7f) return true;
+    if (cp < 0x7f) return false;
+    if (cp <= 0xa0 || cp == 0xad) return true;                        // C1 controls, NBSP, soft hyphen
+    if (cp >= 0xd800 && cp <= 0xdfff) return true;                    // lone surrogates cannot be UTF-8 source
+    if (cp >= 0x2000 && cp <= 0x200f) return true;                    // spaces and format characters
+    if (cp >= 0x2028 && cp <= 0x202f) return true;
+    if (cp >= 0x205f && cp <= 0x206f) return true;
+    if (cp == 0x1680 || cp == 0x3000 || cp == 0xfeff || (cp >= 0xfff0 && cp <= 0xffff)) return true;
+    if (cp >= 0xe000 && cp <= 0xf8ff) return true;                    // private use
+    if (cp >= 0xe0000) return true;                                   // tags, private planes
+    return false;
+}
+
+void append_escape(std::string& out, uint32_t cp) {
+    char buf[16];
+    switch (cp) {
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    case '\\': out += "\\\\"; return;
+    }
+    if (cp <= 0xff) std::snprintf(buf, sizeof buf, "\\x%02x", cp);
+    else if (cp <= 0xffff) std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+    else std::snprintf(buf, sizeof buf, "\\U%08x", cp);
+    out += buf;
+}
+
+char pick_quote(const std::vector<uint32_t>& cps) {
+    bool single = std::find(cps.begin(), cps.end(), uint32_t('\'')) != cps.end();
+    bool dbl = std::find(cps.begin(), cps.end(), uint32_t('"')) != cps.end();
+    return single && !dbl ? '"' : '\'';
+}
+
+std::string quote_code_points(const std::vector<uint32_t>& cps, const char* prefix, bool bytes) {
+    char quote = pick_quote(cps);
+    std::string out = prefix;
+    out += quote;
+    for (uint32_t cp : cps) {
+        if (cp == uint32_t(quote)) {
+            out += '\\';
+            out += quote;
+        } else if (cp == '\\' || (bytes ? (cp < 0x20 || cp >= 0x7f) : needs_escape(cp))) {
+            append_escape(out, cp);
+        } else {
+            append_utf8(out, cp);
+        }
+    }
+    out += quote;
+    return out;
+}
+
+std::string join(const std::vector<ObjectRef>& items, std::string (*render)(const PyObject&), size_t step = 1,
+                 size_t first = 0) {
+    std::string out;
+    for (size_t i = first; i < items.size(); i += step) {
+        if (i != first) out += ", ";
+        out += render(*items[i]);
+    }
+    return out;
+}
+
+std::string canonical_escape(std::string_view prefix, const std::vector<uint32_t>& cps, const char* hex_prefix) {
+    std::string out(prefix);
+    out += '"';
+    char buf[24];
+    for (uint32_t cp : cps) {
+        if (cp >= 0x20 && cp <= 0x7e && cp != '"' && cp != '\\') {
+            out += static_cast<char>(cp);
+        } else {
+            std::snprintf(buf, sizeof buf, "%s{%X}", hex_prefix, cp);
+            out += buf;
+        }
+    }
+    out += '"';
+    return out;
+}
+
+std::string canonical_sorted(const char* open, const std::vector<ObjectRef>& items) {
+    std::vector<std::string> parts;
+    for (const auto& item : items) parts.push_back(canonical_value(*item));
+    std::sort(parts.begin(), parts.end());
+    std::string out = open;
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
+    return out + "}";
+}
+
+}  // namespace
+
+std::string float_repr(double value) { return format_repr(value, true); }
+
+std::string complex_repr(double real, double imag) {
+    std::string imag_text = format_repr(imag, false);
+    if (real == 0 && !std::signbit(real)) return imag_text + "j";
+    std::string sign = imag_text[0] == '-' ? "" : "+";
+    return "(" + format_repr(real, false) + sign + imag_text + "j)";
+}
+
+std::string int_text(const PyObject& value) {
+    if (!value.is_big_int()) return std::to_string(value.small);
+    std::string sign = value.negative ? "-" : "";
+    if (value.big_digits.size() > kMaxDecimalDigits15) return sign + big_hex(value.big_digits);
+    return sign + big_decimal(value.big_digits);
+}
+
+std::string str_literal(const std::string& utf8) { return quote_code_points(utf8_code_points(utf8), "", false); }
+
+std::string bytes_literal(const std::string& bytes) {
+    std::vector<uint32_t> cps(bytes.begin(), bytes.end());
+    for (auto& cp : cps) cp &= 0xff;
+    return quote_code_points(cps, "b", true);
+}
+
+std::string value_repr(const PyObject& v) {
+    using K = PyObject::Kind;
+    switch (v.kind) {
+    case K::None: return "None";
+    case K::True: return "True";
+    case K::False: return "False";
+    case K::Ellipsis: return "Ellipsis";
+    case K::StopIteration: return "StopIteration";
+    case K::Int: return int_text(v);
+    case K::Float: return float_repr(v.real);
+    case K::Complex: return complex_repr(v.real, v.imag);
+    case K::Str: return str_literal(v.text);
+    case K::Bytes: return bytes_literal(v.text);
+    case K::Tuple: return "(" + join(v.items, value_repr) + (v.items.size() == 1 ? ",)" : ")");
+    case K::List: return "[" + join(v.items, value_repr) + "]";
+    case K::Set: return v.items.empty() ? "set()" : "{" + join(v.items, value_repr) + "}";
+    case K::FrozenSet: return v.items.empty() ? "frozenset()" : "frozenset({" + join(v.items, value_repr) + "})";
+    case K::Dict: {
+        std::string out = "{";
+        for (size_t i = 0; i + 1 < v.items.size(); i += 2)
+            out += (i ? ", " : "") + value_repr(*v.items[i]) + ": " + value_repr(*v.items[i + 1]);
+        return out + "}";
+    }
+    case K::Code: return "<code " + v.code->name + ">";
+    case K::Placeholder: return "<" + v.text + ">";
+    }
+    return "?";
+}
+
+std::string canonical_str(const std::string& utf8) { return canonical_escape("s", utf8_code_points(utf8), "\\u"); }
+
+std::string canonical_value(const PyObject& v) {
+    using K = PyObject::Kind;
+    switch (v.kind) {
+    case K::Ellipsis: return "...";
+    case K::Str: return canonical_str(v.text);
+    case K::Bytes: {
+        std::vector<uint32_t> cps;
+        for (char c : v.text) cps.push_back(static_cast<uint8_t>(c));
+        return canonical_escape("b", cps, "\\x");
+    }
+    case K::Complex: return "complex(" + float_repr(v.real) + ", " + float_repr(v.imag) + ")";
+    case K::Tuple: return "(" + join(v.items, canonical_value) + ")";
+    case K::List: return "[" + join(v.items, canonical_value) + "]";
+    case K::Dict: {
+        std::string out = "{";
+        for (size_t i = 0; i + 1 < v.items.size(); i += 2)
+            out += (i ? ", " : "") + canonical_value(*v.items[i]) + ": " + canonical_value(*v.items[i + 1]);
+        return out + "}";
+    }
+    case K::Set: return canonical_sorted("set{", v.items);
+    case K::FrozenSet: return canonical_sorted("frozenset{", v.items);
+    default: return value_repr(v);
+    }
+}
+
+}  // namespace uncompile

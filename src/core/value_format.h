@@ -1,0 +1,30 @@
+#pragma once
+#include <string>
+
+#include "py_object.h"
+
+namespace uncompile {
+
+// Python's repr() of a float: shortest round-tripping digits, "1e+16", "0.0001", "inf", "-0.0".
+std::string float_repr(double value);
+
+// Python's repr() of a complex number: "2j", "(1-2.5j)", "(-0-1j)".
+std::string complex_repr(double real, double imag);
+
+// Decimal text of an int constant; ints too large to convert quickly are written in hex ("0x...")
+// so the cost stays linear in the input.
+std::string int_text(const PyObject& value);
+
+// A string or bytes literal that Python reads back as the same value. Printable characters stay
+// as they are; the rest are escaped.
+std::string str_literal(const std::string& utf8);
+std::string bytes_literal(const std::string& bytes);
+
+// repr()-like text of any constant, for listings. Code objects print as <code NAME>.
+std::string value_repr(const PyObject& value);
+
+// The canonical text used to compare against the interpreters' own `dis` (tools/dis_oracle.py).
+std::string canonical_value(const PyObject& value);
+std::string canonical_str(const std::string& utf8);
+
+}  // namespace uncompile
