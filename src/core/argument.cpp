@@ -50,7 +50,7 @@ ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& tab
     const int64_t low_bits = ins.flag_bits(table);
     if (ins.is(kHasConst)) {
         if (index < 0 || static_cast<size_t>(index) >= code.consts.size()) return {bad_index(index), bad_index(index)};
-        const PyObject& value = *code.consts[index];
+        const PyValue& value = *code.consts[index];
         return {canonical_value(value), value_repr(value)};
     }
     if (ins.is(kHasName)) {

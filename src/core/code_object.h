@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "py_object.h"
+#include "py_value.h"
 #include "py_version.h"
 
 namespace uncompile {

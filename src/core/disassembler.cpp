@@ -1,13 +1,9 @@
 #include "disassembler.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <functional>
 
-#include "argument.h"
-#include "error.h"
-#include "exception_table.h"
-#include "instruction.h"
+#include "records.h"
+#include "concat.h"
 #include "value_format.h"
 
 namespace uncompile {
@@ -16,66 +12,46 @@ namespace {
 
 std::string number_or_dash(int64_t value) { return value < 0 ? "-" : std::to_string(value); }
 
-// Code objects nested in the constants, in the order the oracle visits them: tuples in order,
-// (frozen)sets by canonical text, since a set's iteration order is not kept by marshal.
-void collect_nested(const PyObject& value, std::vector<const CodeObject*>& out) {
-    switch (value.kind) {
-    case PyObject::Kind::Code: out.push_back(value.code.get()); break;
-    case PyObject::Kind::Tuple:
-        for (const auto& item : value.items) collect_nested(*item, out);
-        break;
-    case PyObject::Kind::Set:
-    case PyObject::Kind::FrozenSet: {
-        std::vector<std::pair<std::string, const PyObject*>> sorted;
-        for (const auto& item : value.items) sorted.emplace_back(canonical_value(*item), item.get());
-        std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& [_, item] : sorted) collect_nested(*item, out);
-        break;
-    }
-    default: break;
-    }
-}
-
-void write_records(const CodeObject& code, const OpcodeTable& table, std::string& out) {
-    out += "code " + canonical_str(code.qualname) + " " +
-           std::to_string(code.firstlineno) + "\n";
-    for (const auto& e : decode_exception_table(code))
+void write_records(const CodeRecord& record, std::string& out) {
+    const CodeObject& code = *record.code;
+    out += "code " + canonical_str(code.qualname) + " " + std::to_string(code.firstlineno) + "\n";
+    for (const auto& e : record.exception_table)
         out += "exc " + std::to_string(e.start) + " " + std::to_string(e.end) + " " + std::to_string(e.target) + " " +
                std::to_string(e.depth) + " " + (e.lasti ? "1" : "0") + "\n";
     const bool with_columns = code.version >= PyVersion{3, 11};
-    for (const auto& ins : decode_instructions(code, table)) {
-        ResolvedArgument arg = resolve_argument(code, table, ins);
-        out += std::to_string(ins.offset) + " " + opcode_name(ins.op) + " " +
-               (ins.has_arg ? std::to_string(ins.arg) : "-") + " " + arg.canonical + " " +
-               number_or_dash(ins.position.line);
+    for (const auto& r : record.instructions) {
+        const Instruction& ins = r.instruction;
+        out += std::to_string(ins.offset) + " " + r.opname + " " + (ins.has_arg ? std::to_string(ins.arg) : "-") + " " +
+               r.argval + " " + number_or_dash(ins.position.line);
         if (with_columns)
-            out += " " + number_or_dash(ins.position.line) + " " + number_or_dash(ins.position.end_line) + " " +
-                   number_or_dash(ins.position.column) + " " + number_or_dash(ins.position.end_column);
+            out += concat(" ", number_or_dash(ins.position.line), " ", number_or_dash(ins.position.end_line), " ",
+                          number_or_dash(ins.position.column), " ", number_or_dash(ins.position.end_column));
         out += "\n";
     }
 }
 
-void write_human(const CodeObject& code, const OpcodeTable& table, std::string& out) {
-    char buf[160];
+void write_human(const CodeRecord& record, std::string& out) {
+    const CodeObject& code = *record.code;
     out += "Disassembly of " + code.qualname + " (" + code.filename + ", line " + std::to_string(code.firstlineno) +
            ", CPython " + code.version.str() + "):\n";
     int last_line = -2;
-    for (const auto& ins : decode_instructions(code, table)) {
-        ResolvedArgument arg = resolve_argument(code, table, ins);
-        std::string line = ins.position.line != last_line ? number_or_dash(ins.position.line) : "";
-        if (ins.position.line != last_line && ins.offset > 0) out += "\n";
+    char buf[160];
+    for (const auto& r : record.instructions) {
+        const Instruction& ins = r.instruction;
+        bool new_line = ins.position.line != last_line;
+        if (new_line && ins.offset > 0) out += "\n";
         last_line = ins.position.line;
-        std::snprintf(buf, sizeof buf, "%6s %6u %-28s", line.c_str(), ins.offset, opcode_name(ins.op));
+        std::string line = new_line ? number_or_dash(ins.position.line) : "";
+        std::snprintf(buf, sizeof buf, "%6s %6u %-28s", line.c_str(), ins.offset, r.opname.c_str());
         std::string row = buf;
         if (ins.has_arg) row += std::to_string(ins.arg);
-        if (!arg.display.empty()) row += " (" + arg.display + ")";
+        if (!r.argrepr.empty()) row += " (" + r.argrepr + ")";
         while (!row.empty() && row.back() == ' ') row.pop_back();
         out += row + "\n";
     }
-    auto entries = decode_exception_table(code);
-    if (!entries.empty()) {
+    if (!record.exception_table.empty()) {
         out += "ExceptionTable:\n";
-        for (const auto& e : entries)
+        for (const auto& e : record.exception_table)
             out += "  " + std::to_string(e.start) + " to " + std::to_string(e.end) + " -> " + std::to_string(e.target) +
                    " [" + std::to_string(e.depth) + "]" + (e.lasti ? " lasti" : "") + "\n";
     }
@@ -84,21 +60,17 @@ void write_human(const CodeObject& code, const OpcodeTable& table, std::string& 
 }  // namespace
 
 std::string disassemble(const CodeObject& root, ListingFormat format) {
-    const OpcodeTable* table = opcode_table_for(root.version);
-    if (!table) throw Error(Error::Kind::UnsupportedVersion, "no opcode table for CPython " + root.version.str());
     std::string out;
-    std::function<void(const CodeObject&)> visit = [&](const CodeObject& code) {
+    bool first = true;
+    for (const auto& record : code_records(root)) {
         if (format == ListingFormat::Records) {
-            write_records(code, *table, out);
+            write_records(record, out);
         } else {
-            if (&code != &root) out += "\n";
-            write_human(code, *table, out);
+            if (!first) out += "\n";
+            write_human(record, out);
         }
-        std::vector<const CodeObject*> nested;
-        for (const auto& c : code.consts) collect_nested(*c, nested);
-        for (const CodeObject* child : nested) visit(*child);
-    };
-    visit(root);
+        first = false;
+    }
     return out;
 }
 

@@ -16,7 +16,7 @@ std::shared_ptr<const CodeObject> load_marshalled_code(std::string_view data, Py
         throw Error(Error::Kind::UnsupportedVersion,
                     "unsupported Python version " + version.str() + "; uncompile reads CPython 3.8 to 3.13");
     ObjectRef root = read_marshal(data, version);
-    if (root->kind != PyObject::Kind::Code) fail_bad_input("marshal data does not hold a code object");
+    if (root->kind != PyValue::Kind::Code) fail_bad_input("marshal data does not hold a code object");
     return root->code;
 }
 

@@ -55,14 +55,14 @@ private:
         return refs_.size() - 1;
     }
 
-    static ObjectRef make(PyObject::Kind kind) {
-        auto obj = std::make_shared<PyObject>();
+    static ObjectRef make(PyValue::Kind kind) {
+        auto obj = std::make_shared<PyValue>();
         obj->kind = kind;
         return obj;
     }
 
     ObjectRef read_typed(uint8_t type, size_t start) {
-        using K = PyObject::Kind;
+        using K = PyValue::Kind;
         switch (type) {
         case '0': return nullptr;
         case 'N': return make(K::None);
@@ -71,33 +71,33 @@ private:
         case '.': return make(K::Ellipsis);
         case 'S': return make(K::StopIteration);
         case 'i': {
-            auto obj = std::make_shared<PyObject>();
+            auto obj = std::make_shared<PyValue>();
             obj->kind = K::Int;
             obj->small = in_.i32();
             return obj;
         }
         case 'l': return read_long();
         case 'g': {
-            auto obj = std::make_shared<PyObject>();
+            auto obj = std::make_shared<PyValue>();
             obj->kind = K::Float;
             obj->real = in_.f64();
             return obj;
         }
         case 'f': {
-            auto obj = std::make_shared<PyObject>();
+            auto obj = std::make_shared<PyValue>();
             obj->kind = K::Float;
             obj->real = read_float_text();
             return obj;
         }
         case 'y': {
-            auto obj = std::make_shared<PyObject>();
+            auto obj = std::make_shared<PyValue>();
             obj->kind = K::Complex;
             obj->real = in_.f64();
             obj->imag = in_.f64();
             return obj;
         }
         case 'x': {
-            auto obj = std::make_shared<PyObject>();
+            auto obj = std::make_shared<PyValue>();
             obj->kind = K::Complex;
             obj->real = read_float_text();
             obj->imag = read_float_text();
@@ -156,8 +156,8 @@ private:
         return value;
     }
 
-    ObjectRef make_text(PyObject::Kind kind, std::string text) {
-        auto obj = std::make_shared<PyObject>();
+    ObjectRef make_text(PyValue::Kind kind, std::string text) {
+        auto obj = std::make_shared<PyValue>();
         obj->kind = kind;
         obj->text = std::move(text);
         return obj;
@@ -168,8 +168,8 @@ private:
         if (n == INT32_MIN) fail_bad_input("marshal data has a long integer of impossible size");
         size_t count = static_cast<size_t>(n < 0 ? -static_cast<int64_t>(n) : n);
         if (count * 2 > in_.remaining()) fail_bad_input("marshal data has a truncated long integer");
-        auto obj = std::make_shared<PyObject>();
-        obj->kind = PyObject::Kind::Int;
+        auto obj = std::make_shared<PyValue>();
+        obj->kind = PyValue::Kind::Int;
         obj->negative = n < 0;
         std::vector<uint16_t> digits(count);
         for (auto& d : digits) {
@@ -190,8 +190,8 @@ private:
         return obj;
     }
 
-    ObjectRef read_sequence(PyObject::Kind kind, size_t count) {
-        auto obj = std::make_shared<PyObject>();
+    ObjectRef read_sequence(PyValue::Kind kind, size_t count) {
+        auto obj = std::make_shared<PyValue>();
         obj->kind = kind;
         obj->items.reserve(count);
         for (size_t i = 0; i < count; ++i) obj->items.push_back(read_element());
@@ -205,8 +205,8 @@ private:
     }
 
     ObjectRef read_dict() {
-        auto obj = std::make_shared<PyObject>();
-        obj->kind = PyObject::Kind::Dict;
+        auto obj = std::make_shared<PyValue>();
+        obj->kind = PyValue::Kind::Dict;
         while (true) {
             ObjectRef key = read_object();
             if (!key) break;
@@ -228,20 +228,20 @@ private:
 
     int32_t read_int_field() { return in_.i32(); }
 
-    ObjectRef read_typed_field(PyObject::Kind kind, const char* field) {
+    ObjectRef read_typed_field(PyValue::Kind kind, const char* field) {
         ObjectRef obj = read_element();
         if (obj->kind != kind) fail_bad_input(std::string("code object field ") + field + " has the wrong type");
         return obj;
     }
 
-    std::string read_str_field(const char* field) { return read_typed_field(PyObject::Kind::Str, field)->text; }
-    std::string read_bytes_field(const char* field) { return read_typed_field(PyObject::Kind::Bytes, field)->text; }
+    std::string read_str_field(const char* field) { return read_typed_field(PyValue::Kind::Str, field)->text; }
+    std::string read_bytes_field(const char* field) { return read_typed_field(PyValue::Kind::Bytes, field)->text; }
 
     std::vector<std::string> read_names_field(const char* field) {
-        ObjectRef tuple = read_typed_field(PyObject::Kind::Tuple, field);
+        ObjectRef tuple = read_typed_field(PyValue::Kind::Tuple, field);
         std::vector<std::string> names;
         for (const auto& item : tuple->items) {
-            if (item->kind != PyObject::Kind::Str)
+            if (item->kind != PyValue::Kind::Str)
                 fail_bad_input(std::string("code object field ") + field + " holds a non-string");
             names.push_back(item->text);
         }
@@ -259,7 +259,7 @@ private:
         code->stacksize = read_int_field();
         code->flags = static_cast<uint32_t>(read_int_field());
         code->bytecode = read_bytes_field("co_code");
-        code->consts = read_typed_field(PyObject::Kind::Tuple, "co_consts")->items;
+        code->consts = read_typed_field(PyValue::Kind::Tuple, "co_consts")->items;
         code->names = read_names_field("co_names");
         if (unified_locals) {
             code->localsplus_names = read_names_field("co_localsplusnames");
@@ -280,8 +280,8 @@ private:
         code->firstlineno = read_int_field();
         code->linetable = read_bytes_field(unified_locals || version_ >= PyVersion{3, 10} ? "co_linetable" : "co_lnotab");
         if (unified_locals) code->exceptiontable = read_bytes_field("co_exceptiontable");
-        auto obj = std::make_shared<PyObject>();
-        obj->kind = PyObject::Kind::Code;
+        auto obj = std::make_shared<PyValue>();
+        obj->kind = PyValue::Kind::Code;
         obj->code = std::move(code);
         return obj;
     }

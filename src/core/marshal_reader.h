@@ -1,7 +1,7 @@
 #pragma once
 #include <string_view>
 
-#include "py_object.h"
+#include "py_value.h"
 #include "py_version.h"
 
 namespace uncompile {

@@ -48,7 +48,7 @@ PycFile read_pyc(std::string_view data) {
         pyc.source_size = header.u32();
     }
     ObjectRef root = read_marshal(data.substr(header.position()), pyc.version);
-    if (root->kind != PyObject::Kind::Code) fail_bad_input(".pyc file does not hold a code object");
+    if (root->kind != PyValue::Kind::Code) fail_bad_input(".pyc file does not hold a code object");
     pyc.code = root->code;
     return pyc;
 }

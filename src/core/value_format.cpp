@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "code_object.h"
+#include "concat.h"
 #include "text_encoding.h"
 
 namespace uncompile {
@@ -38,7 +39,7 @@ std::string format_repr(double value, bool add_dot_zero) {
     int ndigits = static_cast<int>(digits.size());
     if (decpt <= -4 || decpt > 16) {
         std::string out = sign + digits.substr(0, 1);
-        if (ndigits > 1) out += "." + digits.substr(1);
+        if (ndigits > 1) out += concat(".", digits.substr(1));
         int exp = decpt - 1;
         char buf[16];
         std::snprintf(buf, sizeof buf, "e%c%02d", exp < 0 ? '-' : '+', std::abs(exp));
@@ -145,7 +146,7 @@ std::string quote_code_points(const std::vector<uint32_t>& cps, const char* pref
     return out;
 }
 
-std::string join(const std::vector<ObjectRef>& items, std::string (*render)(const PyObject&), size_t step = 1,
+std::string join(const std::vector<ObjectRef>& items, std::string (*render)(const PyValue&), size_t step = 1,
                  size_t first = 0) {
     std::string out;
     for (size_t i = first; i < items.size(); i += step) {
@@ -188,10 +189,10 @@ std::string complex_repr(double real, double imag) {
     std::string imag_text = format_repr(imag, false);
     if (real == 0 && !std::signbit(real)) return imag_text + "j";
     std::string sign = imag_text[0] == '-' ? "" : "+";
-    return "(" + format_repr(real, false) + sign + imag_text + "j)";
+    return concat("(", format_repr(real, false), sign, imag_text, "j)");
 }
 
-std::string int_text(const PyObject& value) {
+std::string int_text(const PyValue& value) {
     if (!value.is_big_int()) return std::to_string(value.small);
     std::string sign = value.negative ? "-" : "";
     if (value.big_digits.size() > kMaxDecimalDigits15) return sign + big_hex(value.big_digits);
@@ -206,8 +207,8 @@ std::string bytes_literal(const std::string& bytes) {
     return quote_code_points(cps, "b", true);
 }
 
-std::string value_repr(const PyObject& v) {
-    using K = PyObject::Kind;
+std::string value_repr(const PyValue& v) {
+    using K = PyValue::Kind;
     switch (v.kind) {
     case K::None: return "None";
     case K::True: return "True";
@@ -219,26 +220,26 @@ std::string value_repr(const PyObject& v) {
     case K::Complex: return complex_repr(v.real, v.imag);
     case K::Str: return str_literal(v.text);
     case K::Bytes: return bytes_literal(v.text);
-    case K::Tuple: return "(" + join(v.items, value_repr) + (v.items.size() == 1 ? ",)" : ")");
-    case K::List: return "[" + join(v.items, value_repr) + "]";
-    case K::Set: return v.items.empty() ? "set()" : "{" + join(v.items, value_repr) + "}";
-    case K::FrozenSet: return v.items.empty() ? "frozenset()" : "frozenset({" + join(v.items, value_repr) + "})";
+    case K::Tuple: return concat("(", join(v.items, value_repr), v.items.size() == 1 ? ",)" : ")");
+    case K::List: return concat("[", join(v.items, value_repr), "]");
+    case K::Set: return v.items.empty() ? "set()" : concat("{", join(v.items, value_repr), "}");
+    case K::FrozenSet: return v.items.empty() ? "frozenset()" : concat("frozenset({", join(v.items, value_repr), "})");
     case K::Dict: {
         std::string out = "{";
         for (size_t i = 0; i + 1 < v.items.size(); i += 2)
             out += (i ? ", " : "") + value_repr(*v.items[i]) + ": " + value_repr(*v.items[i + 1]);
         return out + "}";
     }
-    case K::Code: return "<code " + v.code->name + ">";
-    case K::Placeholder: return "<" + v.text + ">";
+    case K::Code: return concat("<code ", v.code->name, ">");
+    case K::Placeholder: return concat("<", v.text, ">");
     }
     return "?";
 }
 
 std::string canonical_str(const std::string& utf8) { return canonical_escape("s", utf8_code_points(utf8), "\\u"); }
 
-std::string canonical_value(const PyObject& v) {
-    using K = PyObject::Kind;
+std::string canonical_value(const PyValue& v) {
+    using K = PyValue::Kind;
     switch (v.kind) {
     case K::Ellipsis: return "...";
     case K::Str: return canonical_str(v.text);
@@ -247,9 +248,9 @@ std::string canonical_value(const PyObject& v) {
         for (char c : v.text) cps.push_back(static_cast<uint8_t>(c));
         return canonical_escape("b", cps, "\\x");
     }
-    case K::Complex: return "complex(" + float_repr(v.real) + ", " + float_repr(v.imag) + ")";
-    case K::Tuple: return "(" + join(v.items, canonical_value) + ")";
-    case K::List: return "[" + join(v.items, canonical_value) + "]";
+    case K::Complex: return concat("complex(", float_repr(v.real), ", ", float_repr(v.imag), ")");
+    case K::Tuple: return concat("(", join(v.items, canonical_value), ")");
+    case K::List: return concat("[", join(v.items, canonical_value), "]");
     case K::Dict: {
         std::string out = "{";
         for (size_t i = 0; i + 1 < v.items.size(); i += 2)

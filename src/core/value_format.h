@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-#include "py_object.h"
+#include "py_value.h"
 
 namespace uncompile {
 
@@ -13,7 +13,7 @@ std::string complex_repr(double real, double imag);
 
 // Decimal text of an int constant; ints too large to convert quickly are written in hex ("0x...")
 // so the cost stays linear in the input.
-std::string int_text(const PyObject& value);
+std::string int_text(const PyValue& value);
 
 // A string or bytes literal that Python reads back as the same value. Printable characters stay
 // as they are; the rest are escaped.
@@ -21,10 +21,10 @@ std::string str_literal(const std::string& utf8);
 std::string bytes_literal(const std::string& bytes);
 
 // repr()-like text of any constant, for listings. Code objects print as <code NAME>.
-std::string value_repr(const PyObject& value);
+std::string value_repr(const PyValue& value);
 
 // The canonical text used to compare against the interpreters' own `dis` (tools/dis_oracle.py).
-std::string canonical_value(const PyObject& value);
+std::string canonical_value(const PyValue& value);
 std::string canonical_str(const std::string& utf8);
 
 }  // namespace uncompile

@@ -7,12 +7,12 @@
 namespace uncompile {
 
 struct CodeObject;
-struct PyObject;
-using ObjectRef = std::shared_ptr<const PyObject>;
+struct PyValue;
+using ObjectRef = std::shared_ptr<const PyValue>;
 
 // A constant as stored in marshal data. Acyclic by construction: the reader rejects references
 // to containers that are still being read.
-struct PyObject {
+struct PyValue {
     enum class Kind {
         None, True, False, Ellipsis, StopIteration,
         Int,        // small ints in `small`, larger ones in `big_digits` (base 2^15, least significant first)

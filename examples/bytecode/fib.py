@@ -1,0 +1,30 @@
+"""A small module to disassemble (and, later, decompile) with uncompile."""
+
+
+def fib(n: int) -> int:
+    a, b = 0, 1
+    while n > 0:
+        a, b = b, a + b
+        n -= 1
+    return a
+
+
+def safe_div(x, y, *, default=None):
+    try:
+        return x / y
+    except ZeroDivisionError:
+        return default
+    finally:
+        print(f"divided {x!r} by {y!r}")
+
+
+class Counter:
+    def __init__(self, start=0):
+        self.count = start
+
+    def bump(self, by=1):
+        self.count += by
+        return self.count
+
+
+squares = {k: k * k for k in range(10) if k % 2}

@@ -1,0 +1,32 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "code_object.h"
+#include "exception_table.h"
+#include "instruction.h"
+#include "opcode_table.h"
+
+namespace uncompile {
+
+// Instructions of one code object with their arguments resolved, for callers outside C++.
+struct InstructionRecord {
+    Instruction instruction;
+    std::string opname;
+    std::string argval;   // canonical form
+    std::string argrepr;  // human form
+};
+
+struct CodeRecord {
+    const CodeObject* code = nullptr;
+    std::vector<ExceptionTableEntry> exception_table;
+    std::vector<InstructionRecord> instructions;
+};
+
+// The opcode table for `code`'s version; throws Error(UnsupportedVersion) when there is none.
+const OpcodeTable& table_for(const CodeObject& code);
+
+// Every code object reachable from `root`, depth-first, decoded.
+std::vector<CodeRecord> code_records(const CodeObject& root);
+
+}  // namespace uncompile

@@ -1,0 +1,117 @@
+// The Python extension `uncompile._core`: a thin layer over the C++ core. Live code objects arrive
+// as marshal data plus the version that wrote it (see uncompile/_bridge.py).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include "core/disassembler.h"
+#include "core/error.h"
+#include "core/load.h"
+#include "core/placeholders.h"
+#include "core/records.h"
+
+namespace nb = nanobind;
+using namespace uncompile;  // the core has no names that clash with Python.h
+
+namespace {
+
+using PlaceholderTuple = std::tuple<std::vector<size_t>, size_t, std::string>;
+
+[[noreturn]] void raise_python(const Error& e) {
+    const char* type = e.kind() == Error::Kind::UnsupportedVersion ? "UnsupportedVersionError"
+                       : e.kind() == Error::Kind::LimitExceeded    ? "BytecodeLimitError"
+                                                                   : "BadBytecodeError";
+    nb::object cls = nb::module_::import_("uncompile.errors").attr(type);
+    PyErr_SetString(cls.ptr(), e.what());
+    throw nb::python_error();
+}
+
+std::shared_ptr<const CodeObject> load(nb::bytes data, const std::string& version,
+                                       const std::vector<PlaceholderTuple>& placeholders) {
+    std::string_view view(data.c_str(), data.size());
+    try {
+        if (version.empty()) return load_pyc(view);
+        auto parsed = parse_version(version);
+        if (!parsed) throw Error(Error::Kind::UnsupportedVersion, "malformed Python version '" + version + "'");
+        std::vector<PlaceholderSpec> specs;
+        for (const auto& [path, index, name] : placeholders) specs.push_back({path, index, name});
+        return apply_placeholders(load_marshalled_code(view, *parsed), specs);
+    } catch (const Error& e) {
+        raise_python(e);
+    }
+}
+
+nb::object or_none(int64_t value) { return value < 0 ? nb::object(nb::none()) : nb::object(nb::int_(value)); }
+
+// Plain tuples and dicts: uncompile/core.py wraps them in typed records.
+nb::list records_to_python(const std::vector<CodeRecord>& records) {
+    nb::list out;
+    for (const auto& record : records) {
+        nb::list instructions;
+        for (const auto& r : record.instructions) {
+            const Instruction& ins = r.instruction;
+            instructions.append(nb::make_tuple(
+                ins.offset, r.opname, ins.has_arg ? nb::object(nb::int_(ins.arg)) : nb::object(nb::none()), r.argval, r.argrepr,
+                or_none(ins.jump_target), or_none(ins.position.line), or_none(ins.position.end_line),
+                or_none(ins.position.column), or_none(ins.position.end_column)));
+        }
+        nb::list exceptions;
+        for (const auto& e : record.exception_table)
+            exceptions.append(nb::make_tuple(e.start, e.end, e.target, e.depth, e.lasti));
+        nb::dict code;
+        code["name"] = record.code->name;
+        code["qualname"] = record.code->qualname;
+        code["filename"] = record.code->filename;
+        code["firstlineno"] = record.code->firstlineno;
+        code["version"] = record.code->version.str();
+        code["instructions"] = instructions;
+        code["exception_table"] = exceptions;
+        out.append(code);
+    }
+    return out;
+}
+
+ListingFormat parse_format(const std::string& format) {
+    if (format == "human") return ListingFormat::Human;
+    if (format == "records") return ListingFormat::Records;
+    throw nb::value_error("format must be 'human' or 'records'");
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+    m.doc() = "C++ core of uncompile (bytecode reader and disassembler)";
+    m.def(
+        "disassemble",
+        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders,
+           const std::string& format) {
+            auto code = load(data, version, placeholders);
+            try {
+                return disassemble(*code, parse_format(format));
+            } catch (const Error& e) {
+                raise_python(e);
+            }
+        },
+        nb::arg("data"), nb::arg("version"), nb::arg("placeholders"), nb::arg("format"),
+        "Disassemble marshal data of `version` ('' for a whole .pyc file).");
+    m.def(
+        "code_records",
+        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders) {
+            auto code = load(data, version, placeholders);
+            try {
+                return records_to_python(code_records(*code));
+            } catch (const Error& e) {
+                raise_python(e);
+            }
+        },
+        nb::arg("data"), nb::arg("version"), nb::arg("placeholders"),
+        "Structured instructions of every code object, depth-first.");
+    m.def("pyc_version", [](nb::bytes data) {
+        try {
+            return load_pyc(std::string_view(data.c_str(), data.size()))->version.str();
+        } catch (const Error& e) {
+            raise_python(e);
+        }
+    });
+}
