@@ -8,6 +8,7 @@
 #include "byte_cursor.h"
 #include "code_object.h"
 #include "text_encoding.h"
+#include "value_format.h"
 
 namespace uncompile {
 
@@ -152,7 +153,7 @@ private:
         if (s == "nan" || s == "+nan" || s == "-nan") return std::nan("");
         double value = 0;
         stream >> value;
-        if (stream.fail()) fail_bad_input("marshal data holds a malformed float literal '" + s + "'");
+        if (stream.fail()) fail_bad_input("marshal data holds a malformed float literal " + bytes_literal(s));
         return value;
     }
 

@@ -16,7 +16,8 @@ std::string describe_unknown_magic(uint16_t magic) {
         {3400, 3419, "3.8"},  {3420, 3429, "3.9"},  {3430, 3449, "3.10"}, {3450, 3499, "3.11"},
         {3500, 3549, "3.12"}, {3550, 3599, "3.13"}, {3600, 3649, "3.14"}, {3650, 3699, "3.15"},
     };
-    if (magic < 3400) return "magic number " + std::to_string(magic) + " (CPython 3.7 or older)";
+    if (magic >= 20000) return "magic number " + std::to_string(magic) + " (Python 2)";
+    if (magic >= 3000 && magic < 3400) return "magic number " + std::to_string(magic) + " (CPython 3.7 or older)";
     for (const auto& r : ranges)
         if (magic >= r.first && magic <= r.last)
             return "magic number " + std::to_string(magic) + " (a CPython " + r.version +

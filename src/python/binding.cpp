@@ -18,12 +18,22 @@ namespace {
 
 using PlaceholderTuple = std::tuple<std::vector<size_t>, size_t, std::string>;
 
+// Core text is UTF-8 in which names read from marshal data may hold lone surrogates, as in Python.
+nb::str to_python(const std::string& text) {
+    PyObject* str = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogatepass");
+    if (!str) {
+        PyErr_Clear();
+        str = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+    }
+    return nb::steal<nb::str>(str);
+}
+
 [[noreturn]] void raise_python(const Error& e) {
     const char* type = e.kind() == Error::Kind::UnsupportedVersion ? "UnsupportedVersionError"
                        : e.kind() == Error::Kind::LimitExceeded    ? "BytecodeLimitError"
                                                                    : "BadBytecodeError";
     nb::object cls = nb::module_::import_("uncompile.errors").attr(type);
-    PyErr_SetString(cls.ptr(), e.what());
+    PyErr_SetObject(cls.ptr(), to_python(e.what()).ptr());
     throw nb::python_error();
 }
 
@@ -52,7 +62,8 @@ nb::list records_to_python(const std::vector<CodeRecord>& records) {
         for (const auto& r : record.instructions) {
             const Instruction& ins = r.instruction;
             instructions.append(nb::make_tuple(
-                ins.offset, r.opname, ins.has_arg ? nb::object(nb::int_(ins.arg)) : nb::object(nb::none()), r.argval, r.argrepr,
+                ins.offset, r.opname, ins.has_arg ? nb::object(nb::int_(ins.arg)) : nb::object(nb::none()),
+                to_python(r.argval), to_python(r.argrepr),
                 or_none(ins.jump_target), or_none(ins.position.line), or_none(ins.position.end_line),
                 or_none(ins.position.column), or_none(ins.position.end_column)));
         }
@@ -60,9 +71,9 @@ nb::list records_to_python(const std::vector<CodeRecord>& records) {
         for (const auto& e : record.exception_table)
             exceptions.append(nb::make_tuple(e.start, e.end, e.target, e.depth, e.lasti));
         nb::dict code;
-        code["name"] = record.code->name;
-        code["qualname"] = record.code->qualname;
-        code["filename"] = record.code->filename;
+        code["name"] = to_python(record.code->name);
+        code["qualname"] = to_python(record.code->qualname);
+        code["filename"] = to_python(record.code->filename);
         code["firstlineno"] = record.code->firstlineno;
         code["version"] = record.code->version.str();
         code["instructions"] = instructions;
@@ -88,7 +99,7 @@ NB_MODULE(_core, m) {
            const std::string& format) {
             auto code = load(data, version, placeholders);
             try {
-                return disassemble(*code, parse_format(format));
+                return to_python(disassemble(*code, parse_format(format)));
             } catch (const Error& e) {
                 raise_python(e);
             }
@@ -109,7 +120,7 @@ NB_MODULE(_core, m) {
         "Structured instructions of every code object, depth-first.");
     m.def("pyc_version", [](nb::bytes data) {
         try {
-            return load_pyc(std::string_view(data.c_str(), data.size()))->version.str();
+            return to_python(load_pyc(std::string_view(data.c_str(), data.size()))->version.str());
         } catch (const Error& e) {
             raise_python(e);
         }
