@@ -169,6 +169,10 @@ def code_records(code, out):
             arg = str(ins.arg)
             if ins.opcode in _JUMP_OPS and isinstance(ins.argval, int):
                 argval = str(ins.argval)
+            elif type(ins.argval).__name__ == "_Unknown" and ins.opcode in dis.hasconst:
+                # 3.11's dis resolves only LOAD_CONST and leaves e.g. KW_NAMES as a sentinel;
+                # compare the constant it names instead.
+                argval = canon(code.co_consts[ins.arg])
             else:
                 argval = canon(ins.argval)
         if lines is None:
@@ -266,8 +270,7 @@ def main(argv=None):
 
     root = os.path.abspath(args.src_root)
     outdir = os.path.abspath(args.out)
-    if not os.path.isdir(outdir):
-        os.makedirs(outdir)
+    os.makedirs(outdir, exist_ok=True)  # shards may race to create it
 
     sources = list_sources(root)
     if args.limit is not None:

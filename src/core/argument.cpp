@@ -74,6 +74,7 @@ ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& tab
     if (ins.is(kHasFree)) return name_argument(code.deref_name(uint32_t(index)), index);
     if (ins.is(kHasCompare)) {
         ResolvedArgument r = pick_from(table.compare_ops, index);
+        if (r.canonical == r.display) r.canonical = canonical_str(r.display);  // dis gives the operator as a str
         if (ins.op == Opcode::COMPARE_OP && table.info(ins.byte).arg_flag_bits == 5 && (arg & 16))
             r.display = "bool(" + r.display + ")";
         return r;
