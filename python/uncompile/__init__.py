@@ -3,11 +3,13 @@
 Importing uncompile never imports torch.
 """
 from .core import CodeListing, ExceptionTableEntry, Instruction, disassemble, instructions, pyc_version
-from .errors import BadBytecodeError, BytecodeLimitError, UncompileError, UnsupportedVersionError
+from .decompiler import DecompiledSource, DecompileFailure, decompile
+from .errors import BadBytecodeError, BytecodeLimitError, DecompileError, UncompileError, UnsupportedVersionError
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BadBytecodeError", "BytecodeLimitError", "CodeListing", "ExceptionTableEntry", "Instruction",
+    "BadBytecodeError", "BytecodeLimitError", "CodeListing", "DecompileError", "DecompileFailure",
+    "DecompiledSource", "ExceptionTableEntry", "Instruction", "decompile",
     "UncompileError", "UnsupportedVersionError", "disassemble", "instructions", "pyc_version",
 ]

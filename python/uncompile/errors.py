@@ -15,3 +15,7 @@ class BytecodeLimitError(BadBytecodeError):
 
 class UnsupportedVersionError(UncompileError):
     """The bytecode comes from a Python version uncompile does not read (it reads CPython 3.8-3.13)."""
+
+
+class DecompileError(UncompileError):
+    """The decompiler met a construct it cannot express yet; nothing was guessed."""

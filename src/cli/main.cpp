@@ -1,10 +1,12 @@
 // uncompile: command-line front end of the C++ core.
 //
+//   uncompile [decompile] [--marshal=X.Y] FILE...
 //   uncompile dis [--format=human|records] [--marshal=X.Y] FILE...
 //
 // Each FILE is a .pyc (or, with --marshal, bare marshal data written by CPython X.Y). A file that
 // cannot be read is reported and the others still processed; the exit status is then 1.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -16,22 +18,30 @@
 #include "core/disassembler.h"
 #include "core/error.h"
 #include "core/load.h"
+#include "decompiler/decompiler.h"
 
 namespace {
 
 constexpr const char* kUsage =
-    "usage: uncompile dis [--format=human|records] [--marshal=X.Y] FILE...\n"
+    "usage: uncompile [decompile] [--marshal=X.Y] FILE...\n"
+    "       uncompile dis [--format=human|records] [--marshal=X.Y] FILE...\n"
     "\n"
-    "Disassembles CPython 3.8-3.13 .pyc files (any version, whatever Python runs this).\n"
+    "Decompiles or disassembles CPython 3.8-3.13 .pyc files (any version, whatever Python runs this).\n"
     "  --format=human    a readable listing (default)\n"
     "  --format=records  one canonical line per instruction, as compared against `dis` in the tests\n"
     "  --marshal=X.Y     the files hold bare marshal data (marshal.dumps) written by CPython X.Y\n";
 
 struct Options {
+    bool decompile = true;
     uncompile::ListingFormat format = uncompile::ListingFormat::Human;
     std::optional<uncompile::PyVersion> marshal_version;
     std::vector<std::string> files;
 };
+
+// A bare word that names no file is a mistyped command rather than a file to decompile.
+bool looks_like_command(const std::string& arg) {
+    return arg.rfind("-", 0) != 0 && arg.find_first_of("./") == std::string::npos && !std::filesystem::exists(arg);
+}
 
 int usage_error(const std::string& message) {
     std::cerr << "uncompile: " << message << "\n\n" << kUsage;
@@ -52,8 +62,8 @@ bool read_file(const std::string& path, std::string& data, std::string& error) {
     return true;
 }
 
-int run_dis(const Options& options) {
-    bool records = options.format == uncompile::ListingFormat::Records;
+int run(const Options& options) {
+    bool records = !options.decompile && options.format == uncompile::ListingFormat::Records;
     int status = 0;
     for (const auto& path : options.files) {
         std::string data, error;
@@ -61,6 +71,17 @@ int run_dis(const Options& options) {
             if (!read_file(path, data, error)) throw uncompile::Error(uncompile::Error::Kind::BadInput, error);
             auto code = options.marshal_version ? uncompile::load_marshalled_code(data, *options.marshal_version)
                                                 : uncompile::load_pyc(data);
+            if (options.decompile) {
+                auto result = uncompile::decompile(*code);
+                if (options.files.size() > 1) std::cout << "# " << path << "\n";
+                std::cout << result.source;
+                for (const auto& f : result.failures) {
+                    status = 1;
+                    std::cerr << "uncompile: " << path << ": could not decompile " << f.qualname << " (line "
+                              << f.firstlineno << "): " << f.reason << "\n";
+                }
+                continue;
+            }
             std::string text = uncompile::disassemble(*code, options.format);
             if (records || options.files.size() > 1) std::cout << (records ? "file " : "# ") << path << "\n";
             std::cout << text;
@@ -85,13 +106,21 @@ int main(int argc, char** argv) {
         std::cout << kUsage;
         return args.empty() ? 2 : 0;
     }
-    if (args[0] != "dis") return usage_error("unknown command '" + args[0] + "'");
     Options options;
-    for (size_t i = 1; i < args.size(); ++i) {
+    size_t first = 0;
+    if (args[0] == "dis") {
+        options.decompile = false;
+        first = 1;
+    } else if (args[0] == "decompile") {
+        first = 1;
+    } else if (looks_like_command(args[0])) {
+        return usage_error("unknown command '" + args[0] + "'");
+    }
+    for (size_t i = first; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--format=human") {
+        if (a == "--format=human" && !options.decompile) {
             options.format = uncompile::ListingFormat::Human;
-        } else if (a == "--format=records") {
+        } else if (a == "--format=records" && !options.decompile) {
             options.format = uncompile::ListingFormat::Records;
         } else if (a.rfind("--marshal=", 0) == 0) {
             options.marshal_version = uncompile::parse_version(a.substr(10));
@@ -103,5 +132,5 @@ int main(int argc, char** argv) {
         }
     }
     if (options.files.empty()) return usage_error("no input files");
-    return run_dis(options);
+    return run(options);
 }

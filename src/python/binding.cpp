@@ -10,6 +10,7 @@
 #include "core/load.h"
 #include "core/placeholders.h"
 #include "core/records.h"
+#include "decompiler/decompiler.h"
 
 namespace nb = nanobind;
 using namespace uncompile;  // the core has no names that clash with Python.h
@@ -30,6 +31,7 @@ nb::str to_python(const std::string& text) {
 
 [[noreturn]] void raise_python(const Error& e) {
     const char* type = e.kind() == Error::Kind::UnsupportedVersion ? "UnsupportedVersionError"
+                       : e.kind() == Error::Kind::Unsupported      ? "DecompileError"
                        : e.kind() == Error::Kind::LimitExceeded    ? "BytecodeLimitError"
                                                                    : "BadBytecodeError";
     nb::object cls = nb::module_::import_("uncompile.errors").attr(type);
@@ -118,6 +120,22 @@ NB_MODULE(_core, m) {
         },
         nb::arg("data"), nb::arg("version"), nb::arg("placeholders"),
         "Structured instructions of every code object, depth-first.");
+    m.def(
+        "decompile",
+        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders) {
+            auto code = load(data, version, placeholders);
+            try {
+                DecompileOutput result = decompile(*code);
+                nb::list failures;
+                for (const auto& f : result.failures)
+                    failures.append(nb::make_tuple(to_python(f.qualname), f.firstlineno, to_python(f.reason)));
+                return nb::make_tuple(to_python(result.source), failures);
+            } catch (const Error& e) {
+                raise_python(e);
+            }
+        },
+        nb::arg("data"), nb::arg("version"), nb::arg("placeholders"),
+        "Decompile to (source, [(qualname, firstlineno, reason), ...]).");
     m.def("pyc_version", [](nb::bytes data) {
         try {
             return to_python(load_pyc(std::string_view(data.c_str(), data.size()))->version.str());

@@ -1,0 +1,220 @@
+#pragma once
+// The syntax tree the decompiler builds and the printer writes: the node set of Python's own `ast`
+// module (3.8-3.13 grammar), in a compact form. Each node has a kind; the fields a kind uses are
+// listed next to it, the others stay empty.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/py_value.h"
+
+namespace uncompile::ast {
+
+struct Expr;
+struct Stmt;
+struct Pattern;
+struct Arguments;
+using ExprPtr = std::shared_ptr<Expr>;  // shared: the stack simulation may copy a value (COPY, DUP_TOP)
+using StmtPtr = std::shared_ptr<Stmt>;
+using PatternPtr = std::shared_ptr<Pattern>;
+using Body = std::vector<StmtPtr>;
+
+enum class ExprKind {
+    Name,           // id
+    Constant,       // constant (a marshal value; Placeholder prints as its name)
+    Attribute,      // value . id
+    Subscript,      // value [ index ]
+    Slice,          // lower : upper : step (each may be null)
+    Starred,        // * value
+    Call,           // func ( args..., keywords... )
+    BinOp,          // left op right            (op: "+", "-", "*", "@", "/", "//", "%", "**", "<<", ">>", "&", "|", "^")
+    UnaryOp,        // op operand               (op: "-", "+", "~", "not")
+    BoolOp,         // values joined by op      (op: "and", "or"; two or more values)
+    Compare,        // left (ops[i] comparators[i])...  (ops: "<", "<=", "==", "!=", ">", ">=", "in", "not in", "is", "is not")
+    IfExp,          // body if test else orelse
+    NamedExpr,      // target := value
+    Lambda,         // lambda arguments: body
+    Tuple,          // elts
+    List,           // elts
+    Set,            // elts (never empty)
+    Dict,           // keys[i]: values[i]; a null key means ** values[i]
+    ListComp,       // [ elt generators ]
+    SetComp,        // { elt generators }
+    DictComp,       // { key: value generators }
+    GeneratorExp,   // ( elt generators )
+    Await,          // await value
+    Yield,          // yield value (value may be null)
+    YieldFrom,      // yield from value
+    JoinedStr,      // f-string: values are Constant str parts and FormattedValue
+    FormattedValue, // { value !conversion : format_spec }; format_spec is a JoinedStr or null
+};
+
+struct Comprehension {
+    ExprPtr target;
+    ExprPtr iter;
+    std::vector<ExprPtr> ifs;
+    bool is_async = false;
+};
+
+struct Keyword {
+    std::optional<std::string> arg;  // nullopt: ** value
+    ExprPtr value;
+};
+
+struct Expr {
+    ExprKind kind = ExprKind::Name;
+    uint64_t serial = 0;       // creation order (make_expr): the order the bytecode computed values in
+    std::string id;            // Name: identifier; Attribute: attribute name; BinOp/UnaryOp/BoolOp: operator
+    ObjectRef constant;        // Constant
+    ExprPtr value;             // Attribute, Subscript, Starred, Await, Yield, YieldFrom, FormattedValue, NamedExpr,
+                               // DictComp (value); Call: func; Lambda: body; UnaryOp: operand
+    ExprPtr index;             // Subscript
+    ExprPtr left, right;       // BinOp; Compare: left; NamedExpr: left = target
+    ExprPtr test, body, orelse;  // IfExp
+    ExprPtr lower, upper, step;  // Slice
+    ExprPtr elt;               // ListComp, SetComp, GeneratorExp; DictComp: key
+    ExprPtr format_spec;       // FormattedValue
+    std::vector<ExprPtr> elts;    // Tuple, List, Set, BoolOp values, Call args, Compare comparators,
+                                  // JoinedStr values, Dict keys
+    std::vector<ExprPtr> values;  // Dict values
+    std::vector<std::string> ops;  // Compare
+    std::vector<Keyword> keywords;  // Call
+    std::vector<Comprehension> generators;
+    std::shared_ptr<Arguments> args;  // Lambda
+    int conversion = -1;       // FormattedValue: -1 none, else 's', 'r' or 'a'
+};
+
+struct Arg {
+    std::string name;
+    ExprPtr annotation;  // may be null
+};
+
+struct Arguments {
+    std::vector<Arg> posonlyargs;
+    std::vector<Arg> args;
+    std::optional<Arg> vararg;
+    std::vector<Arg> kwonlyargs;
+    std::vector<ExprPtr> kw_defaults;  // one per kwonlyarg, null where there is none
+    std::optional<Arg> kwarg;
+    std::vector<ExprPtr> defaults;     // for the last len(defaults) of posonlyargs + args
+};
+
+enum class StmtKind {
+    FunctionDef,       // decorators, name, args, returns, type_params, body; is_async
+    ClassDef,          // decorators, name, bases, keywords, type_params, body
+    Return,            // value (may be null)
+    Delete,            // targets
+    Assign,            // targets (chained: a = b = value), value
+    AugAssign,         // target op= value
+    AnnAssign,         // target: annotation = value (value may be null); simple
+    For,               // for target in iter: body else: orelse; is_async
+    While,             // while test: body else: orelse
+    If,                // if test: body else: orelse (an orelse that is exactly one If prints as elif)
+    With,              // with items: body; is_async
+    Match,             // match subject: cases
+    Raise,             // raise exc from cause (both may be null)
+    Try,               // try: body handlers else: orelse finally: finalbody; is_star for except*
+    Assert,            // assert test, msg
+    Import,            // import names
+    ImportFrom,        // from (level dots) module import names
+    Global,            // global identifiers
+    Nonlocal,          // nonlocal identifiers
+    Expr,              // value
+    Pass,
+    Break,
+    Continue,
+    TypeAlias,         // type name[type_params] = value (3.12+)
+};
+
+struct Alias {
+    std::string name;    // dotted for Import; "*" for a star import
+    std::string asname;  // empty when none
+};
+
+struct WithItem {
+    ExprPtr context;
+    ExprPtr target;  // may be null
+};
+
+struct ExceptHandler {
+    ExprPtr type;      // null for a bare except
+    std::string name;  // empty when none
+    Body body;
+};
+
+enum class PatternKind {
+    MatchValue,      // value
+    MatchSingleton,  // constant (None, True, False)
+    MatchSequence,   // patterns
+    MatchMapping,    // keys[i]: patterns[i], ** rest (name; empty when none)
+    MatchClass,      // cls(patterns..., kwd_attrs[i]=kwd_patterns[i]...)
+    MatchStar,       // * name (empty name: *_)
+    MatchAs,         // pattern as name; no pattern and empty name: _ ; no pattern: capture name
+    MatchOr,         // patterns joined by |
+};
+
+struct Pattern {
+    PatternKind kind = PatternKind::MatchAs;
+    ExprPtr value;
+    ObjectRef constant;
+    std::vector<PatternPtr> patterns;
+    std::vector<ExprPtr> keys;
+    std::string name;
+    ExprPtr cls;
+    std::vector<std::string> kwd_attrs;
+    std::vector<PatternPtr> kwd_patterns;
+    PatternPtr pattern;
+};
+
+struct MatchCase {
+    PatternPtr pattern;
+    ExprPtr guard;  // may be null
+    Body body;
+};
+
+enum class TypeParamKind { TypeVar, ParamSpec, TypeVarTuple };
+
+struct TypeParam {
+    TypeParamKind kind = TypeParamKind::TypeVar;
+    std::string name;
+    ExprPtr bound;          // TypeVar only; may be null
+    ExprPtr default_value;  // 3.13; may be null
+};
+
+struct Stmt {
+    StmtKind kind = StmtKind::Pass;
+    std::string name;     // FunctionDef, ClassDef, TypeAlias name; ImportFrom module; AugAssign operator
+    int level = 0;        // ImportFrom
+    bool is_async = false;
+    bool is_star = false; // Try with except*
+    bool simple = true;   // AnnAssign: target is a plain name written without parentheses
+    std::vector<ExprPtr> targets;  // Assign, Delete
+    ExprPtr target;       // AugAssign, AnnAssign, For
+    ExprPtr value;        // Return, Assign, AugAssign, AnnAssign, Expr, TypeAlias; Raise: exc; Match: subject
+    ExprPtr test;         // If, While, Assert
+    ExprPtr iter;         // For
+    ExprPtr annotation;   // AnnAssign; FunctionDef: return annotation
+    ExprPtr cause;        // Raise
+    ExprPtr msg;          // Assert
+    Body body, orelse, finalbody;
+    std::vector<ExceptHandler> handlers;
+    std::vector<WithItem> items;
+    std::vector<Alias> aliases;
+    std::vector<std::string> identifiers;  // Global, Nonlocal
+    std::vector<ExprPtr> decorators;
+    std::shared_ptr<Arguments> args;       // FunctionDef
+    std::vector<ExprPtr> bases;            // ClassDef
+    std::vector<Keyword> keywords;         // ClassDef
+    std::vector<MatchCase> cases;
+    std::vector<TypeParam> type_params;
+};
+
+// Small constructors for the common nodes.
+ExprPtr make_name(std::string id);
+ExprPtr make_constant(ObjectRef value);
+ExprPtr make_expr(ExprKind kind);
+StmtPtr make_stmt(StmtKind kind);
+
+}  // namespace uncompile::ast

@@ -1,0 +1,109 @@
+#include "cfg.h"
+
+#include <algorithm>
+#include <set>
+
+namespace uncompile {
+
+bool ends_flow(N kind) { return kind == N::Jump || kind == N::Return || kind == N::Raise; }
+
+bool is_block_terminator(N kind) {
+    return ends_flow(kind) || kind == N::JumpIf || kind == N::JumpIfOrPop || kind == N::ForIter;
+}
+
+ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
+    split_blocks(ops);
+    link(ops);
+    compute_post_dominators();
+}
+
+void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
+    std::set<int64_t> target_offsets;
+    for (const auto& op : ops)
+        if (op.target >= 0) target_offsets.insert(op.target);
+    std::vector<bool> leader(ops.size() + 1, false);
+    if (!ops.empty()) leader[0] = true;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        if (target_offsets.count(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
+        if (is_block_terminator(ops[i].kind)) leader[i + 1] = true;
+    }
+    // A target offset that names a dropped instruction starts the block of the next op.
+    for (int64_t t : target_offsets) {
+        auto it = std::lower_bound(ops.begin(), ops.end(), t,
+                                   [](const NeutralOp& op, int64_t off) { return int64_t(op.offset) < off; });
+        if (it != ops.end()) leader[it - ops.begin()] = true;
+    }
+    op_block_.assign(ops.size(), -1);
+    for (size_t i = 0; i < ops.size();) {
+        Block b;
+        b.first = i;
+        b.offset = ops[i].offset;
+        size_t j = i + 1;
+        while (j < ops.size() && !leader[j]) ++j;
+        b.last = j;
+        for (size_t k = i; k < j; ++k) op_block_[k] = static_cast<int>(blocks_.size());
+        offset_index_.emplace_back(b.offset, static_cast<int>(blocks_.size()));
+        blocks_.push_back(b);
+        i = j;
+    }
+}
+
+int ControlFlowGraph::block_at_offset(int64_t offset) const {
+    auto it = std::lower_bound(offset_index_.begin(), offset_index_.end(), std::make_pair(uint32_t(std::max<int64_t>(offset, 0)), -1));
+    return it == offset_index_.end() ? -1 : it->second;
+}
+
+void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
+    for (int id = 0; id < size(); ++id) {
+        Block& b = blocks_[id];
+        const NeutralOp& last = ops[b.last - 1];
+        if (!ends_flow(last.kind) && id + 1 < size()) b.succs.push_back(id + 1);
+        if (last.target >= 0 && is_block_terminator(last.kind)) {
+            int t = block_at_offset(last.target);
+            if (t >= 0) b.succs.push_back(t);
+        }
+    }
+    for (int id = 0; id < size(); ++id)
+        for (int s : blocks_[id].succs) blocks_[s].preds.push_back(id);
+}
+
+void ControlFlowGraph::compute_post_dominators() {
+    // Iterative data flow on bit vectors; blocks without successors flow into a virtual exit.
+    int n = size();
+    pdom_.assign(n, std::vector<bool>(n, true));
+    for (int id = 0; id < n; ++id)
+        if (blocks_[id].succs.empty()) {
+            pdom_[id].assign(n, false);
+            pdom_[id][id] = true;
+        }
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int id = n - 1; id >= 0; --id) {
+            if (blocks_[id].succs.empty()) continue;
+            std::vector<bool> meet(n, true);
+            for (int s : blocks_[id].succs)
+                for (int k = 0; k < n; ++k) meet[k] = meet[k] && pdom_[s][k];
+            meet[id] = true;
+            if (meet != pdom_[id]) {
+                pdom_[id] = std::move(meet);
+                changed = true;
+            }
+        }
+    }
+    // Post-dominator sets form a chain, so the immediate one is the strict post-dominator whose
+    // own set is exactly one smaller.
+    std::vector<int> count(n, 0);
+    for (int id = 0; id < n; ++id) count[id] = static_cast<int>(std::count(pdom_[id].begin(), pdom_[id].end(), true));
+    ipdom_.assign(n, -1);
+    for (int id = 0; id < n; ++id)
+        for (int c = 0; c < n; ++c)
+            if (c != id && pdom_[id][c] && count[c] == count[id] - 1) {
+                ipdom_[id] = c;
+                break;
+            }
+}
+
+bool ControlFlowGraph::post_dominates(int a, int b) const { return pdom_[b][a]; }
+
+}  // namespace uncompile

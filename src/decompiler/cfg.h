@@ -1,0 +1,46 @@
+#pragma once
+// Basic blocks over neutral operations, and post-dominators (the merge point of an `if`).
+#include <cstdint>
+#include <vector>
+
+#include "neutral_op.h"
+
+namespace uncompile {
+
+struct Block {
+    size_t first = 0, last = 0;   // ops [first, last)
+    std::vector<int> succs;       // for a conditional terminator: {fallthrough, target}
+    std::vector<int> preds;
+    uint32_t offset = 0;
+};
+
+class ControlFlowGraph {
+public:
+    explicit ControlFlowGraph(const std::vector<NeutralOp>& ops);
+
+    const std::vector<Block>& blocks() const { return blocks_; }
+    const Block& block(int id) const { return blocks_[id]; }
+    int size() const { return static_cast<int>(blocks_.size()); }
+    // The block whose first op is at or after `offset` (jump targets may name dropped instructions).
+    int block_at_offset(int64_t offset) const;
+    int block_of_op(size_t op) const { return op_block_[op]; }
+    // Immediate post-dominator, or -1 when only the function's exit post-dominates.
+    int ipdom(int block) const { return ipdom_[block]; }
+    bool post_dominates(int a, int b) const;  // a post-dominates b
+
+private:
+    void split_blocks(const std::vector<NeutralOp>& ops);
+    void link(const std::vector<NeutralOp>& ops);
+    void compute_post_dominators();
+
+    std::vector<Block> blocks_;
+    std::vector<int> op_block_;
+    std::vector<std::pair<uint32_t, int>> offset_index_;  // block start offsets, sorted
+    std::vector<std::vector<bool>> pdom_;
+    std::vector<int> ipdom_;
+};
+
+bool is_block_terminator(N kind);
+bool ends_flow(N kind);  // no fallthrough after it
+
+}  // namespace uncompile

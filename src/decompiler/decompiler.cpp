@@ -1,0 +1,1519 @@
+#include "decompiler.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "ast.h"
+#include "cfg.h"
+#include "core/error.h"
+#include "core/exception_table.h"
+#include "core/instruction.h"
+#include "core/opcode_table.h"
+#include "core/records.h"
+#include "normalize.h"
+#include "printer.h"
+
+namespace uncompile {
+
+namespace {
+
+using namespace ast;
+
+// CO_* flags of code objects (Include/cpython/code.h).
+constexpr uint32_t kCoVarargs = 0x04;
+constexpr uint32_t kCoVarkeywords = 0x08;
+
+[[noreturn]] void unsupported(const std::string& what) { throw Error(Error::Kind::Unsupported, what); }
+
+ExprPtr marker(const char* what) {
+    auto e = make_expr(ExprKind::Name);
+    e->id = what;
+    return e;
+}
+
+// A function object being built by MAKE_FUNCTION and its attributes.
+struct FunctionValue {
+    std::shared_ptr<const CodeObject> code;
+    ExprPtr defaults, kwdefaults, annotations;
+};
+
+// The module part of `import` / `from ... import` while it is on the stack.
+struct ImportValue {
+    std::string module;
+    int level = 0;
+    ObjectRef fromlist;
+};
+
+// A target of UNPACK_SEQUENCE / UNPACK_EX being filled by the stores that follow it.
+struct PendingUnpack {
+    ExprPtr value;
+    std::vector<ExprPtr> targets;
+    int star_index = -1;
+    size_t filled = 0;
+    ExprPtr parent_slot;  // the slot this unpack itself fills, for nested targets
+};
+
+struct Loop {
+    int header = -1;
+    int latch = -1;
+    int exit = -1;        // where normal termination continues
+    int break_to = -1;    // where `break` jumps
+    std::set<int> blocks;
+};
+
+class StructuredDecompiler {
+public:
+    StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
+        : code_(code), failures_(failures), table_(table_for(code)),
+          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
+        if (!decode_exception_table(code).empty()) unsupported("exception handling (try/with) is not supported yet");
+        emitted_.assign(cfg_.size(), false);
+        for (const auto& op : ops_)
+            if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
+    }
+
+    Body run() {
+        Body body;
+        std::vector<ExprPtr> stack;
+        if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
+        check_every_block_emitted();
+        return body;
+    }
+
+    // Invariant between structuring and printing: no reachable code was left out.
+    void check_every_block_emitted() const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {0};
+        while (!work.empty() && cfg_.size() > 0) {
+            int b = work.back();
+            work.pop_back();
+            if (b < 0 || seen[b]) continue;
+            seen[b] = true;
+            if (!emitted_[b])
+                unsupported("control flow the structurer did not cover (block at offset " +
+                            std::to_string(cfg_.block(b).offset) + ")");
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+        }
+    }
+
+    // Bodies of comprehension code objects: `.0` is the iterator argument.
+    const CodeObject& code() const { return code_; }
+
+private:
+    // ---------------------------------------------------------------- expression helpers
+    ExprPtr pop(std::vector<ExprPtr>& stack) {
+        if (stack.empty()) unsupported("stack underflow (unusual bytecode)");
+        ExprPtr e = stack.back();
+        stack.pop_back();
+        return e;
+    }
+    std::vector<ExprPtr> pop_n(std::vector<ExprPtr>& stack, int64_t n) {
+        if (n < 0 || size_t(n) > stack.size()) unsupported("stack underflow (unusual bytecode)");
+        std::vector<ExprPtr> items(stack.end() - n, stack.end());
+        stack.resize(stack.size() - n);
+        return items;
+    }
+    bool is_null(const ExprPtr& e) const { return e == null_; }
+
+    // Side tables are keyed by node address; the node is kept alive so its address is never reused.
+    const Expr* keep(const ExprPtr& e) {
+        keep_alive_.push_back(e);
+        return e.get();
+    }
+
+    ExprPtr constant_expr(const ObjectRef& value) { return make_constant(value); }
+
+    static bool is_const_kind(const ExprPtr& e, PyValue::Kind kind) {
+        return e && e->kind == ExprKind::Constant && e->constant && e->constant->kind == kind;
+    }
+
+    // Constant tuples/frozensets that the compiler folded out of displays become displays again.
+    ExprPtr unfold_constant_collection(const ExprPtr& e, ExprKind as) {
+        auto display = make_expr(as);
+        for (const auto& item : e->constant->items) display->elts.push_back(make_constant(item));
+        return display;
+    }
+
+    ExprPtr negate(const ExprPtr& e) {
+        if (e->kind == ExprKind::UnaryOp && e->id == "not") return e->value;
+        auto n = make_expr(ExprKind::UnaryOp);
+        n->id = "not";
+        n->value = e;
+        return n;
+    }
+
+    ExprPtr bool_op(const std::string& op, const ExprPtr& a, const ExprPtr& b) {
+        // `a < b and b < c` over the same `b` is a comparison chain.
+        if (op == "and" && a->kind == ExprKind::Compare && b->kind == ExprKind::Compare && !a->elts.empty() &&
+            a->elts.back() == b->left && chain_shared_.count(b->left.get())) {
+            auto chain = make_expr(ExprKind::Compare);
+            chain->left = a->left;
+            chain->ops = a->ops;
+            chain->elts = a->elts;
+            chain->ops.insert(chain->ops.end(), b->ops.begin(), b->ops.end());
+            chain->elts.insert(chain->elts.end(), b->elts.begin(), b->elts.end());
+            return chain;
+        }
+        auto e = make_expr(ExprKind::BoolOp);
+        e->id = op;
+        for (const auto& side : {a, b}) {
+            if (side->kind == ExprKind::BoolOp && side->id == op && side != b) e->elts.insert(e->elts.end(), side->elts.begin(), side->elts.end());
+            else e->elts.push_back(side);
+        }
+        return e;
+    }
+
+    // ---------------------------------------------------------------- statements
+    void emit_stmt(Body& out, StmtPtr s) { out.push_back(std::move(s)); }
+
+    void emit_expr_stmt(Body& out, const ExprPtr& e) {
+        if (is_null(e) || e == for_value_) return;
+        auto s = make_stmt(StmtKind::Expr);
+        s->value = lambda_or(e);
+        emit_stmt(out, s);
+    }
+
+    // Assigns `value` to `target`, folding markers: loop variables, unpacking slots, imports,
+    // function and class definitions, augmented and chained assignments.
+    // True when values of the statement being built are still on the stack: then a store is one
+    // target of a parallel assignment (`a, b = b, a + b` stores while `b`'s value waits below).
+    bool values_pending(const std::vector<ExprPtr>& stack, const ExprPtr& stored) const {
+        for (size_t k = base_; k < stack.size(); ++k) {
+            const ExprPtr& v = stack[k];
+            if (v == stored || is_null(v) || v == for_value_ || slots_.count(v.get()) || imports_.count(v.get()) ||
+                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()))
+                continue;
+            return true;
+        }
+        return false;
+    }
+
+    void assign(Body& out, const ExprPtr& target, const ExprPtr& value, const std::vector<ExprPtr>& stack) {
+        if (parallel_targets_.size() || (value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value))) {
+            parallel_targets_.push_back(target);
+            parallel_values_.push_back(value);
+            if (values_pending(stack, value)) return;
+            // Stores may come in any order (swaps or reordered stores); the source lists values in
+            // the order they were computed.
+            std::vector<size_t> order(parallel_values_.size());
+            for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t x, size_t y) { return parallel_values_[x]->serial < parallel_values_[y]->serial; });
+            auto targets = make_expr(ExprKind::Tuple);
+            auto values = make_expr(ExprKind::Tuple);
+            for (size_t k : order) {
+                targets->elts.push_back(parallel_targets_[k]);
+                values->elts.push_back(parallel_values_[k]);
+            }
+            parallel_targets_.clear();
+            parallel_values_.clear();
+            auto s = make_stmt(StmtKind::Assign);
+            s->targets.push_back(targets);
+            s->value = values;
+            emit_stmt(out, s);
+            return;
+        }
+        assign(out, target, value);
+    }
+
+    void assign(Body& out, const ExprPtr& target, const ExprPtr& value) {
+        if (value == for_value_) {
+            for_target_ = target;
+            return;
+        }
+        if (auto it = slots_.find(value.get()); it != slots_.end()) {
+            fill_slot(out, it->second, target);
+            return;
+        }
+        if (auto it = imports_.find(value.get()); it != imports_.end()) return assign_import(out, target, value, it->second);
+        if (auto it = import_froms_.find(value.get()); it != import_froms_.end()) {
+            if (target->kind != ExprKind::Name) unsupported("from-import into a non-name target");
+            auto& [module, name] = it->second;
+            add_from_import(out, module, name, target->id);
+            return;
+        }
+        if (target->kind == ExprKind::Name && try_definition(out, target->id, value)) return;
+        if (inplace_.count(value.get()) && same_target(value->left, target)) {
+            auto s = make_stmt(StmtKind::AugAssign);
+            s->target = target;
+            s->name = value->id;
+            s->value = value->right;
+            emit_stmt(out, s);
+            return;
+        }
+        if (!out.empty() && out.back()->kind == StmtKind::Assign && out.back()->value == value && chain_assign_.count(value.get())) {
+            out.back()->targets.push_back(target);
+            return;
+        }
+        auto s = make_stmt(StmtKind::Assign);
+        s->targets.push_back(target);
+        s->value = lambda_or(value);
+        emit_stmt(out, s);
+    }
+
+    static bool same_target(const ExprPtr& loaded, const ExprPtr& stored) {
+        if (!loaded || !stored || loaded->kind != stored->kind) return false;
+        switch (loaded->kind) {
+        case ExprKind::Name: return loaded->id == stored->id;
+        case ExprKind::Attribute: return loaded->id == stored->id && loaded->value == stored->value;
+        case ExprKind::Subscript: return loaded->value == stored->value && loaded->index == stored->index;
+        default: return false;
+        }
+    }
+
+    void fill_slot(Body& out, const std::shared_ptr<PendingUnpack>& unpack, const ExprPtr& target) {
+        // Slots are filled in order: the first store takes the first element.
+        size_t index = unpack->filled++;
+        if (index >= unpack->targets.size()) unsupported("unpacking with more stores than targets");
+        unpack->targets[index] = (int(index) == unpack->star_index) ? starred(target) : target;
+        if (unpack->filled < unpack->targets.size()) return;
+        auto tuple = make_expr(ExprKind::Tuple);
+        tuple->elts = unpack->targets;
+        assign(out, tuple, unpack->value);
+    }
+
+    static ExprPtr starred(const ExprPtr& e) {
+        auto s = make_expr(ExprKind::Starred);
+        s->value = e;
+        return s;
+    }
+
+    void push_unpack(std::vector<ExprPtr>& stack, const ExprPtr& value, size_t count, int star_index) {
+        auto unpack = std::make_shared<PendingUnpack>();
+        unpack->value = value;
+        unpack->targets.resize(count);
+        unpack->star_index = star_index;
+        // The first element ends up on top of the stack, so it is stored first.
+        for (size_t k = 0; k < count; ++k) {
+            auto slot = marker("<unpack slot>");
+            slots_[keep(slot)] = unpack;
+            stack.push_back(slot);
+        }
+        std::reverse(stack.end() - count, stack.end());
+    }
+
+    void assign_import(Body& out, const ExprPtr& target, const ExprPtr& value, const ImportValue& imp) {
+        if (target->kind != ExprKind::Name) unsupported("import into a non-name target");
+        auto s = make_stmt(StmtKind::Import);
+        std::string top = imp.module.substr(0, imp.module.find('.'));
+        Alias alias{imp.module, ""};
+        if (imp.level != 0 || (imp.fromlist && imp.fromlist->kind != PyValue::Kind::None)) unsupported("unusual import");
+        if (target->id != top) alias.asname = target->id;
+        else if (import_attr_chain_.count(value.get())) unsupported("unusual import");
+        s->aliases.push_back(alias);
+        emit_stmt(out, s);
+    }
+
+    void add_from_import(Body& out, const ExprPtr& module_value, const std::string& name, const std::string& as) {
+        auto& imp = imports_.at(module_value.get());
+        StmtPtr s;
+        if (!out.empty() && out.back()->kind == StmtKind::ImportFrom && open_from_.count(out.back().get()) &&
+            open_from_.at(out.back().get()) == module_value.get()) {
+            s = out.back();
+        } else {
+            s = make_stmt(StmtKind::ImportFrom);
+            s->name = imp.module;
+            s->level = imp.level;
+            open_from_[s.get()] = keep(module_value);
+            keep_stmt_.push_back(s);
+            emit_stmt(out, s);
+        }
+        s->aliases.push_back({name, name == as ? "" : as});
+    }
+
+    // `def`, `class` and decorated forms, recognized when their value is stored under their name.
+    bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
+        std::vector<ExprPtr> decorators;
+        ExprPtr inner = value;
+        while (inner->kind == ExprKind::Call && inner->elts.size() == 1 && inner->keywords.empty() &&
+               (functions_.count(inner->elts[0].get()) || classes_.count(inner->elts[0].get()))) {
+            decorators.push_back(inner->value);
+            inner = inner->elts[0];
+        }
+        if (auto it = functions_.find(inner.get()); it != functions_.end()) {
+            const FunctionValue& f = it->second;
+            if (f.code->name != name || name == "<lambda>") return false;
+            auto def = function_def(f);
+            def->decorators = decorators;
+            emit_stmt(out, def);
+            return true;
+        }
+        if (auto it = classes_.find(inner.get()); it != classes_.end()) {
+            StmtPtr cls = it->second;
+            if (cls->name != name) return false;
+            cls->decorators = decorators;
+            emit_stmt(out, cls);
+            return true;
+        }
+        return false;
+    }
+
+    std::shared_ptr<Arguments> arguments_of(const FunctionValue& f) {
+        const CodeObject& c = *f.code;
+        auto args = std::make_shared<Arguments>();
+        const auto& names = c.varnames;
+        size_t positional = size_t(c.argcount), kwonly = size_t(c.kwonlyargcount);
+        size_t needed = positional + kwonly + ((c.flags & kCoVarargs) ? 1 : 0) + ((c.flags & kCoVarkeywords) ? 1 : 0);
+        if (names.size() < needed) unsupported("code object with fewer local names than arguments");
+        std::map<std::string, ExprPtr> annotations = annotation_map(f.annotations);
+        auto arg = [&](const std::string& n) {
+            Arg a{n, nullptr};
+            if (auto it = annotations.find(n); it != annotations.end()) a.annotation = it->second;
+            return a;
+        };
+        size_t k = 0;
+        for (; k < positional; ++k) (int(k) < c.posonlyargcount ? args->posonlyargs : args->args).push_back(arg(names[k]));
+        size_t kw_start = k;
+        k += kwonly;
+        if (c.flags & kCoVarargs) args->vararg = arg(names[k++]);
+        for (size_t j = kw_start; j < kw_start + kwonly; ++j) {
+            args->kwonlyargs.push_back(arg(names[j]));
+            args->kw_defaults.push_back(nullptr);
+        }
+        if (c.flags & kCoVarkeywords) args->kwarg = arg(names[k++]);
+        if (f.defaults) {
+            if (is_const_kind(f.defaults, PyValue::Kind::Tuple))
+                for (const auto& item : f.defaults->constant->items) args->defaults.push_back(make_constant(item));
+            else if (f.defaults->kind == ExprKind::Tuple) args->defaults = f.defaults->elts;
+            else unsupported("unusual default arguments");
+        }
+        if (f.kwdefaults) {
+            if (f.kwdefaults->kind != ExprKind::Dict) unsupported("unusual keyword defaults");
+            for (size_t j = 0; j < f.kwdefaults->elts.size(); ++j) {
+                const ExprPtr& key = f.kwdefaults->elts[j];
+                if (!is_const_kind(key, PyValue::Kind::Str)) unsupported("unusual keyword defaults");
+                for (size_t a = 0; a < args->kwonlyargs.size(); ++a)
+                    if (args->kwonlyargs[a].name == key->constant->text) args->kw_defaults[a] = f.kwdefaults->values[j];
+            }
+        }
+        return args;
+    }
+
+    std::map<std::string, ExprPtr> annotation_map(const ExprPtr& annotations) {
+        std::map<std::string, ExprPtr> out;
+        if (!annotations) return out;
+        auto add = [&](const ExprPtr& key, const ExprPtr& value) {
+            if (!is_const_kind(key, PyValue::Kind::Str)) unsupported("unusual annotations");
+            out[key->constant->text] = value;
+        };
+        if (annotations->kind == ExprKind::Dict) {
+            for (size_t j = 0; j < annotations->elts.size(); ++j) add(annotations->elts[j], annotations->values[j]);
+        } else if (annotations->kind == ExprKind::Tuple && annotations->elts.size() % 2 == 0) {
+            for (size_t j = 0; j < annotations->elts.size(); j += 2) add(annotations->elts[j], annotations->elts[j + 1]);
+        } else if (is_const_kind(annotations, PyValue::Kind::Tuple) && annotations->constant->items.size() % 2 == 0) {
+            const auto& items = annotations->constant->items;
+            for (size_t j = 0; j < items.size(); j += 2) add(make_constant(items[j]), make_constant(items[j + 1]));
+        } else {
+            unsupported("unusual annotations");
+        }
+        return out;
+    }
+
+    StmtPtr function_def(const FunctionValue& f) {
+        auto def = make_stmt(StmtKind::FunctionDef);
+        def->name = f.code->name;
+        def->args = arguments_of(f);
+        if (auto ann = annotation_map(f.annotations); ann.count("return")) def->annotation = ann["return"];
+        def->is_async = (f.code->flags & 0x80) || (f.code->flags & 0x200);  // CO_COROUTINE, CO_ASYNC_GENERATOR
+        nested_body(*f.code, def->body, true);
+        return def;
+    }
+
+    void nested_body(const CodeObject& code, Body& body, bool may_have_docstring) {
+        try {
+            StructuredDecompiler inner(code, failures_);
+            body = inner.run();
+            strip_implicit_return(body);
+            if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
+                !starts_with_docstring(body)) {
+                auto doc = make_stmt(StmtKind::Expr);
+                doc->value = make_constant(code.consts[0]);
+                body.insert(body.begin(), doc);
+            }
+        } catch (const Error& e) {
+            if (e.kind() != Error::Kind::Unsupported) throw;
+            failures_.push_back({code.qualname, code.firstlineno, e.what()});
+            body = failure_stub(code, e.what());
+        }
+        if (body.empty()) body.push_back(make_stmt(StmtKind::Pass));
+    }
+
+    static bool starts_with_docstring(const Body& body) {
+        return !body.empty() && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Constant &&
+               body[0]->value->constant->kind == PyValue::Kind::Str;
+    }
+
+    // ---------------------------------------------------------------- one block's straight-line ops
+    // Runs the ops of `block` except its terminator; returns the terminator (or nullptr).
+    const NeutralOp* simulate(int block, std::vector<ExprPtr>& stack, Body& out) {
+        const Block& b = cfg_.block(block);
+        for (size_t i = b.first; i < b.last; ++i) {
+            const NeutralOp& op = ops_[i];
+            if (is_block_terminator(op.kind)) return &op;
+            step(op, stack, out);
+        }
+        return nullptr;
+    }
+
+    void step(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
+        switch (op.kind) {
+        case N::Nop: return;
+        case N::Pop: {
+            ExprPtr v = pop(stack);
+            if (stack.size() < base_) return;  // an enclosing loop's iterator, dropped by `break`/`return`
+            if (imports_.count(v.get())) {
+                if (!import_used_.count(v.get())) unsupported("import whose module is discarded");
+                return;
+            }
+            emit_expr_stmt(out, v);
+            return;
+        }
+        case N::Copy: {
+            if (op.arg < 1 || size_t(op.arg) > stack.size()) unsupported("stack underflow (unusual bytecode)");
+            ExprPtr v = stack[stack.size() - op.arg];
+            chain_assign_.insert(keep(v));
+            chain_shared_.insert(v.get());
+            stack.push_back(v);
+            return;
+        }
+        case N::Swap: {
+            if (op.arg < 2 || size_t(op.arg) > stack.size()) unsupported("stack underflow (unusual bytecode)");
+            std::swap(stack.back(), stack[stack.size() - op.arg]);
+            return;
+        }
+        case N::PushNull: stack.push_back(null_); return;
+        case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
+        case N::Load: case N::LoadClosure: stack.push_back(make_name(op.name)); return;
+        case N::Store: {
+            ExprPtr value = pop(stack);
+            assign(out, make_name(op.name), value, stack);
+            return;
+        }
+        case N::Delete: {
+            auto s = make_stmt(StmtKind::Delete);
+            s->targets.push_back(make_name(op.name));
+            emit_stmt(out, s);
+            return;
+        }
+        case N::LoadAttr: {
+            ExprPtr obj = pop(stack);
+            if (imports_.count(obj.get())) {
+                import_attr_chain_.insert(keep(obj));
+                unsupported("import of a dotted module under another name");
+            }
+            auto e = make_expr(ExprKind::Attribute);
+            e->value = obj;
+            e->id = op.name;
+            stack.push_back(e);
+            return;
+        }
+        case N::StoreAttr: {
+            ExprPtr obj = pop(stack);
+            ExprPtr value = pop(stack);
+            auto t = make_expr(ExprKind::Attribute);
+            t->value = obj;
+            t->id = op.name;
+            assign(out, t, value, stack);
+            return;
+        }
+        case N::DeleteAttr: {
+            auto t = make_expr(ExprKind::Attribute);
+            t->value = pop(stack);
+            t->id = op.name;
+            auto s = make_stmt(StmtKind::Delete);
+            s->targets.push_back(t);
+            emit_stmt(out, s);
+            return;
+        }
+        case N::LoadAssertionError: stack.push_back(assertion_error_); return;
+        case N::LoadBuildClass: stack.push_back(build_class_); return;
+        case N::LoadLocals: stack.push_back(null_); return;
+        case N::LoadSuperAttr: {
+            auto self = pop(stack), cls = pop(stack), super_fn = pop(stack);
+            auto call = make_expr(ExprKind::Call);
+            call->value = super_fn;
+            if (op.arg & 2) call->elts = {cls, self};
+            auto e = make_expr(ExprKind::Attribute);
+            e->value = call;
+            e->id = op.name;
+            stack.push_back(e);
+            return;
+        }
+        case N::BinaryOp: {
+            auto right = pop(stack), left = pop(stack);
+            auto e = make_expr(ExprKind::BinOp);
+            e->id = op.name;
+            e->left = left;
+            e->right = right;
+            if (op.inplace) inplace_.insert(keep(e));
+            stack.push_back(e);
+            return;
+        }
+        case N::UnaryOp: {
+            auto e = make_expr(ExprKind::UnaryOp);
+            e->id = op.name;
+            e->value = pop(stack);
+            stack.push_back(e);
+            return;
+        }
+        case N::Compare: {
+            auto right = pop(stack), left = pop(stack);
+            if ((op.name == "in" || op.name == "not in") && is_const_kind(right, PyValue::Kind::FrozenSet))
+                right = unfold_constant_collection(right, ExprKind::Set);
+            auto e = make_expr(ExprKind::Compare);
+            e->left = left;
+            e->ops.push_back(op.name);
+            e->elts.push_back(right);
+            stack.push_back(e);
+            return;
+        }
+        case N::Subscr: {
+            auto index = pop(stack), value = pop(stack);
+            stack.push_back(subscript(value, index));
+            return;
+        }
+        case N::StoreSubscr: {
+            auto index = pop(stack), container = pop(stack), value = pop(stack);
+            assign(out, subscript(container, index), value, stack);
+            return;
+        }
+        case N::DeleteSubscr: {
+            auto index = pop(stack), container = pop(stack);
+            auto s = make_stmt(StmtKind::Delete);
+            s->targets.push_back(subscript(container, index));
+            emit_stmt(out, s);
+            return;
+        }
+        case N::Slice3: {
+            auto stop = pop(stack), start = pop(stack), container = pop(stack);
+            stack.push_back(subscript(container, slice(start, stop, nullptr)));
+            return;
+        }
+        case N::StoreSlice: {
+            auto stop = pop(stack), start = pop(stack), container = pop(stack), value = pop(stack);
+            assign(out, subscript(container, slice(start, stop, nullptr)), value, stack);
+            return;
+        }
+        case N::BuildSlice: {
+            ExprPtr step_e = op.arg == 3 ? pop(stack) : nullptr;
+            auto stop = pop(stack), start = pop(stack);
+            stack.push_back(slice(start, stop, step_e));
+            return;
+        }
+        case N::BuildTuple: case N::BuildList: case N::BuildSet: {
+            auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
+            e->elts = pop_n(stack, op.arg);
+            for (const auto& x : e->elts)
+                if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
+            stack.push_back(e);
+            return;
+        }
+        case N::ListToTuple: {
+            auto list = pop(stack);
+            if (list->kind != ExprKind::List) unsupported("LIST_TO_TUPLE of a non-list");
+            auto e = make_expr(ExprKind::Tuple);
+            e->elts = list->elts;
+            stack.push_back(e);
+            return;
+        }
+        case N::ListExtend: case N::SetUpdate: {
+            auto iterable = pop(stack);
+            if (op.arg < 1 || size_t(op.arg) > stack.size()) unsupported("stack underflow (unusual bytecode)");
+            ExprPtr& target = stack[stack.size() - op.arg];
+            auto updated = std::make_shared<Expr>(*target);
+            if (updated->elts.empty() && (is_const_kind(iterable, PyValue::Kind::Tuple) || is_const_kind(iterable, PyValue::Kind::FrozenSet)))
+                for (const auto& item : iterable->constant->items) updated->elts.push_back(make_constant(item));
+            else
+                updated->elts.push_back(starred(iterable));
+            target = updated;
+            return;
+        }
+        case N::BuildMap: {
+            auto items = pop_n(stack, 2 * op.arg);
+            auto e = make_expr(ExprKind::Dict);
+            for (size_t k = 0; k < items.size(); k += 2) {
+                e->elts.push_back(items[k]);
+                e->values.push_back(items[k + 1]);
+            }
+            stack.push_back(e);
+            return;
+        }
+        case N::BuildConstKeyMap: {
+            auto keys = pop(stack);
+            auto values = pop_n(stack, op.arg);
+            if (!is_const_kind(keys, PyValue::Kind::Tuple) || keys->constant->items.size() != values.size())
+                unsupported("BUILD_CONST_KEY_MAP without a key tuple");
+            auto e = make_expr(ExprKind::Dict);
+            for (size_t k = 0; k < values.size(); ++k) {
+                e->elts.push_back(make_constant(keys->constant->items[k]));
+                e->values.push_back(values[k]);
+            }
+            stack.push_back(e);
+            return;
+        }
+        case N::DictUpdate: case N::DictMerge: {
+            auto mapping = pop(stack);
+            if (op.arg < 1 || size_t(op.arg) > stack.size()) unsupported("stack underflow (unusual bytecode)");
+            ExprPtr& target = stack[stack.size() - op.arg];
+            auto updated = std::make_shared<Expr>(*target);
+            if (updated->kind != ExprKind::Dict) unsupported("dict merge into a non-dict");
+            updated->elts.push_back(nullptr);
+            updated->values.push_back(mapping);
+            target = updated;
+            return;
+        }
+        case N::BuildString: {
+            auto parts = pop_n(stack, op.arg);
+            auto e = make_expr(ExprKind::JoinedStr);
+            for (const auto& p : parts) {
+                if (p->kind == ExprKind::JoinedStr) e->elts.insert(e->elts.end(), p->elts.begin(), p->elts.end());
+                else e->elts.push_back(p);
+            }
+            stack.push_back(e);
+            return;
+        }
+        case N::ConvertValue: {
+            auto fv = make_expr(ExprKind::FormattedValue);
+            fv->value = pop(stack);
+            fv->conversion = op.conversion;
+            converted_.insert(keep(fv));
+            stack.push_back(fv);
+            return;
+        }
+        case N::FormatValue: {
+            ExprPtr spec = op.arg ? pop(stack) : nullptr;
+            ExprPtr value = pop(stack);
+            ExprPtr fv;
+            if (converted_.count(value.get())) {
+                fv = value;
+            } else {
+                fv = make_expr(ExprKind::FormattedValue);
+                fv->value = value;
+                fv->conversion = op.conversion;
+            }
+            if (spec) {
+                if (spec->kind == ExprKind::JoinedStr) {
+                    fv->format_spec = spec;
+                } else {
+                    auto js = make_expr(ExprKind::JoinedStr);
+                    js->elts.push_back(spec);
+                    fv->format_spec = js;
+                }
+            }
+            auto js = make_expr(ExprKind::JoinedStr);
+            js->elts.push_back(fv);
+            stack.push_back(js);
+            return;
+        }
+        case N::UnpackSequence: push_unpack(stack, pop(stack), size_t(op.arg), -1); return;
+        case N::UnpackEx: {
+            size_t before = size_t(op.arg & 0xff), after = size_t(op.arg >> 8);
+            push_unpack(stack, pop(stack), before + 1 + after, int(before));
+            return;
+        }
+        case N::Call: case N::CallKw: return call(op, stack);
+        case N::CallEx: return call_ex(op, stack);
+        case N::MakeFunction: return make_function(op, stack);
+        case N::SetFunctionAttribute: {
+            auto func = pop(stack), value = pop(stack);
+            auto it = functions_.find(func.get());
+            if (it == functions_.end()) unsupported("SET_FUNCTION_ATTRIBUTE on a non-function");
+            set_function_attribute(it->second, op.arg, value);
+            stack.push_back(func);
+            return;
+        }
+        case N::GetIter: {
+            auto e = pop(stack);
+            stack.push_back(e);
+            return;
+        }
+        case N::ImportName: {
+            auto fromlist = pop(stack), level = pop(stack);
+            if (!is_const_kind(level, PyValue::Kind::Int) || fromlist->kind != ExprKind::Constant) unsupported("unusual import");
+            auto m = marker("<module>");
+            imports_[keep(m)] = ImportValue{op.name, int(level->constant->small), fromlist->constant};
+            stack.push_back(m);
+            return;
+        }
+        case N::ImportFrom: {
+            ExprPtr module = stack.empty() ? nullptr : stack.back();
+            if (!module || !imports_.count(module.get())) unsupported("IMPORT_FROM without a module");
+            import_used_.insert(keep(module));
+            auto m = marker("<imported name>");
+            import_froms_[keep(m)] = {module, op.name};
+            stack.push_back(m);
+            return;
+        }
+        case N::ImportStar: {
+            auto module = pop(stack);
+            auto it = imports_.find(module.get());
+            if (it == imports_.end()) unsupported("IMPORT_STAR without a module");
+            auto s = make_stmt(StmtKind::ImportFrom);
+            s->name = it->second.module;
+            s->level = it->second.level;
+            s->aliases.push_back({"*", ""});
+            emit_stmt(out, s);
+            return;
+        }
+        case N::ListAppend: case N::SetAdd: {
+            element_ = {pop(stack)};
+            emit_expr_stmt(out, element_marker_);
+            return;
+        }
+        case N::MapAdd: {
+            auto value = pop(stack), key = pop(stack);
+            element_ = {key, value};
+            emit_expr_stmt(out, element_marker_);
+            return;
+        }
+        case N::Yield: {
+            auto e = make_expr(ExprKind::Yield);
+            e->value = pop(stack);
+            if (is_const_kind(e->value, PyValue::Kind::None)) e->value = nullptr;
+            stack.push_back(e);
+            return;
+        }
+        default: unsupported("operation not supported yet");
+        }
+    }
+
+    static ExprPtr subscript(const ExprPtr& value, const ExprPtr& index) {
+        auto e = make_expr(ExprKind::Subscript);
+        e->value = value;
+        e->index = index;
+        return e;
+    }
+
+    ExprPtr slice(const ExprPtr& start, const ExprPtr& stop, const ExprPtr& step_e) {
+        auto e = make_expr(ExprKind::Slice);
+        auto none_to_null = [](const ExprPtr& x) {
+            return x && x->kind == ExprKind::Constant && x->constant->kind == PyValue::Kind::None ? nullptr : x;
+        };
+        e->lower = none_to_null(start);
+        e->upper = none_to_null(stop);
+        e->step = none_to_null(step_e);
+        return e;
+    }
+
+    void set_function_attribute(FunctionValue& f, int64_t flag, const ExprPtr& value) {
+        if (flag == 1) f.defaults = value;
+        else if (flag == 2) f.kwdefaults = value;
+        else if (flag == 4) f.annotations = value;
+        else if (flag == 8) return;  // closure cells: implied by the nested code's free variables
+        else unsupported("unknown function attribute");
+    }
+
+    void make_function(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        if (op.with_qualname) pop(stack);
+        ExprPtr code_expr = pop(stack);
+        if (!is_const_kind(code_expr, PyValue::Kind::Code)) unsupported("MAKE_FUNCTION without a code constant");
+        FunctionValue f;
+        f.code = code_expr->constant->code;
+        if (op.arg & 8) pop(stack);
+        if (op.arg & 4) f.annotations = pop(stack);
+        if (op.arg & 2) f.kwdefaults = pop(stack);
+        if (op.arg & 1) f.defaults = pop(stack);
+        auto m = marker("<function>");
+        functions_[keep(m)] = f;
+        stack.push_back(m);
+    }
+
+    // ---------------------------------------------------------------- calls
+    // The callable below a call's arguments. With two slots, a non-NULL "self" slot is the first
+    // argument (a method call, or 3.11's call of a comprehension with its iterator).
+    ExprPtr pop_callable(const NeutralOp& op, std::vector<ExprPtr>& stack, std::vector<ExprPtr>& args) {
+        if (op.call_slots == 1) return pop(stack);
+        ExprPtr upper = pop(stack), lower = pop(stack);
+        ExprPtr callable = op.null_first ? (is_null(lower) ? upper : lower) : lower;
+        ExprPtr self = op.null_first ? (is_null(lower) ? nullptr : upper) : (is_null(upper) ? nullptr : upper);
+        if (is_null(callable)) unsupported("a call of NULL (unusual bytecode)");
+        if (self) args.insert(args.begin(), self);
+        return callable;
+    }
+
+    void call(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        std::vector<std::string> kwnames = op.kwnames;
+        if (op.kind == N::CallKw) {
+            auto names = pop(stack);
+            if (!is_const_kind(names, PyValue::Kind::Tuple)) unsupported("keyword names that are not a constant tuple");
+            for (const auto& n : names->constant->items) kwnames.push_back(n->text);
+        }
+        auto args = pop_n(stack, op.arg);
+        auto callable = pop_callable(op, stack, args);
+        if (kwnames.size() > args.size()) unsupported("more keyword names than arguments");
+        size_t npos = args.size() - kwnames.size();
+        std::vector<ExprPtr> positional(args.begin(), args.begin() + npos);
+        if (callable == build_class_) return stack.push_back(class_definition(positional, kwnames, args));
+        if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && positional.size() == 1) {
+            const std::string& n = it->second.code->name;
+            if (n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>")
+                return stack.push_back(comprehension(it->second, positional[0]));
+        }
+        auto e = make_expr(ExprKind::Call);
+        e->value = lambda_or(callable);
+        for (auto& a : positional) e->elts.push_back(lambda_or(a));
+        for (size_t k = 0; k < kwnames.size(); ++k) e->keywords.push_back({kwnames[k], lambda_or(args[npos + k])});
+        stack.push_back(e);
+    }
+
+    void call_ex(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        ExprPtr kwargs = (op.arg & 1) ? pop(stack) : nullptr;
+        ExprPtr args = pop(stack);
+        std::vector<ExprPtr> self;
+        auto callable = pop_callable(op, stack, self);
+        if (!self.empty()) unsupported("CALL_FUNCTION_EX with a bound self (unusual bytecode)");
+        auto e = make_expr(ExprKind::Call);
+        e->value = callable;
+        if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
+        else if (is_const_kind(args, PyValue::Kind::Tuple))
+            for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
+        else e->elts.push_back(starred(args));
+        if (kwargs) {
+            if (kwargs->kind == ExprKind::Dict) {
+                for (size_t k = 0; k < kwargs->elts.size(); ++k) {
+                    const ExprPtr& key = kwargs->elts[k];
+                    if (!key) e->keywords.push_back({std::nullopt, kwargs->values[k]});
+                    else if (is_const_kind(key, PyValue::Kind::Str)) e->keywords.push_back({key->constant->text, kwargs->values[k]});
+                    else unsupported("unusual keyword arguments");
+                }
+            } else {
+                e->keywords.push_back({std::nullopt, kwargs});
+            }
+        }
+        stack.push_back(e);
+    }
+
+    // A function value used as an expression: a lambda (anything else is not expressible inline).
+    ExprPtr lambda_or(const ExprPtr& e) {
+        auto it = functions_.find(e.get());
+        if (it == functions_.end()) return e;
+        const FunctionValue& f = it->second;
+        if (f.code->name != "<lambda>") unsupported("a function object used as a value");
+        Body body;
+        nested_body(*f.code, body, false);
+        ExprPtr result;
+        if (body.size() == 1 && body[0]->kind == StmtKind::Return) result = body[0]->value;
+        else if (body.size() == 1 && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Yield) result = body[0]->value;
+        else unsupported("lambda whose body is not one expression");
+        auto lam = make_expr(ExprKind::Lambda);
+        lam->args = arguments_of(f);
+        lam->value = result ? result : make_constant(std::make_shared<PyValue>());
+        return lam;
+    }
+
+    ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<std::string>& kwnames,
+                             const std::vector<ExprPtr>& all_args) {
+        if (positional.size() < 2) unsupported("__build_class__ without body and name");
+        auto it = functions_.find(positional[0].get());
+        if (it == functions_.end() || !is_const_kind(positional[1], PyValue::Kind::Str)) unsupported("unusual class");
+        auto cls = make_stmt(StmtKind::ClassDef);
+        cls->name = positional[1]->constant->text;
+        cls->bases.assign(positional.begin() + 2, positional.end());
+        size_t npos = all_args.size() - kwnames.size();
+        for (size_t k = 0; k < kwnames.size(); ++k) cls->keywords.push_back({kwnames[k], all_args[npos + k]});
+        class_body(*it->second.code, cls->body);
+        auto m = marker("<class>");
+        classes_[keep(m)] = cls;
+        return m;
+    }
+
+    void class_body(const CodeObject& code, Body& body) {
+        nested_body(code, body, false);
+        // Drop what the compiler adds to every class body.
+        auto is_assign_to = [](const StmtPtr& s, const char* name) {
+            return s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name &&
+                   s->targets[0]->id == name;
+        };
+        Body cleaned;
+        for (const auto& s : body) {
+            if (is_assign_to(s, "__module__") || is_assign_to(s, "__qualname__") || is_assign_to(s, "__firstlineno__") ||
+                is_assign_to(s, "__static_attributes__") || is_assign_to(s, "__classcell__"))
+                continue;
+            if (is_assign_to(s, "__doc__") && cleaned.empty() && s->value->kind == ExprKind::Constant) {
+                auto doc = make_stmt(StmtKind::Expr);
+                doc->value = s->value;
+                cleaned.push_back(doc);
+                continue;
+            }
+            if (s->kind == StmtKind::Return) continue;  // `return __class__` or the implicit None
+            cleaned.push_back(s);
+        }
+        if (cleaned.empty()) cleaned.push_back(make_stmt(StmtKind::Pass));
+        body = cleaned;
+    }
+
+    ExprPtr comprehension(const FunctionValue& f, const ExprPtr& iterable) {
+        const CodeObject& c = *f.code;
+        Body body;
+        StructuredDecompiler inner(c, failures_);
+        body = inner.run();
+        // Shape: [result = BUILD_*] for target in .0: [if ...:] ... append(elt); return result
+        const std::string& n = c.name;
+        ExprKind kind = n == "<listcomp>" ? ExprKind::ListComp : n == "<setcomp>" ? ExprKind::SetComp
+                        : n == "<dictcomp>" ? ExprKind::DictComp : ExprKind::GeneratorExp;
+        auto comp = make_expr(kind);
+        const Body* level = &body;
+        size_t start = 0;
+        while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
+        if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
+        if (inner.element_.empty()) unsupported("comprehension without an element");
+        std::function<void(const Body&)> walk = [&](const Body& b) {
+            for (const auto& s : b) {
+                if (s->kind == StmtKind::For) {
+                    comp->generators.push_back({s->target, s->iter, {}, s->is_async});
+                    walk(s->body);
+                } else if (s->kind == StmtKind::If && s->orelse.empty()) {
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    comp->generators.back().ifs.push_back(s->test);
+                    walk(s->body);
+                } else if (s->kind == StmtKind::Expr && s->value == inner.element_marker_) {
+                } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
+                           s->value->value) {
+                    inner.element_ = {s->value->value};
+                } else if (s->kind == StmtKind::Return) {
+                } else {
+                    unsupported("unusual comprehension body");
+                }
+            }
+        };
+        walk(Body(level->begin() + start, level->end()));
+        if (comp->generators.empty()) unsupported("comprehension without a loop");
+        auto& first = comp->generators.front();
+        if (first.iter->kind != ExprKind::Name || first.iter->id != ".0") unsupported("unusual comprehension");
+        first.iter = iterable;
+        if (kind == ExprKind::DictComp) {
+            comp->elt = inner.element_[0];
+            comp->value = inner.element_[1];
+        } else {
+            comp->elt = inner.element_[0];
+        }
+        return comp;
+    }
+
+    // ---------------------------------------------------------------- conditions
+    struct Condition {
+        ExprPtr test;  // true -> `then_block`
+        int then_block = -1, else_block = -1;
+        int last_block = -1;  // the last block that makes up the condition
+    };
+
+    // Reads the condition that ends `block`; `then` is the fallthrough side when it can be.
+    Condition read_condition(int block, const NeutralOp& jump, std::vector<ExprPtr>& stack) {
+        ExprPtr value = pop(stack);
+        int fall = cfg_.block(block).succs.size() > 1 ? cfg_.block(block).succs[0] : -1;
+        int target = cfg_.block_at_offset(jump.target);
+        Condition c;
+        c.last_block = block;
+        c.then_block = fall;
+        c.else_block = target;
+        switch (jump.condition) {
+        case JumpCondition::IfFalse: c.test = value; break;
+        case JumpCondition::IfTrue: c.test = negate(value); break;
+        case JumpCondition::IfNone: c.test = compare(value, "is not", make_constant(std::make_shared<PyValue>())); break;
+        case JumpCondition::IfNotNone: c.test = compare(value, "is", make_constant(std::make_shared<PyValue>())); break;
+        }
+        return c;
+    }
+
+    ExprPtr compare(const ExprPtr& left, const char* op, const ExprPtr& right) {
+        auto e = make_expr(ExprKind::Compare);
+        e->left = left;
+        e->ops.push_back(op);
+        e->elts.push_back(right);
+        return e;
+    }
+
+    // A block holding nothing but a condition (its only predecessor decides whether it runs).
+    std::optional<Condition> pure_condition(int block, const std::vector<ExprPtr>& stack) {
+        if (block < 0 || emitted_[block] || cfg_.block(block).preds.size() != 1) return std::nullopt;
+        std::vector<ExprPtr> copy = stack;
+        Body scratch;
+        const NeutralOp* term;
+        try {
+            term = simulate(block, copy, scratch);
+        } catch (const Error&) {
+            return std::nullopt;
+        }
+        if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() != stack.size() + 1) return std::nullopt;
+        Condition c = read_condition(block, *term, copy);
+        return reduce_condition(c, stack);
+    }
+
+    // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
+    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack) {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (int side : {c.then_block, c.else_block}) {
+                auto next = pure_condition(side, stack);
+                if (!next) continue;
+                int other = side == c.then_block ? c.else_block : c.then_block;
+                Condition merged = *next;
+                if (side == c.then_block && other == next->else_block) {
+                    merged.test = bool_op("and", c.test, next->test);
+                } else if (side == c.else_block && other == next->then_block) {
+                    merged.test = bool_op("or", c.test, next->test);
+                } else if (side == c.then_block && other == next->then_block) {
+                    merged.test = bool_op("or", negate(c.test), next->test);
+                } else if (side == c.else_block && other == next->else_block) {
+                    merged.test = bool_op("and", negate(c.test), next->test);
+                } else {
+                    continue;
+                }
+                mark_condition_blocks(side, next->last_block);
+                c = merged;
+                changed = true;
+                break;
+            }
+        }
+        return c;
+    }
+
+    void mark_condition_blocks(int first, int last) {
+        for (int b = first; b <= last && b < cfg_.size(); ++b) emitted_[b] = true;
+    }
+
+    // ---------------------------------------------------------------- regions
+    bool is_back_edge_target(int block) const {
+        for (int p : cfg_.block(block).preds)
+            if (p >= block) return true;
+        return false;
+    }
+
+    int latch_of(int header) const {
+        int latch = -1;
+        for (int p : cfg_.block(header).preds)
+            if (p >= header) latch = std::max(latch, p);
+        return latch;
+    }
+
+    // Emits blocks from `start` until `stop` (exclusive) or until control leaves the region.
+    // Returns false when flow ended (return/raise/break/continue) rather than reaching `stop`.
+    bool emit_region(int start, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+        struct BaseGuard {
+            size_t& slot;
+            size_t saved;
+            ~BaseGuard() { slot = saved; }
+        } guard{base_, base_};
+        base_ = base;
+        int b = start;
+        // A loop body starts at the block that is also its stop (the header).
+        bool entering = start == stop;
+        while (b >= 0 && (b != stop || entering)) {
+            entering = false;
+            if (loop && b == loop->header && start != b) {
+                out.push_back(make_stmt(StmtKind::Continue));
+                return false;
+            }
+            if (is_back_edge_target(b) && (!loop || loop->header != b)) {
+                b = emit_loop(b, out, loop, stack, base);
+                continue;
+            }
+            if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
+            emitted_[b] = true;
+            const NeutralOp* term = simulate(b, stack, out);
+            if (!term) {
+                b = b + 1 < cfg_.size() ? b + 1 : -1;
+                continue;
+            }
+            switch (term->kind) {
+            case N::Return: {
+                auto s = make_stmt(StmtKind::Return);
+                s->value = lambda_or(pop(stack));
+                emit_stmt(out, s);
+                return false;
+            }
+            case N::Raise: {
+                auto s = make_stmt(StmtKind::Raise);
+                if (term->arg == 2) s->cause = pop(stack);
+                if (term->arg >= 1) s->value = pop(stack);
+                emit_stmt(out, s);
+                return false;
+            }
+            case N::Jump: {
+                int target = cfg_.block_at_offset(term->target);
+                if (loop && target == loop->break_to && loop->break_to != stop) {
+                    out.push_back(make_stmt(StmtKind::Break));
+                    return false;
+                }
+                if (target == stop) return true;
+                if (loop && target == loop->header) {
+                    out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
+                }
+                if (target <= b) unsupported("a backward jump that is not a loop");
+                b = target;
+                continue;
+            }
+            case N::JumpIf: {
+                if (loop && b == loop->latch && cfg_.block_at_offset(term->target) == loop->header) {
+                    pop(stack);  // the repeated loop condition of a rotated `while`
+                    return true;
+                }
+                b = emit_if(b, *term, out, loop, stack, base);
+                if (b == kFlowEnded) return false;
+                continue;
+            }
+            case N::JumpIfOrPop: {
+                b = emit_short_circuit_value(b, *term, out, loop, stack, base);
+                continue;
+            }
+            case N::ForIter: unsupported("FOR_ITER outside a loop header");
+            default: unsupported("unexpected block terminator");
+            }
+        }
+        return true;
+    }
+
+    static constexpr int kFlowEnded = -3;
+
+    // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
+    // each side leaves by break/continue, so they meet at the next iteration.
+    int merge_point(int block, Loop* loop) const {
+        int m = cfg_.ipdom(block);
+        if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
+        return m;
+    }
+
+    int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+        Condition c = read_condition(b, jump, stack);
+        c = reduce_condition(c, stack);
+        if (int w = try_rotated_while(c, out, loop, stack, base); w != -2) return w;
+        int merge = merge_point(c.last_block, loop);
+        std::vector<ExprPtr> then_stack = stack, else_stack = stack;
+        Body then_body, else_body;
+        bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
+        bool else_flows = c.else_block == merge ? true : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // A value left on the stack by both sides is a conditional expression.
+        if (then_flows && else_flows && then_stack.size() == stack.size() + 1 && else_stack.size() == stack.size() + 1 &&
+            then_body.empty() && else_body.empty()) {
+            auto e = make_expr(ExprKind::IfExp);
+            e->test = c.test;
+            e->body = then_stack.back();
+            e->orelse = else_stack.back();
+            stack.push_back(e);
+            return merge;
+        }
+        if ((then_flows && then_stack.size() != stack.size()) || (else_flows && else_stack.size() != stack.size()))
+            unsupported("branches that leave different stacks");
+        if (StmtPtr a = as_assert(c.test, then_body, {})) {
+            emit_stmt(out, a);
+            for (const auto& st : else_body) emit_stmt(out, st);
+            return else_flows ? merge : kFlowEnded;
+        }
+        // `if test: continue` followed by the rest of the loop body.
+        if (loop && merge == loop->header && then_flows && then_body.empty() && !else_body.empty()) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = c.test;
+            s->body = {make_stmt(StmtKind::Continue)};
+            emit_stmt(out, s);
+            for (const auto& st : else_body) emit_stmt(out, st);
+            return else_flows ? merge : kFlowEnded;
+        }
+        auto s = make_stmt(StmtKind::If);
+        s->test = c.test;
+        s->body = then_body.empty() ? Body{make_stmt(StmtKind::Pass)} : then_body;
+        s->orelse = else_body;
+        emit_stmt(out, s);
+        if (!then_flows && !else_flows) return kFlowEnded;
+        if (merge == loop_header_of(loop)) return merge;
+        return merge < 0 ? kFlowEnded : merge;
+    }
+
+    // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert.
+    StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
+        if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise || then_body[0]->cause)
+            return nullptr;
+        const ExprPtr& exc = then_body[0]->value;
+        ExprPtr msg;
+        if (exc == assertion_error_) {
+        } else if (exc && exc->kind == ExprKind::Call && exc->value == assertion_error_ && exc->elts.size() == 1 &&
+                   exc->keywords.empty()) {
+            msg = exc->elts[0];
+        } else {
+            return nullptr;
+        }
+        auto a = make_stmt(StmtKind::Assert);
+        a->test = negate(test);
+        a->msg = msg;
+        return a;
+    }
+
+    static int loop_header_of(Loop* loop) { return loop ? loop->header : -4; }
+
+    // `while c: body` compiled with the test repeated at the bottom: if c: do { body } while (c).
+    int try_rotated_while(const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
+        int header = c.then_block;
+        if (header < 0 || !is_back_edge_target(header)) return -2;
+        int latch = latch_of(header);
+        const Block& lb = cfg_.block(latch);
+        const NeutralOp& last = ops_[lb.last - 1];
+        int exit = c.else_block;
+        Loop loop;
+        loop.header = header;
+        loop.latch = latch;
+        loop.exit = exit;
+        loop.break_to = exit;
+        for (int k = header; k <= latch; ++k) loop.blocks.insert(k);
+        if (last.kind == N::JumpIf) {
+            if (cfg_.block_at_offset(last.target) != header || latch + 1 != exit) return -2;
+        } else if (last.kind == N::Jump) {
+            if (cfg_.block_at_offset(last.target) != header) return -2;
+        } else {
+            return -2;
+        }
+        auto s = make_stmt(StmtKind::While);
+        s->test = c.test;
+        std::vector<ExprPtr> body_stack = stack;
+        emit_region(header, header, s->body, &loop, body_stack, base);
+        if (body_stack.size() != stack.size()) unsupported("loop body that leaves values on the stack");
+        (void)outer;
+        if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
+        emit_stmt(out, s);
+        return exit;
+    }
+
+    int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
+        (void)outer;
+        Loop loop;
+        loop.header = header;
+        loop.latch = latch_of(header);
+        for (int k = header; k <= loop.latch; ++k) loop.blocks.insert(k);
+        const Block& hb = cfg_.block(header);
+        const NeutralOp& first = ops_[hb.first];
+        if (first.kind == N::ForIter) {
+            emitted_[header] = true;
+            loop.exit = cfg_.block_at_offset(first.target);
+            loop.break_to = find_break_target(loop);
+            ExprPtr iterable = stack.empty() ? nullptr : stack.back();
+            if (!iterable) unsupported("for loop without an iterator");
+            auto s = make_stmt(StmtKind::For);
+            s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
+            std::vector<ExprPtr> body_stack = stack;
+            ExprPtr saved_value = for_value_, saved_target = for_target_;
+            for_value_ = marker("<for value>");
+            for_target_ = nullptr;
+            body_stack.push_back(for_value_);
+            emit_region(header + 1, header, s->body, &loop, body_stack, base + 1);
+            s->target = for_target_;
+            for_value_ = saved_value;
+            for_target_ = saved_target;
+            if (!s->target) unsupported("for loop whose target was not found");
+            stack.pop_back();  // the iterator
+            if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
+            if (loop.break_to != loop.exit) {
+                std::vector<ExprPtr> else_stack = stack;
+                emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
+            }
+            emit_stmt(out, s);
+            return loop.break_to;
+        }
+        // `while True:` (or a while loop whose test is inside the body).
+        const NeutralOp& last = ops_[cfg_.block(loop.latch).last - 1];
+        if (last.kind != N::Jump) unsupported("loop shape not supported yet");
+        loop.exit = loop.latch + 1 < cfg_.size() ? loop.latch + 1 : -1;
+        loop.break_to = find_break_target(loop);
+        if (loop.break_to == -5) loop.break_to = loop.exit;
+        auto s = make_stmt(StmtKind::While);
+        s->test = make_constant(true_value());
+        // A header that is only a test jumping out of the loop is `while test:`.
+        std::vector<ExprPtr> probe = stack;
+        Body scratch;
+        const NeutralOp* term = nullptr;
+        try {
+            term = simulate(header, probe, scratch);
+        } catch (const Error&) {
+        }
+        if (term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1) {
+            Condition c = read_condition(header, *term, probe);
+            c = reduce_condition(c, stack);
+            if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
+                emitted_[header] = true;
+                s->test = c.test;
+                loop.exit = c.else_block;
+                loop.break_to = find_break_target(loop);
+                std::vector<ExprPtr> body_stack = stack;
+                emit_region(c.then_block, header, s->body, &loop, body_stack, base);
+                if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
+                if (loop.break_to != loop.exit) {
+                    std::vector<ExprPtr> else_stack = stack;
+                    emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
+                }
+                emit_stmt(out, s);
+                return loop.break_to;
+            }
+        }
+        std::vector<ExprPtr> body_stack = stack;
+        emitted_[header] = false;
+        emit_region(header, header, s->body, &loop, body_stack, base);
+        emit_stmt(out, s);
+        return loop.break_to;
+    }
+
+    static ObjectRef true_value() {
+        auto v = std::make_shared<PyValue>();
+        v->kind = PyValue::Kind::True;
+        return v;
+    }
+
+    // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
+    int find_break_target(const Loop& loop) {
+        int best = loop.exit;
+        for (int b : loop.blocks) {
+            const Block& blk = cfg_.block(b);
+            for (int s : blk.succs)
+                if (!loop.blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
+        }
+        return best;
+    }
+
+    // `a or b`, `a and b` as values: the left value stays on the stack for the jump.
+    int emit_short_circuit_value(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+        ExprPtr left = pop(stack);
+        int target = cfg_.block_at_offset(jump.target);
+        int fall = b + 1;
+        std::vector<ExprPtr> right_stack = stack;
+        Body scratch;
+        // The right side runs until it reaches the target (or, for a comparison chain, the block after
+        // the target's clean-up).
+        int end = target;
+        bool chain = is_chain_cleanup(target);
+        if (chain) end = target + 1;
+        if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != stack.size() + 1)
+            unsupported("short-circuit expression of an unusual shape");
+        ExprPtr right = right_stack.back();
+        const char* op = jump.condition == JumpCondition::IfTrue ? "or" : "and";
+        if (chain) {
+            emitted_[target] = true;
+            stack.pop_back();  // the duplicated middle operand, consumed by the right side
+        }
+        stack.push_back(bool_op(op, left, right));
+        (void)out;
+        return end;
+    }
+
+    // The clean-up block of a comparison chain: SWAP 2; POP_TOP, falling through.
+    bool is_chain_cleanup(int block) const {
+        if (block < 0) return false;
+        const Block& b = cfg_.block(block);
+        if (b.last - b.first < 2) return false;
+        const NeutralOp& a = ops_[b.first];
+        const NeutralOp& p = ops_[b.first + 1];
+        bool shape = a.kind == N::Swap && a.arg == 2 && p.kind == N::Pop;
+        if (!shape) return false;
+        if (b.last - b.first == 2) return true;
+        return b.last - b.first == 3 && ops_[b.first + 2].kind == N::Jump;
+    }
+
+    void strip_implicit_return(Body& body) {
+        if (!body.empty() && body.back()->kind == StmtKind::Return &&
+            (!body.back()->value || is_const_kind(body.back()->value, PyValue::Kind::None))) {
+            // Keep an explicit `return None` only if the line table would show it; the bytecode is the same.
+            body.pop_back();
+        }
+    }
+
+    static Body failure_stub(const CodeObject& code, const std::string& why) {
+        auto call = make_expr(ExprKind::Call);
+        call->value = make_name("RuntimeError");
+        auto msg = std::make_shared<PyValue>();
+        msg->kind = PyValue::Kind::Str;
+        msg->text = "uncompile could not decompile " + code.qualname + ": " + why;
+        call->elts.push_back(make_constant(msg));
+        auto s = make_stmt(StmtKind::Raise);
+        s->value = call;
+        return {s};
+    }
+
+public:
+    // A `def` (or, for a lambda, an expression statement) for a code object outside its parent.
+    StmtPtr standalone_definition(const CodeObject& code) {
+        FunctionValue f;
+        f.code = std::shared_ptr<const CodeObject>(&code, [](const CodeObject*) {});
+        if (code.name == "<lambda>") {
+            auto m = marker("<function>");
+            functions_[keep(m)] = f;
+            auto s = make_stmt(StmtKind::Expr);
+            s->value = lambda_or(m);
+            return s;
+        }
+        if (code.name.empty() || code.name[0] == '<') unsupported("a " + code.name + " code object on its own");
+        return function_def(f);
+    }
+
+    std::vector<ExprPtr> element_;
+    ExprPtr element_marker_ = marker("<element>");
+
+private:
+    const CodeObject& code_;
+    std::vector<DecompileFailure>& failures_;
+    const OpcodeTable& table_;
+    std::vector<NeutralOp> ops_;
+    ControlFlowGraph cfg_;
+    std::vector<bool> emitted_;
+    ExprPtr null_ = marker("<NULL>");
+    ExprPtr build_class_ = marker("<build class>");
+    ExprPtr assertion_error_ = marker("AssertionError");
+    ExprPtr for_value_, for_target_;
+    std::unordered_map<const Expr*, FunctionValue> functions_;
+    std::unordered_map<const Expr*, StmtPtr> classes_;
+    std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
+    std::unordered_map<const Expr*, ImportValue> imports_;
+    std::unordered_map<const Expr*, std::pair<ExprPtr, std::string>> import_froms_;
+    std::unordered_map<const Stmt*, const Expr*> open_from_;
+    std::vector<ExprPtr> keep_alive_;
+    std::vector<StmtPtr> keep_stmt_;
+    std::vector<ExprPtr> parallel_targets_, parallel_values_;
+    size_t base_ = 0;  // stack depth below which values belong to enclosing loops, not the statement
+    std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_;
+};
+
+}  // namespace
+
+DecompileOutput decompile(const CodeObject& code) {
+    DecompileOutput result;
+    Body body;
+    try {
+        if (code.name != "<module>") {
+            CodeObject empty;
+            empty.version = code.version;
+            StructuredDecompiler host(empty, result.failures);
+            body.push_back(host.standalone_definition(code));
+            result.source = print_module(body);
+            return result;
+        }
+        StructuredDecompiler top(code, result.failures);
+        body = top.run();
+        if (!body.empty() && body.back()->kind == StmtKind::Return &&
+            (!body.back()->value || (body.back()->value->kind == ExprKind::Constant &&
+                                     body.back()->value->constant->kind == PyValue::Kind::None)))
+            body.pop_back();
+        // A module docstring is stored into __doc__.
+        if (!body.empty() && body[0]->kind == StmtKind::Assign && body[0]->targets.size() == 1 &&
+            body[0]->targets[0]->kind == ExprKind::Name && body[0]->targets[0]->id == "__doc__" &&
+            body[0]->value->kind == ExprKind::Constant) {
+            auto doc = make_stmt(StmtKind::Expr);
+            doc->value = body[0]->value;
+            body[0] = doc;
+        }
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;
+        result.failures.push_back({code.qualname, code.firstlineno, e.what()});
+        body.clear();
+        auto s = make_stmt(StmtKind::Raise);
+        auto call = make_expr(ExprKind::Call);
+        call->value = make_name("RuntimeError");
+        auto msg = std::make_shared<PyValue>();
+        msg->kind = PyValue::Kind::Str;
+        msg->text = "uncompile could not decompile " + code.qualname + ": " + e.what();
+        call->elts.push_back(make_constant(msg));
+        s->value = call;
+        body.push_back(s);
+    }
+    result.source = print_module(body);
+    return result;
+}
+
+}  // namespace uncompile

@@ -1,0 +1,62 @@
+#pragma once
+// Version-neutral operations: what every supported CPython's instructions mean, after one
+// normalizing step (normalize.cpp). Everything after that step is version-free.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/py_value.h"
+
+namespace uncompile {
+
+enum class Scope { Fast, Deref, Global, Name, ClassDeref };
+
+enum class JumpCondition { IfTrue, IfFalse, IfNone, IfNotNone };
+
+enum class N {
+    Nop,
+    // Stack shuffles.
+    Pop, Copy, Swap, PushNull,
+    // Names and attributes.
+    LoadConst, Load, Store, Delete, LoadAttr, StoreAttr, DeleteAttr, LoadClosure,
+    LoadAssertionError, LoadBuildClass, LoadLocals, LoadSuperAttr,
+    // Operators.
+    BinaryOp, UnaryOp, Compare, Subscr, StoreSubscr, DeleteSubscr, Slice3, StoreSlice, BuildSlice,
+    // Containers.
+    BuildTuple, BuildList, BuildSet, BuildMap, BuildConstKeyMap, BuildString,
+    ListAppend, SetAdd, MapAdd, ListExtend, SetUpdate, DictUpdate, DictMerge, ListToTuple,
+    UnpackSequence, UnpackEx,
+    // Calls and definitions.
+    Call, CallKw, CallEx, MakeFunction, SetFunctionAttribute, FormatValue, ConvertValue,
+    // Control flow.
+    Jump, JumpIf, JumpIfOrPop, GetIter, ForIter, Return, Raise,
+    // Generators and coroutines.
+    Yield, GetYieldFromIter, GetAwaitable, Send,
+    // Imports.
+    ImportName, ImportFrom, ImportStar,
+    // Anything else: the decompiler reports it as unsupported.
+    Unsupported,
+};
+
+struct NeutralOp {
+    N kind = N::Nop;
+    uint32_t offset = 0;       // byte offset of the instruction it came from
+    int line = -1;
+    int64_t arg = 0;           // counts (Copy/Swap/Build*/Call argc/Unpack), flags (MakeFunction, CallEx),
+                               // FormatValue: 1 when a format spec is on the stack
+    Scope scope = Scope::Fast; // Load/Store/Delete
+    std::string name;          // names; operator symbols (BinaryOp/UnaryOp/Compare); opname for Unsupported
+    ObjectRef value;           // LoadConst
+    std::vector<std::string> kwnames;  // Call: keyword argument names (the last len(kwnames) arguments)
+    JumpCondition condition = JumpCondition::IfTrue;
+    bool inplace = false;      // BinaryOp
+    int conversion = -1;       // FormatValue, ConvertValue: -1 none, else 's', 'r' or 'a'
+    bool with_qualname = false;
+    // Call/CallKw/CallEx: stack slots below the arguments (1: the callable; 2: callable and
+    // NULL-or-self), and whether the NULL-or-callable slot is the lower one (3.11/3.12, CALL_METHOD).
+    uint8_t call_slots = 1;
+    bool null_first = true;  // MakeFunction: the qualified name is on the stack (before 3.11)
+    int64_t target = -1;       // jumps, ForIter (exit, iterator already popped), Send
+};
+
+}  // namespace uncompile

@@ -1,0 +1,360 @@
+#include "normalize.h"
+
+#include <set>
+#include <unordered_map>
+
+namespace uncompile {
+
+namespace {
+
+// Facts about a version's calling and looping conventions that its opcode tables do not carry.
+struct VersionTraits {
+    bool null_before_callable;  // 3.11/3.12 push NULL below the callable, 3.13 above it
+    bool qualname_on_stack;     // MAKE_FUNCTION pops the qualified name (before 3.11)
+    int for_exit_skips;         // instructions FOR_ITER's exit skips at its target (END_FOR, POP_TOP)
+};
+
+VersionTraits traits_of(PyVersion v) {
+    if (v >= PyVersion{3, 13}) return {false, false, 2};
+    if (v >= PyVersion{3, 12}) return {true, false, 1};
+    if (v >= PyVersion{3, 11}) return {true, false, 0};
+    return {true, true, 0};
+}
+
+const std::unordered_map<std::string, std::string>& legacy_binary_ops() {
+    static const std::unordered_map<std::string, std::string> ops = {
+        {"ADD", "+"}, {"SUBTRACT", "-"}, {"MULTIPLY", "*"}, {"MATRIX_MULTIPLY", "@"}, {"TRUE_DIVIDE", "/"},
+        {"FLOOR_DIVIDE", "//"}, {"MODULO", "%"}, {"POWER", "**"}, {"LSHIFT", "<<"}, {"RSHIFT", ">>"},
+        {"AND", "&"}, {"OR", "|"}, {"XOR", "^"},
+    };
+    return ops;
+}
+
+class Normalizer {
+public:
+    Normalizer(const CodeObject& code, const std::vector<Instruction>& ins, const OpcodeTable& table)
+        : code_(code), ins_(ins), table_(table), traits_(traits_of(code.version)) {
+        for (const auto& i : ins_)
+            if (i.jump_target >= 0) jump_targets_.insert(i.jump_target);
+    }
+
+    std::vector<NeutralOp> run() {
+        for (i_ = 0; i_ < ins_.size(); ++i_) translate(ins_[i_]);
+        return std::move(out_);
+    }
+
+private:
+    NeutralOp& emit(N kind) {
+        NeutralOp op;
+        op.kind = kind;
+        op.offset = ins_[i_].offset;
+        op.line = ins_[i_].position.line;
+        out_.push_back(std::move(op));
+        return out_.back();
+    }
+    void emit_count(N kind, int64_t n) { emit(kind).arg = n; }
+    void emit_named(N kind, std::string name) { emit(kind).name = std::move(name); }
+    void emit_scoped(N kind, Scope scope, const std::string* name) {
+        NeutralOp& op = emit(kind);
+        op.scope = scope;
+        op.name = name ? *name : "<bad name>";
+    }
+    const std::string* name_at(int64_t index) const {
+        return index >= 0 && size_t(index) < code_.names.size() ? &code_.names[index] : nullptr;
+    }
+    ObjectRef const_at(int64_t index) const {
+        if (index >= 0 && size_t(index) < code_.consts.size()) return code_.consts[index];
+        auto none = std::make_shared<PyValue>();
+        return none;
+    }
+    void unsupported(const Instruction& i) { emit_named(N::Unsupported, opname(i)); }
+    static std::string opname(const Instruction& i) { return opcode_name(i.op); }
+
+    void emit_jump(N kind, JumpCondition cond, int64_t target) {
+        NeutralOp& op = emit(kind);
+        op.condition = cond;
+        op.target = target;
+    }
+
+    // The next instruction, if any.
+    const Instruction* peek(size_t ahead = 1) const {
+        return i_ + ahead < ins_.size() ? &ins_[i_ + ahead] : nullptr;
+    }
+
+    // 3.12+: `COPY 1; [TO_BOOL;] POP_JUMP_IF_X t; POP_TOP` is the old JUMP_IF_X_OR_POP.
+    bool fold_short_circuit() {
+        size_t k = 1;
+        const Instruction* next = peek(k);
+        if (next && next->op == Opcode::TO_BOOL) next = peek(++k);
+        if (!next || (next->op != Opcode::POP_JUMP_IF_TRUE && next->op != Opcode::POP_JUMP_IF_FALSE)) return false;
+        const Instruction* pop = peek(k + 1);
+        if (!pop || pop->op != Opcode::POP_TOP || jump_targets_.count(pop->offset)) return false;
+        for (size_t j = 1; j <= k; ++j)
+            if (jump_targets_.count(peek(j)->offset)) return false;
+        emit_jump(N::JumpIfOrPop, next->op == Opcode::POP_JUMP_IF_TRUE ? JumpCondition::IfTrue : JumpCondition::IfFalse,
+                  next->jump_target);
+        i_ += k + 1;
+        return true;
+    }
+
+    int64_t for_iter_exit(const Instruction& i) const {
+        int64_t target = i.jump_target;
+        for (int s = 0; s < traits_.for_exit_skips; ++s) target += 2;
+        return target;
+    }
+
+    void load_with_null(N kind, Scope scope, const std::string* name, bool with_null) {
+        if (kind == N::LoadAttr) {
+            // The attribute replaces its object; a NULL then goes below or above it.
+            emit_named(N::LoadAttr, name ? *name : "<bad name>");
+            if (with_null) {
+                emit(N::PushNull);
+                if (traits_.null_before_callable) emit_count(N::Swap, 2);
+            }
+            return;
+        }
+        if (with_null && traits_.null_before_callable) emit(N::PushNull);
+        emit_scoped(kind, scope, name);
+        if (with_null && !traits_.null_before_callable) emit(N::PushNull);
+    }
+
+    void translate(const Instruction& i) {
+        using O = Opcode;
+        switch (i.op) {
+        case O::NOP: case O::RESUME: case O::EXTENDED_ARG: case O::CACHE: case O::PRECALL: case O::MAKE_CELL:
+        case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START: case O::POP_BLOCK:
+            return;
+        case O::RETURN_GENERATOR: emit(N::PushNull); return;  // popped right away by the POP_TOP after it
+        case O::POP_TOP: emit(N::Pop); return;
+        case O::ROT_TWO: emit_count(N::Swap, 2); return;
+        case O::ROT_THREE: emit_count(N::Swap, 3); emit_count(N::Swap, 2); return;
+        case O::ROT_FOUR: for (int n = 4; n >= 2; --n) emit_count(N::Swap, n); return;
+        case O::ROT_N: for (int64_t n = i.arg; n >= 2; --n) emit_count(N::Swap, n); return;
+        case O::DUP_TOP: emit_count(N::Copy, 1); return;
+        case O::DUP_TOP_TWO: emit_count(N::Copy, 2); emit_count(N::Copy, 2); return;
+        case O::COPY:
+            if (i.arg == 1 && fold_short_circuit()) return;
+            emit_count(N::Copy, i.arg);
+            return;
+        case O::SWAP: emit_count(N::Swap, i.arg); return;
+        case O::PUSH_NULL: emit(N::PushNull); return;
+
+        case O::LOAD_CONST: emit(N::LoadConst).value = const_at(i.index); return;
+        case O::RETURN_CONST: emit(N::LoadConst).value = const_at(i.index); emit(N::Return); return;
+        case O::KW_NAMES: pending_kwnames_ = const_at(i.index); return;
+        case O::LOAD_FAST: case O::LOAD_FAST_CHECK: case O::LOAD_FAST_AND_CLEAR:
+            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
+        case O::LOAD_FAST_LOAD_FAST:
+            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
+            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
+            return;
+        case O::STORE_FAST_LOAD_FAST:
+            emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
+            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
+            return;
+        case O::STORE_FAST_STORE_FAST:
+            emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
+            emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
+            return;
+        case O::STORE_FAST: emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
+        case O::DELETE_FAST: emit_scoped(N::Delete, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
+        case O::LOAD_DEREF: emit_scoped(N::Load, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
+        case O::LOAD_CLASSDEREF: emit_scoped(N::Load, Scope::ClassDeref, code_.deref_name(uint32_t(i.index))); return;
+        case O::STORE_DEREF: emit_scoped(N::Store, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
+        case O::DELETE_DEREF: emit_scoped(N::Delete, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
+        case O::LOAD_CLOSURE: emit_scoped(N::LoadClosure, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
+        case O::LOAD_LOCALS: emit(N::LoadLocals); return;
+        case O::LOAD_FROM_DICT_OR_DEREF:
+            emit(N::Pop);  // the class namespace LOAD_LOCALS pushed
+            emit_scoped(N::Load, Scope::ClassDeref, code_.deref_name(uint32_t(i.index)));
+            return;
+        case O::LOAD_FROM_DICT_OR_GLOBALS:
+            emit(N::Pop);
+            emit_scoped(N::Load, Scope::Name, name_at(i.index));
+            return;
+        case O::LOAD_GLOBAL: load_with_null(N::Load, Scope::Global, name_at(i.index), i.flag_bits(table_) & 1); return;
+        case O::LOAD_NAME: emit_scoped(N::Load, Scope::Name, name_at(i.index)); return;
+        case O::STORE_GLOBAL: emit_scoped(N::Store, Scope::Global, name_at(i.index)); return;
+        case O::STORE_NAME: emit_scoped(N::Store, Scope::Name, name_at(i.index)); return;
+        case O::DELETE_GLOBAL: emit_scoped(N::Delete, Scope::Global, name_at(i.index)); return;
+        case O::DELETE_NAME: emit_scoped(N::Delete, Scope::Name, name_at(i.index)); return;
+        case O::LOAD_ATTR: load_with_null(N::LoadAttr, Scope::Fast, name_at(i.index), i.flag_bits(table_) & 1); return;
+        case O::LOAD_METHOD:  // pops the object, pushes [NULL, attribute] as the call expects
+            emit_named(N::LoadAttr, name_at(i.index) ? *name_at(i.index) : "<bad name>");
+            emit(N::PushNull);
+            emit_count(N::Swap, 2);
+            return;
+        case O::LOAD_SUPER_ATTR: {
+            NeutralOp& op = emit(N::LoadSuperAttr);
+            op.name = name_at(i.index) ? *name_at(i.index) : "<bad name>";
+            op.arg = i.flag_bits(table_);  // bit 0: method load, bit 1: two-argument super()
+            if ((i.flag_bits(table_) & 1)) {
+                if (traits_.null_before_callable) {
+                    emit(N::PushNull);
+                    emit_count(N::Swap, 2);
+                } else {
+                    emit(N::PushNull);
+                }
+            }
+            return;
+        }
+        case O::STORE_ATTR: emit_named(N::StoreAttr, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
+        case O::DELETE_ATTR: emit_named(N::DeleteAttr, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
+        case O::LOAD_ASSERTION_ERROR: emit(N::LoadAssertionError); return;
+        case O::LOAD_BUILD_CLASS: emit(N::LoadBuildClass); return;
+
+        case O::BINARY_OP: {
+            std::string symbol = size_t(i.arg) < table_.binary_ops.size() ? table_.binary_ops[i.arg] : "?";
+            NeutralOp& op = emit(N::BinaryOp);
+            op.inplace = symbol.size() >= 2 && symbol.back() == '=';
+            op.name = op.inplace ? symbol.substr(0, symbol.size() - 1) : symbol;
+            return;
+        }
+        case O::UNARY_NEGATIVE: emit_named(N::UnaryOp, "-"); return;
+        case O::UNARY_POSITIVE: emit_named(N::UnaryOp, "+"); return;
+        case O::UNARY_INVERT: emit_named(N::UnaryOp, "~"); return;
+        case O::UNARY_NOT: emit_named(N::UnaryOp, "not"); return;
+        case O::COMPARE_OP: {
+            std::string symbol = size_t(i.index) < table_.compare_ops.size() ? table_.compare_ops[i.index] : "?";
+            if (symbol == "exception match" || symbol == "BAD") return unsupported(i);
+            emit_named(N::Compare, symbol);
+            return;
+        }
+        case O::IS_OP: emit_named(N::Compare, i.arg ? "is not" : "is"); return;
+        case O::CONTAINS_OP: emit_named(N::Compare, i.arg ? "not in" : "in"); return;
+        case O::BINARY_SUBSCR: emit(N::Subscr); return;
+        case O::STORE_SUBSCR: emit(N::StoreSubscr); return;
+        case O::DELETE_SUBSCR: emit(N::DeleteSubscr); return;
+        case O::BINARY_SLICE: emit(N::Slice3); return;
+        case O::STORE_SLICE: emit(N::StoreSlice); return;
+        case O::BUILD_SLICE: emit_count(N::BuildSlice, i.arg); return;
+        case O::CALL_INTRINSIC_1: return intrinsic(i);
+
+        case O::BUILD_TUPLE: emit_count(N::BuildTuple, i.arg); return;
+        case O::BUILD_LIST: emit_count(N::BuildList, i.arg); return;
+        case O::BUILD_SET: emit_count(N::BuildSet, i.arg); return;
+        case O::BUILD_MAP: emit_count(N::BuildMap, i.arg); return;
+        case O::BUILD_CONST_KEY_MAP: emit_count(N::BuildConstKeyMap, i.arg); return;
+        case O::BUILD_STRING: emit_count(N::BuildString, i.arg); return;
+        case O::LIST_APPEND: emit_count(N::ListAppend, i.arg); return;
+        case O::SET_ADD: emit_count(N::SetAdd, i.arg); return;
+        case O::MAP_ADD: emit_count(N::MapAdd, i.arg); return;
+        case O::LIST_EXTEND: emit_count(N::ListExtend, i.arg); return;
+        case O::SET_UPDATE: emit_count(N::SetUpdate, i.arg); return;
+        case O::DICT_UPDATE: emit_count(N::DictUpdate, i.arg); return;
+        case O::DICT_MERGE: emit_count(N::DictMerge, i.arg); return;
+        case O::LIST_TO_TUPLE: emit(N::ListToTuple); return;
+        case O::UNPACK_SEQUENCE: emit_count(N::UnpackSequence, i.arg); return;
+        case O::UNPACK_EX: emit_count(N::UnpackEx, i.arg); return;
+
+        case O::CALL_FUNCTION: emit_call(N::Call, i.arg, 1); return;
+        case O::CALL_METHOD: emit_call(N::Call, i.arg, 2); return;
+        case O::CALL_FUNCTION_KW: emit_call(N::CallKw, i.arg, 1); return;
+        case O::CALL_KW: emit_call(N::CallKw, i.arg, 2); return;
+        case O::CALL: {
+            NeutralOp& op = emit_call(N::Call, i.arg, 2);
+            if (pending_kwnames_) {
+                for (const auto& item : pending_kwnames_->items) op.kwnames.push_back(item->text);
+                pending_kwnames_.reset();
+            }
+            return;
+        }
+        case O::CALL_FUNCTION_EX: emit_call(N::CallEx, i.arg, code_.version >= PyVersion{3, 11} ? 2 : 1); return;
+        case O::MAKE_FUNCTION: {
+            NeutralOp& op = emit(N::MakeFunction);
+            op.arg = i.has_arg ? i.arg : 0;
+            op.with_qualname = traits_.qualname_on_stack;
+            return;
+        }
+        case O::SET_FUNCTION_ATTRIBUTE: emit_count(N::SetFunctionAttribute, i.arg); return;
+        case O::FORMAT_VALUE: {
+            NeutralOp& op = emit(N::FormatValue);
+            op.arg = (i.arg & 4) ? 1 : 0;
+            op.conversion = conversion_of(i.arg & 3);
+            return;
+        }
+        case O::CONVERT_VALUE: emit(N::ConvertValue).conversion = conversion_of(i.arg); return;
+        case O::FORMAT_SIMPLE: emit_count(N::FormatValue, 0); return;
+        case O::FORMAT_WITH_SPEC: emit_count(N::FormatValue, 1); return;
+
+        case O::JUMP_FORWARD: case O::JUMP_ABSOLUTE: case O::JUMP_BACKWARD: case O::JUMP_BACKWARD_NO_INTERRUPT:
+            emit_jump(N::Jump, JumpCondition::IfTrue, i.jump_target);
+            return;
+        case O::POP_JUMP_IF_TRUE: case O::POP_JUMP_FORWARD_IF_TRUE: case O::POP_JUMP_BACKWARD_IF_TRUE:
+            emit_jump(N::JumpIf, JumpCondition::IfTrue, i.jump_target); return;
+        case O::POP_JUMP_IF_FALSE: case O::POP_JUMP_FORWARD_IF_FALSE: case O::POP_JUMP_BACKWARD_IF_FALSE:
+            emit_jump(N::JumpIf, JumpCondition::IfFalse, i.jump_target); return;
+        case O::POP_JUMP_IF_NONE: case O::POP_JUMP_FORWARD_IF_NONE: case O::POP_JUMP_BACKWARD_IF_NONE:
+            emit_jump(N::JumpIf, JumpCondition::IfNone, i.jump_target); return;
+        case O::POP_JUMP_IF_NOT_NONE: case O::POP_JUMP_FORWARD_IF_NOT_NONE: case O::POP_JUMP_BACKWARD_IF_NOT_NONE:
+            emit_jump(N::JumpIf, JumpCondition::IfNotNone, i.jump_target); return;
+        case O::JUMP_IF_TRUE_OR_POP: emit_jump(N::JumpIfOrPop, JumpCondition::IfTrue, i.jump_target); return;
+        case O::JUMP_IF_FALSE_OR_POP: emit_jump(N::JumpIfOrPop, JumpCondition::IfFalse, i.jump_target); return;
+        case O::GET_ITER: emit(N::GetIter); return;
+        case O::FOR_ITER: emit_jump(N::ForIter, JumpCondition::IfTrue, for_iter_exit(i)); return;
+        case O::RETURN_VALUE: emit(N::Return); return;
+        case O::RAISE_VARARGS: emit_count(N::Raise, i.arg); return;
+        case O::IMPORT_NAME: emit_named(N::ImportName, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
+        case O::IMPORT_FROM: emit_named(N::ImportFrom, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
+        case O::IMPORT_STAR: emit(N::ImportStar); return;
+        default:
+            if (!legacy_binary_op(i)) unsupported(i);
+            return;
+        }
+    }
+
+    // BINARY_ADD, INPLACE_ADD, ... before 3.11's BINARY_OP.
+    bool legacy_binary_op(const Instruction& i) {
+        std::string name = opname(i);
+        bool inplace = name.rfind("INPLACE_", 0) == 0;
+        if (!inplace && name.rfind("BINARY_", 0) != 0) return false;
+        auto it = legacy_binary_ops().find(name.substr(inplace ? 8 : 7));
+        if (it == legacy_binary_ops().end()) return false;
+        NeutralOp& op = emit(N::BinaryOp);
+        op.name = it->second;
+        op.inplace = inplace;
+        return true;
+    }
+
+    NeutralOp& emit_call(N kind, int64_t argc, uint8_t slots) {
+        NeutralOp& op = emit(kind);
+        op.arg = argc;
+        op.call_slots = slots;
+        op.null_first = traits_.null_before_callable;
+        return op;
+    }
+
+    static int conversion_of(int64_t which) {
+        static const int conversions[] = {-1, 's', 'r', 'a'};
+        return which >= 0 && which < 4 ? conversions[which] : -1;
+    }
+
+    void intrinsic(const Instruction& i) {
+        std::string what = size_t(i.arg) < table_.intrinsic_1.size() ? table_.intrinsic_1[i.arg] : "";
+        if (what == "INTRINSIC_UNARY_POSITIVE") emit_named(N::UnaryOp, "+");
+        else if (what == "INTRINSIC_LIST_TO_TUPLE") emit(N::ListToTuple);
+        else if (what == "INTRINSIC_IMPORT_STAR") {
+            emit(N::ImportStar);
+            emit(N::PushNull);  // the intrinsic's result, which a POP_TOP discards
+        }
+        else emit_named(N::Unsupported, "CALL_INTRINSIC_1 " + what);
+    }
+
+    const CodeObject& code_;
+    const std::vector<Instruction>& ins_;
+    const OpcodeTable& table_;
+    VersionTraits traits_;
+    std::set<int64_t> jump_targets_;
+    std::vector<NeutralOp> out_;
+    ObjectRef pending_kwnames_;
+    size_t i_ = 0;
+};
+
+}  // namespace
+
+std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instruction>& instructions,
+                                 const OpcodeTable& table) {
+    return Normalizer(code, instructions, table).run();
+}
+
+}  // namespace uncompile

@@ -1,0 +1,18 @@
+#pragma once
+#include <vector>
+
+#include "core/code_object.h"
+#include "core/instruction.h"
+#include "neutral_op.h"
+
+namespace uncompile {
+
+// The one place where versions differ: turns decoded instructions of any supported version into
+// neutral operations. Instructions that only exist for the interpreter's bookkeeping (RESUME,
+// CACHE, PRECALL, EXTENDED_ARG, ...) disappear; multi-purpose ones are split (LOAD_GLOBAL with its
+// NULL, LOAD_FAST_LOAD_FAST, ROT_THREE, ...); version-specific idioms are folded (3.12's
+// COPY/POP_JUMP/POP_TOP short-circuit, FOR_ITER's exit past END_FOR).
+std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instruction>& instructions,
+                                 const OpcodeTable& table);
+
+}  // namespace uncompile

@@ -1,0 +1,260 @@
+"""Round trips through the decompiler: for every installed interpreter 3.8-3.13, compile a snippet,
+decompile its .pyc with the CLI, recompile the output with the same interpreter and compare the
+normalized code objects; runnable snippets are also run, original against round trip.
+
+Constructs the structurer does not handle yet must fail loudly (a stub that raises plus a message),
+never silently change meaning: those are checked too.
+"""
+import json
+import os
+import subprocess
+import textwrap
+
+import pytest
+
+from conftest import ROOT, VERSIONS, interpreter
+
+CHECKER = os.path.join(ROOT, "tools", "roundtrip_check.py")
+
+# name -> (source, call expression or None, versions where the round trip must be equivalent)
+SNIPPETS = {
+    "arithmetic": ("""
+def f(a, b=2, *args, c, d=4, **kw):
+    x = a + b * c - (d ** 2) // 3 % 5
+    y = -x if x else ~b
+    z = (a, b, [c, d], {'k': x, 2: y}, {1, 2})
+    return x, y, z, args, kw
+""", "f(3, c=5, e=1)"),
+    "conditions": ("""
+def f(a, b, c):
+    if a and b or not c:
+        r = 1
+    elif a < b <= c:
+        r = 2
+    elif a is None or b is not None:
+        r = 3
+    else:
+        r = 4
+    s = a or b
+    t = a and b and c
+    return r, s, t
+""", "[f(*v) for v in [(1, 2, 3), (0, 2, 3), (0, 0, 0), (None, 1, 0), (3, 1, 0)]]"),
+    "loops": ("""
+def f(n):
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            continue
+        if i > 50:
+            break
+        total += i
+    k = n
+    while k > 0:
+        k -= 2
+        if k == 7:
+            break
+    for a, (b, c) in [(1, (2, 3)), (4, (5, 6))]:
+        total += a * b * c
+    return total, k
+""", "[f(n) for n in (0, 5, 60)]"),
+    "while_else": ("""
+def f(items, goal):
+    for x in items:
+        if x == goal:
+            found = True
+            break
+    else:
+        found = False
+    i = 0
+    while i < 10:
+        i += 1
+    else:
+        i = -i
+    return found, i
+""", "[f([1, 2, 3], 2), f([], 1)]"),
+    "calls_and_strings": ("""
+import os.path
+from collections import OrderedDict as OD, defaultdict
+def f(x, *a, **k):
+    g = print
+    s = f"{x!r:>10} and {x:{len(a)}} {k}"
+    return os.path.join('a', 'b'), OD(a=1, **k), sorted(a, key=lambda v: -v), s, g.__name__
+""", "f(3, 1, 2, z=1)"),
+    "comprehensions": ("""
+def f(n):
+    a = [i * 2 for i in range(n) if i % 2]
+    b = {i: j for i in range(3) for j in range(i)}
+    c = {c for c in 'hello'}
+    d = list(x for x in range(n) if x if x > 1)
+    return a, b, c, d
+""", "f(6)"),
+    "classes": ('''
+class Base:
+    """Docstring."""
+    x = 1
+
+    def __init__(self, v):
+        self.v = v
+
+    def double(self):
+        return self.v * 2
+
+
+class Child(Base, metaclass=type):
+    def double(self):
+        return super().double() + 1
+
+    @staticmethod
+    def s(a, /, b):
+        return a - b
+
+
+def f():
+    return Child(3).double(), Child.s(5, 2), Base.__doc__
+''', "f()"),
+    "augmented_and_subscripts": ("""
+def f(d, k):
+    d[k] += 1
+    d[k:] = [1]
+    x = d[1:2]
+    d.attr = 5
+    d.attr += 2
+    del d[0]
+    a = b = c = k
+    (a, b), c = (1, 2), 3
+    first, *rest = [1, 2, 3]
+    return x, a, b, c, first, rest
+""", None),
+    "asserts_and_raises": ("""
+def f(x):
+    assert x, "no x"
+    assert x > 0
+    if x > 10:
+        raise ValueError(x) from None
+    return x
+""", "f(3)"),
+}
+
+UNSUPPORTED_YET = {
+    "try_except": ("""
+def f(x):
+    try:
+        return 1 / x
+    except ZeroDivisionError as e:
+        return str(e)
+    finally:
+        print('done')
+""", "f(0)"),
+    "with_block": ("""
+def f(path):
+    with open(path) as fh:
+        return fh.read()
+""", None),
+}
+
+
+def compile_pyc(exe, source, path):
+    src = path.with_suffix(".py")
+    src.write_text(textwrap.dedent(source))
+    subprocess.run([exe, "-c", "import py_compile,sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)",
+                    str(src), str(path)], check=True)
+
+
+def verify(exe, pyc, source, tmp_path):
+    out = tmp_path / "decompiled.py"
+    out.write_text(source)
+    proc = subprocess.run([exe, CHECKER, str(pyc), str(out)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)["verdicts"]
+
+
+def run_both(exe, original, decompiled, call):
+    script = ("import sys\nns1, ns2 = {}, {}\nexec(compile(sys.argv[1], 'o', 'exec'), ns1)\n"
+              "exec(compile(sys.argv[2], 'd', 'exec'), ns2)\n"
+              "print(repr(eval(sys.argv[3], ns1)) == repr(eval(sys.argv[3], ns2)))")
+    out = subprocess.run([exe, "-c", script, textwrap.dedent(original), decompiled, call],
+                         capture_output=True, text=True, timeout=60)
+    return out.stdout.strip(), out.stderr
+
+
+# Round trips that are equivalent today; a regression here fails the test. The others must at least
+# fail loudly (see test_never_silently_wrong).
+EQUIVALENT_NOW = {
+    ('arithmetic', '3.10'),
+    ('arithmetic', '3.11'),
+    ('arithmetic', '3.12'),
+    ('arithmetic', '3.13'),
+    ('arithmetic', '3.8'),
+    ('arithmetic', '3.9'),
+    ('asserts_and_raises', '3.10'),
+    ('asserts_and_raises', '3.11'),
+    ('asserts_and_raises', '3.12'),
+    ('asserts_and_raises', '3.13'),
+    ('augmented_and_subscripts', '3.10'),
+    ('augmented_and_subscripts', '3.11'),
+    ('augmented_and_subscripts', '3.12'),
+    ('augmented_and_subscripts', '3.13'),
+    ('augmented_and_subscripts', '3.8'),
+    ('augmented_and_subscripts', '3.9'),
+    ('calls_and_strings', '3.10'),
+    ('calls_and_strings', '3.11'),
+    ('calls_and_strings', '3.12'),
+    ('calls_and_strings', '3.13'),
+    ('calls_and_strings', '3.9'),
+    ('loops', '3.10'),
+    ('loops', '3.11'),
+    ('while_else', '3.10'),
+    ('while_else', '3.11'),
+    ('while_else', '3.8'),
+    ('while_else', '3.9'),
+}
+
+
+def decompile_and_check(cli, tmp_path, version, name):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    source, call = SNIPPETS[name]
+    pyc = tmp_path / ("%s.pyc" % name)
+    compile_pyc(exe, source, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    return exe, source, call, proc
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_never_silently_wrong(cli, tmp_path, version, name):
+    """Output is either equivalent (and computes the same) or an explicit, loud refusal."""
+    exe, source, call, proc = decompile_and_check(cli, tmp_path, version, name)
+    decompiled = proc.stdout
+    if proc.returncode != 0:
+        assert "could not decompile" in proc.stderr, proc.stderr
+        assert "uncompile could not decompile" in decompiled
+        compile(decompiled, "<decompiled>", "exec")
+        assert (name, version) not in EQUIVALENT_NOW, "regression:\n" + proc.stderr
+        return
+    verdicts = verify(exe, tmp_path / ("%s.pyc" % name), decompiled, tmp_path)
+    assert all(v["level"] != "failed" for v in verdicts), verdicts
+    if call:
+        same, err = run_both(exe, source, decompiled, call)
+        assert same == "True", "results differ on %s:\n%s\n--- decompiled ---\n%s" % (version, err, decompiled)
+    bad = [v for v in verdicts if v["level"] != "equivalent"]
+    if (name, version) in EQUIVALENT_NOW:
+        assert not bad, "no longer equivalent on %s:\n%s\n--- decompiled ---\n%s" % (version, bad, decompiled)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name", sorted(UNSUPPORTED_YET))
+def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    source, _ = UNSUPPORTED_YET[name]
+    pyc = tmp_path / ("%s.pyc" % name)
+    compile_pyc(exe, source, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    if proc.returncode == 0:
+        pytest.fail("expected an explicit failure while %s is unsupported; got:\n%s" % (name, proc.stdout))
+    assert "could not decompile f" in proc.stderr
+    assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
+    compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
