@@ -151,3 +151,29 @@ def test_cli_usage_errors(cli):
         proc = subprocess.run([cli] + args, capture_output=True, text=True, timeout=30)
         assert proc.returncode == 2, args
         assert "usage: uncompile" in proc.stderr + proc.stdout
+
+
+FUZZ_REGRESSIONS = sorted((__import__("pathlib").Path(__file__).parent / "data" / "fuzz_regressions").glob("*.bin"))
+
+
+@pytest.mark.parametrize("path", FUZZ_REGRESSIONS, ids=lambda p: p.stem)
+def test_fuzz_regressions_run_clean(path, cli, tmp_path):
+    """Inputs that once crashed or hung the core (first byte picks the version, rest is marshal)."""
+    raw = path.read_bytes()
+    version = VERSIONS[raw[0] % 6]
+    body = raw[1:]
+    for fmt in ("records", "human"):
+        try:
+            _core.disassemble(body, version, [], fmt)
+        except uncompile.UncompileError:
+            pass
+    data = tmp_path / "input.marshal"
+    data.write_bytes(body)
+    proc = subprocess.run([cli, "dis", "--marshal=" + version, str(data)], capture_output=True, timeout=60)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    if proc.returncode == 1:
+        assert b"error" in proc.stderr.lower() or proc.stderr.strip(), "a failure must say why"
+
+
+def test_fuzz_regressions_are_present():
+    assert len(FUZZ_REGRESSIONS) >= 8

@@ -11,6 +11,16 @@ namespace uncompile {
 
 namespace {
 
+bool may_hold_code(const PyValue& value) {
+    switch (value.kind) {
+    case PyValue::Kind::Code:
+    case PyValue::Kind::Tuple:
+    case PyValue::Kind::Set:
+    case PyValue::Kind::FrozenSet: return true;
+    default: return false;
+    }
+}
+
 void collect_nested(const PyValue& value, std::vector<const CodeObject*>& out) {
     switch (value.kind) {
     case PyValue::Kind::Code: out.push_back(value.code.get()); break;
@@ -19,8 +29,18 @@ void collect_nested(const PyValue& value, std::vector<const CodeObject*>& out) {
         break;
     case PyValue::Kind::Set:
     case PyValue::Kind::FrozenSet: {
+        // Only items that can hold code objects matter, and their order only when there are two or
+        // more: the canonical text of a deeply nested item is costly, and nested one-item sets
+        // would otherwise recompute it at every level.
+        std::vector<const PyValue*> holders;
+        for (const auto& item : value.items)
+            if (may_hold_code(*item)) holders.push_back(item.get());
+        if (holders.size() < 2) {
+            for (const PyValue* item : holders) collect_nested(*item, out);
+            break;
+        }
         std::vector<std::pair<std::string, const PyValue*>> sorted;
-        for (const auto& item : value.items) sorted.emplace_back(canonical_value(*item), item.get());
+        for (const PyValue* item : holders) sorted.emplace_back(canonical_value(*item), item);
         std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& entry : sorted) collect_nested(*entry.second, out);
         break;

@@ -1,5 +1,7 @@
 #include "line_table.h"
 
+#include <climits>
+#include <cstdint>
 #include <utility>
 
 #include "byte_cursor.h"
@@ -9,6 +11,11 @@ namespace uncompile {
 namespace {
 
 size_t code_units(const CodeObject& code) { return code.bytecode.size() / 2; }
+
+// a + b as CPython's C code computes line numbers and columns: in a C int that wraps around
+// (CPython is built with -fwrapv). Plain `int` arithmetic would be undefined behaviour here, since
+// co_firstlineno and the deltas are arbitrary 32-bit values in a damaged or crafted file.
+int wrapping_add(int a, int64_t b) { return static_cast<int>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
 
 void fill_lines(std::vector<SourcePosition>& out, size_t start_byte, size_t end_byte, int line) {
     for (size_t unit = start_byte / 2; unit < out.size() && unit * 2 < end_byte; ++unit) out[unit].line = line;
@@ -21,10 +28,15 @@ std::vector<SourcePosition> decode_lnotab(const CodeObject& code) {
     const std::string& table = code.linetable;
     size_t bytecode_len = code.bytecode.size();
     std::vector<std::pair<size_t, int>> starts;
-    int line = code.firstlineno;
+    // dis.findlinestarts adds Python ints here, which never wrap; at most 32767 deltas of -128..127
+    // from a 32-bit start fit in int64, and a line that no longer fits an int cannot be shown.
+    int64_t line = code.firstlineno;
     size_t addr = 0;
     auto start_line_at = [&](size_t at) {
-        if (starts.empty() || line != starts.back().second) starts.emplace_back(at, line);
+        if (line < INT_MIN || line > INT_MAX)
+            fail_bad_input("co_lnotab of " + code.qualname + " gives a line number out of range: " +
+                           std::to_string(line));
+        if (starts.empty() || line != starts.back().second) starts.emplace_back(at, static_cast<int>(line));
     };
     bool ran_past_end = false;
     for (size_t i = 0; i + 1 < table.size(); i += 2) {
@@ -60,7 +72,7 @@ std::vector<SourcePosition> decode_linetable_310(const CodeObject& code) {
         int8_t line_delta = static_cast<int8_t>(table[i + 1]);
         int line = -1;
         if (line_delta != -128) {
-            computed_line += line_delta;
+            computed_line = wrapping_add(computed_line, line_delta);
             line = computed_line;
         }
         if (start != end) fill_lines(out, start, end, line);
@@ -111,16 +123,16 @@ std::vector<SourcePosition> decode_locations(const CodeObject& code) {
         SourcePosition pos;
         if (form == 15) {  // no location
         } else if (form == 14) {  // long form
-            computed_line += in.signed_varint();
+            computed_line = wrapping_add(computed_line, in.signed_varint());
             pos.line = computed_line;
-            pos.end_line = pos.line + static_cast<int>(in.varint());
-            pos.column = static_cast<int>(in.varint()) - 1;
-            pos.end_column = static_cast<int>(in.varint()) - 1;
+            pos.end_line = wrapping_add(pos.line, in.varint());
+            pos.column = wrapping_add(static_cast<int>(in.varint()), -1);
+            pos.end_column = wrapping_add(static_cast<int>(in.varint()), -1);
         } else if (form == 13) {  // line only
-            computed_line += in.signed_varint();
+            computed_line = wrapping_add(computed_line, in.signed_varint());
             pos.line = pos.end_line = computed_line;
         } else if (form >= 10) {  // one line, delta 0..2, explicit columns
-            computed_line += form - 10;
+            computed_line = wrapping_add(computed_line, form - 10);
             pos.line = pos.end_line = computed_line;
             pos.column = in.byte();
             pos.end_column = in.byte();

@@ -1,5 +1,6 @@
 #include "marshal_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <locale>
@@ -17,10 +18,31 @@ namespace {
 // Marshal type codes (Python/marshal.c); the high bit asks to remember the object for back-references.
 constexpr uint8_t kFlagRef = 0x80;
 
+// Error paths kept out of line, so that the frames of the recursive readers stay small: the
+// reader recurses up to max_depth levels, as deep as CPython's marshal does.
+[[noreturn, gnu::noinline, gnu::cold]] void fail_nested_too_deep(int max_depth) {
+    throw Error(Error::Kind::LimitExceeded,
+                "marshal data is nested deeper than " + std::to_string(max_depth) + " levels");
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void fail_too_many_objects(uint64_t limit) {
+    throw Error(Error::Kind::LimitExceeded, "marshal data expands to more than " + std::to_string(limit) +
+                                                " objects through shared references");
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void fail_at(const char* what, size_t offset) {
+    fail_bad_input(std::string("marshal data ") + what + " at offset " + std::to_string(offset));
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void fail_field(const char* field, const char* problem) {
+    fail_bad_input(std::string("code object field ") + field + " " + problem);
+}
+
 class MarshalReader {
 public:
     MarshalReader(std::string_view data, PyVersion version, MarshalLimits limits)
-        : in_(data), version_(version), limits_(limits) {}
+        : in_(data), version_(version), limits_(limits),
+          max_expanded_(std::max<uint64_t>(1, data.size()) * limits.max_expanded_per_byte) {}
 
     ObjectRef read_root() {
         ObjectRef obj = read_object();
@@ -29,22 +51,39 @@ public:
     }
 
 private:
+    // An object as everything downstream sees it, with shared references expanded: its nesting
+    // depth (what recursive formatting and walking go through) and its number of objects (what
+    // they cost). Back-references let a few bytes stand for very deep or exponentially large
+    // values, so both are limited here rather than left to crash or hang the consumers.
+    struct Extent {
+        int height = 0;
+        uint64_t objects = 0;
+    };
+
     // Returns nullptr only for the NULL marker ('0'), which ends a dict.
     ObjectRef read_object() {
-        if (++depth_ > limits_.max_depth)
-            throw Error(Error::Kind::LimitExceeded,
-                        "marshal data is nested deeper than " + std::to_string(limits_.max_depth) + " levels");
+        if (++depth_ > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
         size_t start = in_.position();
         uint8_t code = in_.u8();
         bool remember = code & kFlagRef;
         uint8_t type = code & ~kFlagRef;
         // Containers and code objects take their reference slot before their contents, as CPython does.
         size_t slot = remember ? reserve_ref() : kNoSlot;
+        const Extent siblings = extent_;
+        extent_ = {};  // the children add themselves here; a back-reference sets its target's extent
         ObjectRef obj = read_typed(type, start);
-        if (remember) {
-            if (!obj) fail_bad_input("marshal data asks to remember a NULL object at offset " + std::to_string(start));
-            refs_[slot] = obj;
+        if (type != 'r') {
+            extent_.height += 1;
+            extent_.objects += 1;
         }
+        if (extent_.height > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
+        if (remember) {
+            if (!obj) fail_at("asks to remember a NULL object", start);
+            refs_[slot] = obj;
+            ref_extents_[slot] = extent_;
+        }
+        extent_ = {std::max(siblings.height, extent_.height), siblings.objects + extent_.objects};
+        if (extent_.objects > max_expanded_) fail_too_many_objects(max_expanded_);
         --depth_;
         return obj;
     }
@@ -53,6 +92,7 @@ private:
 
     size_t reserve_ref() {
         refs_.emplace_back();
+        ref_extents_.emplace_back();
         return refs_.size() - 1;
     }
 
@@ -62,10 +102,26 @@ private:
         return obj;
     }
 
+    // Containers and code objects, which recurse; everything else is read out of line.
     ObjectRef read_typed(uint8_t type, size_t start) {
         using K = PyValue::Kind;
         switch (type) {
         case '0': return nullptr;
+        case '(': return read_sequence(K::Tuple, read_size());
+        case ')': return read_sequence(K::Tuple, in_.u8());
+        case '[': return read_sequence(K::List, read_size());
+        case '<': return read_sequence(K::Set, read_size());
+        case '>': return read_sequence(K::FrozenSet, read_size());
+        case '{': return read_dict();
+        case 'r': return read_ref();
+        case 'c': return read_code();
+        default: return read_leaf(type, start);
+        }
+    }
+
+    [[gnu::noinline]] ObjectRef read_leaf(uint8_t type, size_t start) {
+        using K = PyValue::Kind;
+        switch (type) {
         case 'N': return make(K::None);
         case 'T': return make(K::True);
         case 'F': return make(K::False);
@@ -116,14 +172,6 @@ private:
         case 'A': return make_text(K::Str, latin1_to_utf8(in_.bytes(read_size())));
         case 'z':
         case 'Z': return make_text(K::Str, latin1_to_utf8(in_.bytes(in_.u8())));
-        case '(': return read_sequence(K::Tuple, read_size());
-        case ')': return read_sequence(K::Tuple, in_.u8());
-        case '[': return read_sequence(K::List, read_size());
-        case '<': return read_sequence(K::Set, read_size());
-        case '>': return read_sequence(K::FrozenSet, read_size());
-        case '{': return read_dict();
-        case 'r': return read_ref();
-        case 'c': return read_code();
         default: {
             std::ostringstream msg;
             msg << "marshal data has an unknown type code 0x" << std::hex << int(type) << std::dec << " at offset "
@@ -219,19 +267,23 @@ private:
 
     ObjectRef read_ref() {
         uint32_t index = in_.u32();
-        if (index >= refs_.size())
-            fail_bad_input("marshal data refers to object #" + std::to_string(index) + " of only " +
-                           std::to_string(refs_.size()));
+        if (index >= refs_.size()) fail_unknown_ref(index);
         if (!refs_[index])
             fail_bad_input("marshal data refers to an object that contains the reference (cyclic data)");
+        extent_ = ref_extents_[index];
         return refs_[index];
+    }
+
+    [[noreturn, gnu::noinline, gnu::cold]] void fail_unknown_ref(uint32_t index) const {
+        fail_bad_input("marshal data refers to object #" + std::to_string(index) + " of only " +
+                       std::to_string(refs_.size()));
     }
 
     int32_t read_int_field() { return in_.i32(); }
 
     ObjectRef read_typed_field(PyValue::Kind kind, const char* field) {
         ObjectRef obj = read_element();
-        if (obj->kind != kind) fail_bad_input(std::string("code object field ") + field + " has the wrong type");
+        if (obj->kind != kind) fail_field(field, "has the wrong type");
         return obj;
     }
 
@@ -242,8 +294,7 @@ private:
         ObjectRef tuple = read_typed_field(PyValue::Kind::Tuple, field);
         std::vector<std::string> names;
         for (const auto& item : tuple->items) {
-            if (item->kind != PyValue::Kind::Str)
-                fail_bad_input(std::string("code object field ") + field + " holds a non-string");
+            if (item->kind != PyValue::Kind::Str) fail_field(field, "holds a non-string");
             names.push_back(item->text);
         }
         return names;
@@ -300,8 +351,11 @@ private:
     ByteCursor in_;
     PyVersion version_;
     MarshalLimits limits_;
+    uint64_t max_expanded_;
     int depth_ = 0;
+    Extent extent_;  // of the children read so far of the object being read
     std::vector<ObjectRef> refs_;
+    std::vector<Extent> ref_extents_;
 };
 
 }  // namespace
