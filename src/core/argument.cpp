@@ -12,9 +12,9 @@ const std::string* name_at(const std::vector<std::string>& names, int64_t index)
     return index >= 0 && static_cast<size_t>(index) < names.size() ? &names[index] : nullptr;
 }
 
-ResolvedArgument name_argument(const std::string* name, int64_t index) {
+ResolvedArgument name_argument(const std::string* name, int64_t index, ArgumentForms forms = ArgumentForms::Both) {
     if (!name) return {bad_index(index), bad_index(index)};
-    return {canonical_str(*name), *name};
+    return {forms == ArgumentForms::Both ? canonical_str(*name) : std::string(), *name};
 }
 
 ResolvedArgument pick_from(const std::vector<std::string>& list, int64_t index) {
@@ -43,7 +43,8 @@ ResolvedArgument with_int(ResolvedArgument r, int64_t arg) {
 
 }  // namespace
 
-ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& table, const Instruction& ins) {
+ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& table, const Instruction& ins,
+                                  ArgumentForms forms) {
     if (!ins.has_arg) return {"-", ""};
     const int64_t index = ins.index;
     const int64_t arg = ins.arg;
@@ -51,10 +52,10 @@ ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& tab
     if (ins.is(kHasConst)) {
         if (index < 0 || static_cast<size_t>(index) >= code.consts.size()) return {bad_index(index), bad_index(index)};
         const PyValue& value = *code.consts[index];
-        return {canonical_value(value), value_repr(value)};
+        return {forms == ArgumentForms::Both ? canonical_value(value) : std::string(), value_repr(value)};
     }
     if (ins.is(kHasName)) {
-        ResolvedArgument r = name_argument(name_at(code.names, index), index);
+        ResolvedArgument r = name_argument(name_at(code.names, index), index, forms);
         if (low_bits && ins.op == Opcode::LOAD_GLOBAL) r.display = "NULL + " + r.display;
         else if (low_bits & 1) r.display = "NULL|self + " + r.display;
         return r;
@@ -70,8 +71,8 @@ ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& tab
     }
     default: break;
     }
-    if (ins.is(kHasLocal)) return name_argument(code.local_name(uint32_t(index)), index);
-    if (ins.is(kHasFree)) return name_argument(code.deref_name(uint32_t(index)), index);
+    if (ins.is(kHasLocal)) return name_argument(code.local_name(uint32_t(index)), index, forms);
+    if (ins.is(kHasFree)) return name_argument(code.deref_name(uint32_t(index)), index, forms);
     if (ins.is(kHasCompare)) {
         ResolvedArgument r = pick_from(table.compare_ops, index);
         if (r.canonical == r.display) r.canonical = canonical_str(r.display);  // dis gives the operator as a str

@@ -12,6 +12,11 @@ struct ResolvedArgument {
     std::string display;    // the human form, like dis's argrepr; may be empty
 };
 
-ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& table, const Instruction& ins);
+// Which forms to compute: the canonical one costs a second rendering of every constant and name,
+// and only the oracle listing and the Python records need it.
+enum class ArgumentForms { Both, DisplayOnly };
+
+ResolvedArgument resolve_argument(const CodeObject& code, const OpcodeTable& table, const Instruction& ins,
+                                  ArgumentForms forms = ArgumentForms::Both);
 
 }  // namespace uncompile

@@ -42,7 +42,7 @@ void write_human(const CodeRecord& record, std::string& out) {
         if (new_line && ins.offset > 0) out += "\n";
         last_line = ins.position.line;
         std::string line = new_line ? number_or_dash(ins.position.line) : "";
-        std::snprintf(buf, sizeof buf, "%6s %6u %-28s", line.c_str(), ins.offset, r.opname.c_str());
+        std::snprintf(buf, sizeof buf, "%6s %6u %-28s", line.c_str(), ins.offset, r.opname);
         std::string row = buf;
         if (ins.has_arg) row += std::to_string(ins.arg);
         if (!r.argrepr.empty()) row += " (" + r.argrepr + ")";

@@ -102,6 +102,13 @@ private:
         return obj;
     }
 
+    // Values are immutable once read, so the valueless kinds can share one object each.
+    template <PyValue::Kind kind>
+    static ObjectRef singleton() {
+        static const ObjectRef shared = make(kind);
+        return shared;
+    }
+
     // Containers and code objects, which recurse; everything else is read out of line.
     ObjectRef read_typed(uint8_t type, size_t start) {
         using K = PyValue::Kind;
@@ -122,11 +129,11 @@ private:
     [[gnu::noinline]] ObjectRef read_leaf(uint8_t type, size_t start) {
         using K = PyValue::Kind;
         switch (type) {
-        case 'N': return make(K::None);
-        case 'T': return make(K::True);
-        case 'F': return make(K::False);
-        case '.': return make(K::Ellipsis);
-        case 'S': return make(K::StopIteration);
+        case 'N': return singleton<K::None>();
+        case 'T': return singleton<K::True>();
+        case 'F': return singleton<K::False>();
+        case '.': return singleton<K::Ellipsis>();
+        case 'S': return singleton<K::StopIteration>();
         case 'i': {
             auto obj = std::make_shared<PyValue>();
             obj->kind = K::Int;
@@ -293,6 +300,7 @@ private:
     std::vector<std::string> read_names_field(const char* field) {
         ObjectRef tuple = read_typed_field(PyValue::Kind::Tuple, field);
         std::vector<std::string> names;
+        names.reserve(tuple->items.size());
         for (const auto& item : tuple->items) {
             if (item->kind != PyValue::Kind::Str) fail_field(field, "holds a non-string");
             names.push_back(item->text);

@@ -12,16 +12,18 @@ const OpcodeTable& table_for(const CodeObject& code) {
     return *table;
 }
 
-std::vector<CodeRecord> code_records(const CodeObject& root) {
+std::vector<CodeRecord> code_records(const CodeObject& root, ArgumentForms forms) {
     const OpcodeTable& table = table_for(root);
     std::vector<CodeRecord> out;
     walk_code_objects(root, [&](const CodeObject& code) {
         CodeRecord record;
         record.code = &code;
         record.exception_table = decode_exception_table(code);
-        for (const auto& ins : decode_instructions(code, table)) {
-            ResolvedArgument arg = resolve_argument(code, table, ins);
-            record.instructions.push_back({ins, opcode_name(ins.op), arg.canonical, arg.display});
+        std::vector<Instruction> instructions = decode_instructions(code, table);
+        record.instructions.reserve(instructions.size());
+        for (const auto& ins : instructions) {
+            ResolvedArgument arg = resolve_argument(code, table, ins, forms);
+            record.instructions.push_back({ins, opcode_name(ins.op), std::move(arg.canonical), std::move(arg.display)});
         }
         out.push_back(std::move(record));
     });

@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "argument.h"
 #include "code_object.h"
 #include "exception_table.h"
 #include "instruction.h"
@@ -12,7 +13,7 @@ namespace uncompile {
 // Instructions of one code object with their arguments resolved, for callers outside C++.
 struct InstructionRecord {
     Instruction instruction;
-    std::string opname;
+    const char* opname;   // static table text
     std::string argval;   // canonical form
     std::string argrepr;  // human form
 };
@@ -27,6 +28,7 @@ struct CodeRecord {
 const OpcodeTable& table_for(const CodeObject& code);
 
 // Every code object reachable from `root`, depth-first, decoded.
-std::vector<CodeRecord> code_records(const CodeObject& root);
+// With ArgumentForms::DisplayOnly, `argval` stays empty.
+std::vector<CodeRecord> code_records(const CodeObject& root, ArgumentForms forms = ArgumentForms::Both);
 
 }  // namespace uncompile

@@ -1,5 +1,7 @@
 #include "text_encoding.h"
 
+#include <algorithm>
+
 namespace uncompile {
 
 namespace {
@@ -44,8 +46,10 @@ bool is_valid_utf8_surrogatepass(std::string_view bytes) {
 }
 
 std::string latin1_to_utf8(std::string_view bytes) {
+    if (std::all_of(bytes.begin(), bytes.end(), [](char c) { return static_cast<uint8_t>(c) < 0x80; }))
+        return std::string(bytes);  // ASCII is its own UTF-8
     std::string out;
-    out.reserve(bytes.size());
+    out.reserve(bytes.size() * 2);
     for (char c : bytes) append_utf8(out, static_cast<uint8_t>(c));
     return out;
 }

@@ -181,6 +181,23 @@ std::string canonical_sorted(const char* open, const std::vector<ObjectRef>& ite
     return out + "}";
 }
 
+// Most names and strings are plain printable ASCII: no quote choice, no escapes to find.
+bool plain_ascii(std::string_view text, char quote) {
+    for (char c : text)
+        if (c < 0x20 || c > 0x7e || c == '\\' || c == quote) return false;
+    return true;
+}
+
+std::string quoted(char open_prefix, std::string_view text, char quote) {
+    std::string out;
+    out.reserve(text.size() + 3);
+    if (open_prefix) out += open_prefix;
+    out += quote;
+    out += text;
+    out += quote;
+    return out;
+}
+
 }  // namespace
 
 std::string float_repr(double value) { return format_repr(value, true); }
@@ -199,7 +216,10 @@ std::string int_text(const PyValue& value) {
     return sign + big_decimal(value.big_digits);
 }
 
-std::string str_literal(const std::string& utf8) { return quote_code_points(utf8_code_points(utf8), "", false); }
+std::string str_literal(const std::string& utf8) {
+    if (plain_ascii(utf8, '\'')) return quoted(0, utf8, '\'');
+    return quote_code_points(utf8_code_points(utf8), "", false);
+}
 
 std::string bytes_literal(const std::string& bytes) {
     std::vector<uint32_t> cps(bytes.begin(), bytes.end());
@@ -236,7 +256,10 @@ std::string value_repr(const PyValue& v) {
     return "?";
 }
 
-std::string canonical_str(const std::string& utf8) { return canonical_escape("s", utf8_code_points(utf8), "\\u"); }
+std::string canonical_str(const std::string& utf8) {
+    if (plain_ascii(utf8, '"')) return quoted('s', utf8, '"');
+    return canonical_escape("s", utf8_code_points(utf8), "\\u");
+}
 
 std::string canonical_value(const PyValue& v) {
     using K = PyValue::Kind;
