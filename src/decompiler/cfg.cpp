@@ -5,7 +5,7 @@
 
 namespace uncompile {
 
-bool ends_flow(N kind) { return kind == N::Jump || kind == N::Return || kind == N::Raise; }
+bool ends_flow(N kind) { return kind == N::Jump || kind == N::Return || kind == N::Raise || kind == N::Reraise; }
 
 bool is_block_terminator(N kind) {
     return ends_flow(kind) || kind == N::JumpIf || kind == N::JumpIfOrPop || kind == N::ForIter;
@@ -19,13 +19,17 @@ ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
 
 void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
     std::set<int64_t> target_offsets;
-    for (const auto& op : ops)
+    for (const auto& op : ops) {
         if (op.target >= 0) target_offsets.insert(op.target);
+        if (op.handler >= 0) target_offsets.insert(op.handler);
+    }
     std::vector<bool> leader(ops.size() + 1, false);
     if (!ops.empty()) leader[0] = true;
     for (size_t i = 0; i < ops.size(); ++i) {
         if (target_offsets.count(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
         if (is_block_terminator(ops[i].kind)) leader[i + 1] = true;
+        // One handler per block, so a block is either inside a protected range or not.
+        if (i > 0 && ops[i].handler != ops[i - 1].handler) leader[i] = true;
     }
     // A target offset that names a dropped instruction starts the block of the next op.
     for (int64_t t : target_offsets) {
@@ -63,8 +67,11 @@ void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
             if (t >= 0) b.succs.push_back(t);
         }
     }
-    for (int id = 0; id < size(); ++id)
+    for (int id = 0; id < size(); ++id) {
         for (int s : blocks_[id].succs) blocks_[s].preds.push_back(id);
+        int64_t handler = ops[blocks_[id].first].handler;
+        if (handler >= 0) blocks_[id].handler = block_at_offset(handler);
+    }
 }
 
 void ControlFlowGraph::compute_post_dominators() {

@@ -12,6 +12,7 @@ struct Block {
     std::vector<int> succs;       // for a conditional terminator: {fallthrough, target}
     std::vector<int> preds;
     uint32_t offset = 0;
+    int handler = -1;             // block of the innermost exception handler covering this block
 };
 
 class ControlFlowGraph {

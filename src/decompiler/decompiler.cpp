@@ -69,8 +69,9 @@ public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
         : code_(code), failures_(failures), table_(table_for(code)),
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
-        if (!decode_exception_table(code).empty()) unsupported("exception handling (try/with) is not supported yet");
         emitted_.assign(cfg_.size(), false);
+        silent_ = {exception_.get(), previous_exception_.get()};
+        classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
     }
@@ -96,6 +97,7 @@ public:
                 unsupported("control flow the structurer did not cover (block at offset " +
                             std::to_string(cfg_.block(b).offset) + ")");
             for (int s : cfg_.block(b).succs) work.push_back(s);
+            if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
         }
     }
 
@@ -170,7 +172,7 @@ private:
     void emit_stmt(Body& out, StmtPtr s) { out.push_back(std::move(s)); }
 
     void emit_expr_stmt(Body& out, const ExprPtr& e) {
-        if (is_null(e) || e == for_value_) return;
+        if (is_null(e) || e == for_value_ || silent_.count(e.get())) return;
         auto s = make_stmt(StmtKind::Expr);
         s->value = lambda_or(e);
         emit_stmt(out, s);
@@ -183,7 +185,7 @@ private:
     bool values_pending(const std::vector<ExprPtr>& stack, const ExprPtr& stored) const {
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
-            if (v == stored || is_null(v) || v == for_value_ || slots_.count(v.get()) || imports_.count(v.get()) ||
+            if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
                 functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()))
                 continue;
             return true;
@@ -222,6 +224,10 @@ private:
     void assign(Body& out, const ExprPtr& target, const ExprPtr& value) {
         if (value == for_value_) {
             for_target_ = target;
+            return;
+        }
+        if (auto it = with_context_.find(value.get()); it != with_context_.end()) {
+            with_target_[value.get()] = target;
             return;
         }
         if (auto it = slots_.find(value.get()); it != slots_.end()) {
@@ -776,6 +782,38 @@ private:
             stack.push_back(e);
             return;
         }
+        case N::PushExcInfo: {
+            ExprPtr exc = pop(stack);
+            if (exc != exception_) unsupported("PUSH_EXC_INFO outside an exception handler");
+            stack.push_back(previous_exception_);
+            stack.push_back(exc);
+            return;
+        }
+        case N::PopExcept: {
+            if (pop(stack) != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+            return;
+        }
+        case N::CheckExcMatch: {
+            ExprPtr type = pop(stack);
+            if (stack.empty() || stack.back() != exception_) unsupported("CHECK_EXC_MATCH of an unusual stack");
+            auto test = make_expr(ExprKind::Call);
+            test->value = exception_matches_;
+            test->elts.push_back(type);
+            stack.push_back(test);
+            return;
+        }
+        case N::BeforeWith: {
+            ExprPtr context = pop(stack);
+            auto exit = marker("<with exit>");
+            auto entered = marker("<with enter>");
+            silent_.insert(keep(exit));
+            silent_.insert(keep(entered));
+            with_context_[keep(entered)] = context;
+            with_exits_.insert(exit.get());
+            stack.push_back(exit);
+            stack.push_back(entered);
+            return;
+        }
         default: unsupported("operation not supported yet");
         }
     }
@@ -846,6 +884,11 @@ private:
         if (kwnames.size() > args.size()) unsupported("more keyword names than arguments");
         size_t npos = args.size() - kwnames.size();
         std::vector<ExprPtr> positional(args.begin(), args.begin() + npos);
+        if (with_exits_.count(callable.get())) {  // a `with` statement's __exit__(None, None, None)
+            auto done = marker("<with exit result>");
+            silent_.insert(keep(done));
+            return stack.push_back(done);
+        }
         if (callable == build_class_) return stack.push_back(class_definition(positional, kwnames, args));
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && positional.size() == 1) {
             const std::string& n = it->second.code->name;
@@ -1029,6 +1072,7 @@ private:
     // A block holding nothing but a condition (its only predecessor decides whether it runs).
     std::optional<Condition> pure_condition(int block, const std::vector<ExprPtr>& stack) {
         if (block < 0 || emitted_[block] || cfg_.block(block).preds.size() != 1) return std::nullopt;
+        if (cfg_.block(block).handler != cfg_.block(cfg_.block(block).preds[0]).handler) return std::nullopt;
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
@@ -1076,16 +1120,55 @@ private:
     }
 
     // ---------------------------------------------------------------- regions
+    // A backward jump closes a loop only when the header leads back to it; 3.12+ except clauses and
+    // with-handlers also jump backward, to code after the statement.
+    bool is_loop_edge(int from, int header) const {
+        if (from < header) return false;
+        auto key = std::make_pair(from, header);
+        if (auto it = loop_edge_cache_.find(key); it != loop_edge_cache_.end()) return it->second;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {header};
+        bool found = false;
+        while (!work.empty() && !found) {
+            int b = work.back();
+            work.pop_back();
+            if (seen[b]) continue;
+            seen[b] = true;
+            found = b == from;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+        }
+        // Dead code the compiler left after a `break` (3.8) still closes its loop, as it always did.
+        if (!found) found = !reachable_at_all(from);
+        loop_edge_cache_[key] = found;
+        return found;
+    }
+
+    bool reachable_at_all(int block) const {
+        if (reachable_.empty()) {
+            reachable_.assign(cfg_.size(), false);
+            std::vector<int> work = {0};
+            while (!work.empty() && cfg_.size() > 0) {
+                int b = work.back();
+                work.pop_back();
+                if (b < 0 || reachable_[b]) continue;
+                reachable_[b] = true;
+                for (int s : cfg_.block(b).succs) work.push_back(s);
+                if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
+            }
+        }
+        return reachable_[block];
+    }
+
     bool is_back_edge_target(int block) const {
         for (int p : cfg_.block(block).preds)
-            if (p >= block) return true;
+            if (is_loop_edge(p, block)) return true;
         return false;
     }
 
     int latch_of(int header) const {
         int latch = -1;
         for (int p : cfg_.block(header).preds)
-            if (p >= header) latch = std::max(latch, p);
+            if (is_loop_edge(p, header)) latch = std::max(latch, p);
         return latch;
     }
 
@@ -1111,6 +1194,11 @@ private:
                 b = emit_loop(b, out, loop, stack, base);
                 continue;
             }
+            if (int handler = handler_to_open(b); handler >= 0) {
+                b = emit_protected(b, handler, stop, out, loop, stack, base);
+                if (b == kFlowEnded) return false;
+                continue;
+            }
             if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
             const NeutralOp* term = simulate(b, stack, out);
@@ -1129,6 +1217,13 @@ private:
                 auto s = make_stmt(StmtKind::Raise);
                 if (term->arg == 2) s->cause = pop(stack);
                 if (term->arg >= 1) s->value = pop(stack);
+                emit_stmt(out, s);
+                return false;
+            }
+            case N::Reraise: {  // the compiler's re-raise at the end of a `finally` or of unmatched `except`s
+                if (term->arg != 0 || pop(stack) != exception_) unsupported("RERAISE outside the end of a handler");
+                auto s = make_stmt(StmtKind::Raise);
+                s->value = reraise_;
                 emit_stmt(out, s);
                 return false;
             }
@@ -1152,7 +1247,7 @@ private:
                     pop(stack);  // the repeated loop condition of a rotated `while`
                     return true;
                 }
-                b = emit_if(b, *term, out, loop, stack, base);
+                b = emit_if(b, *term, out, loop, stack, base, stop);
                 if (b == kFlowEnded) return false;
                 continue;
             }
@@ -1171,17 +1266,20 @@ private:
 
     // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
     // each side leaves by break/continue, so they meet at the next iteration.
-    int merge_point(int block, Loop* loop) const {
+    int merge_point(int block, Loop* loop, int stop) const {
         int m = cfg_.ipdom(block);
         if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
+        // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
+        // of the enclosing region.
+        if (m < 0 && stop > block) return stop;
         return m;
     }
 
-    int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+    int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         Condition c = read_condition(b, jump, stack);
         c = reduce_condition(c, stack);
         if (int w = try_rotated_while(c, out, loop, stack, base); w != -2) return w;
-        int merge = merge_point(c.last_block, loop);
+        int merge = merge_point(c.last_block, loop, stop);
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
         bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
@@ -1196,8 +1294,16 @@ private:
             stack.push_back(e);
             return merge;
         }
-        if ((then_flows && then_stack.size() != stack.size()) || (else_flows && else_stack.size() != stack.size()))
+        if (then_flows && else_flows && then_stack.size() != else_stack.size())
             unsupported("branches that leave different stacks");
+        // Both sides may drop the same values, but only the markers an except clause drops.
+        if (then_flows || else_flows) {
+            const std::vector<ExprPtr>& after = then_flows ? then_stack : else_stack;
+            if (after.size() > stack.size()) unsupported("branches that leave values on the stack");
+            for (size_t k = after.size(); k < stack.size(); ++k)
+                if (stack[k] != exception_ && stack[k] != previous_exception_) unsupported("branches that leave different stacks");
+            stack.resize(after.size());
+        }
         if (StmtPtr a = as_assert(c.test, then_body, {})) {
             emit_stmt(out, a);
             for (const auto& st : else_body) emit_stmt(out, st);
@@ -1369,6 +1475,378 @@ private:
         return best;
     }
 
+
+    // ---------------------------------------------------------------- exception handling (3.11+)
+    // Handlers come in four shapes: a `try` statement's (PUSH_EXC_INFO, then except clauses or a
+    // finally body), a `with` statement's (PUSH_EXC_INFO; WITH_EXCEPT_START), the compiler's own
+    // clean-ups (restore the previous exception, unbind `except ... as name`, turn StopIteration
+    // into RuntimeError in generators), or anything else, which is refused.
+    enum class HandlerKind { Try, With, Cleanup, Unknown };
+
+    struct HandlerInfo {
+        HandlerKind kind = HandlerKind::Unknown;
+        uint32_t depth = 0;
+        bool lasti = false;
+    };
+
+    void classify_handlers() {
+        for (int b = 0; b < cfg_.size(); ++b) {
+            int h = cfg_.block(b).handler;
+            if (h < 0 || handlers_.count(h)) continue;
+            HandlerInfo info;
+            const NeutralOp& first = ops_[cfg_.block(b).first];
+            info.depth = first.handler_depth;
+            info.lasti = first.handler_lasti;
+            info.kind = handler_shape(h);
+            if (info.kind == HandlerKind::Cleanup) emitted_[h] = true;
+            handlers_[h] = info;
+        }
+    }
+
+    HandlerKind handler_shape(int h) const {
+        const Block& hb = cfg_.block(h);
+        std::vector<const NeutralOp*> ops;
+        for (size_t i = hb.first; i < hb.last; ++i) ops.push_back(&ops_[i]);
+        auto is = [&](size_t k, N kind) { return k < ops.size() && ops[k]->kind == kind; };
+        if (is(0, N::PushExcInfo)) return is(1, N::WithExceptStart) ? HandlerKind::With : HandlerKind::Try;
+        bool reraise_last = !ops.empty() && ops.back()->kind == N::Reraise && ops.back()->arg == 1;
+        if (!reraise_last) return HandlerKind::Unknown;
+        if (ops.size() == 3 && is(0, N::Copy) && ops[0]->arg == 3 && is(1, N::PopExcept)) return HandlerKind::Cleanup;
+        if (ops.size() == 4 && is(0, N::LoadConst) && ops[0]->value && ops[0]->value->kind == PyValue::Kind::None &&
+            is(1, N::Store) && is(2, N::Delete) && ops[1]->name == ops[2]->name)
+            return HandlerKind::Cleanup;
+        if (ops.size() == 2 && is(0, N::StopIterationError)) return HandlerKind::Cleanup;
+        return HandlerKind::Unknown;
+    }
+
+    // Handlers covering `block`, innermost first (a handler's own code is covered by the next).
+    std::vector<int> handler_chain(int block) const {
+        std::vector<int> chain;
+        for (int h = cfg_.block(block).handler; h >= 0 && chain.size() < 256; h = cfg_.block(h).handler) {
+            if (std::find(chain.begin(), chain.end(), h) != chain.end()) break;
+            chain.push_back(h);
+        }
+        return chain;
+    }
+
+    bool inside(int block, int handler) const {
+        std::vector<int> chain = handler_chain(block);
+        return std::find(chain.begin(), chain.end(), handler) != chain.end();
+    }
+
+    // The outermost try/with handler covering `block` whose statement is not open yet.
+    int handler_to_open(int block) {
+        std::vector<int> chain = handler_chain(block);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const HandlerInfo& info = handlers_.at(*it);
+            if (info.kind == HandlerKind::Unknown) unsupported("an exception handler of an unusual shape");
+            if (info.kind == HandlerKind::Cleanup || open_handlers_.count(*it)) continue;
+            return *it;
+        }
+        return -1;
+    }
+
+    // Where normal flow leaves the protected body starting at `start`: of the blocks outside it that
+    // the body reaches, the last in layout that goes on (one that only returns or raises is the exit
+    // path of a `return` inside the body).
+    int normal_exit(int start, int handler) const {
+        std::set<int> seen, exits;
+        std::vector<int> work = {start};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (!seen.insert(b).second) continue;
+            const Block& blk = cfg_.block(b);
+            for (int s : blk.succs) {
+                if (inside(s, handler)) work.push_back(s);
+                else exits.insert(s);
+            }
+            // Into nested except clauses (user code), not into with-handlers (the compiler's own).
+            if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
+                handlers_.at(blk.handler).kind == HandlerKind::Try)
+                work.push_back(blk.handler);
+        }
+        int best = -1, best_tail = -1;
+        for (int e : exits) (ends_without_going_on(e) ? best_tail : best) = e;  // sets iterate in order
+        return best >= 0 ? best : best_tail;
+    }
+
+    bool ends_without_going_on(int block) const {
+        for (int steps = 0; block >= 0 && steps < 16; ++steps) {
+            const Block& blk = cfg_.block(block);
+            N last = ops_[blk.last - 1].kind;
+            if (last == N::Return || last == N::Raise || last == N::Reraise) return true;
+            if (blk.succs.size() != 1) return false;
+            block = blk.succs[0];
+        }
+        return false;
+    }
+
+    // Where the except clauses of the handler at `handler` continue after POP_EXCEPT (-1: nowhere).
+    int handler_exit(int handler, const Loop* loop) const {
+        std::set<int> seen, targets, loop_targets;
+        std::vector<int> work = {handler};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (!seen.insert(b).second) continue;
+            const Block& blk = cfg_.block(b);
+            bool pops = false;
+            for (size_t i = blk.first; i < blk.last; ++i) pops = pops || ops_[i].kind == N::PopExcept;
+            if (!pops) {
+                for (int s : blk.succs) work.push_back(s);
+                continue;
+            }
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) continue;
+            int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
+            if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter)
+                unsupported("an except clause that ends in a branch");
+            (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
+        }
+        if (targets.size() > 1 || (targets.empty() && loop_targets.size() > 1))
+            unsupported("except clauses that continue in different places");
+        if (!targets.empty()) return *targets.begin();
+        return loop_targets.empty() ? -1 : *loop_targets.begin();
+    }
+
+    // A try or with statement whose protected body starts at `start`.
+    int emit_protected(int start, int handler, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+        const HandlerInfo info = handlers_.at(handler);
+        int exit = normal_exit(start, handler);
+        std::vector<ExprPtr> body_stack = stack;
+        Body body;
+        open_handlers_.insert(handler);
+        bool is_with = info.kind == HandlerKind::With;
+        ExprPtr entered = is_with && !stack.empty() ? stack.back() : nullptr;
+        if (is_with && (!entered || !with_context_.count(entered.get())))
+            unsupported("a with block without BEFORE_WITH (block at " + std::to_string(cfg_.block(start).offset) + ", handler at " + std::to_string(cfg_.block(handler).offset) + ")");
+        bool body_flows = emit_region(start, exit, body, loop, body_stack, is_with ? stack.size() - 1 : base);
+        open_handlers_.erase(handler);
+        size_t normal_depth = is_with ? stack.size() - 1 : stack.size();
+        if (is_with) {
+            stack = std::move(body_stack);
+            return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, normal_depth, base, handler);
+        }
+
+        if (info.lasti || info.depth != stack.size()) unsupported("a try statement with values on the stack");
+        std::vector<ExprPtr> handler_stack = stack;
+        handler_stack.push_back(exception_);
+        int after = handler_exit(handler, loop);
+        Body handler_body;
+        bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
+        if (!handler_body.empty() && is_reraise(handler_body.back())) {
+            handler_body.pop_back();
+            stack = std::move(body_stack);
+            return finish_finally(body, handler_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        }
+        auto t = make_stmt(StmtKind::Try);
+        t->body = body.empty() ? Body{make_stmt(StmtKind::Pass)} : body;
+        t->handlers = except_clauses(handler_body);
+        if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
+        if (after < 0) {
+            // No clause goes on. Code at the normal exit laid out before the handler is the `else`
+            // clause (what comes after the statement is jumped to, past the handler).
+            if (body_flows && exit >= 0 && exit < handler) {
+                int else_stop = -1;
+                for (int blk = exit; blk < handler; ++blk)
+                    for (int s : cfg_.block(blk).succs)
+                        if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
+                bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
+                stack = std::move(body_stack);
+                emit_stmt(out, t);
+                return else_flows ? else_stop : kFlowEnded;
+            }
+            stack = std::move(body_stack);
+            emit_stmt(out, t);
+            return body_flows && exit >= 0 ? exit : kFlowEnded;
+        }
+        bool else_flows = body_flows;
+        if (body_flows && exit >= 0 && exit != after) else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
+        stack = std::move(body_stack);
+        emit_stmt(out, t);
+        return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    int finish_with(const ExprPtr& entered, Body& body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
+                    std::vector<ExprPtr>& stack, size_t normal_depth, size_t base, int handler) {
+        // `stack` is the caller's: what follows the statement continues from it.
+        mark_handler_region(handler);
+        auto w = make_stmt(StmtKind::With);
+        ExprPtr target = with_target_.count(entered.get()) ? with_target_.at(entered.get()) : nullptr;
+        w->items.push_back({with_context_.at(entered.get()), target});
+        w->body = std::move(body);
+        return finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+    }
+
+    int finish_finally(Body& body, const Body& final_body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
+                       std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
+        std::string copy_text = print_module(final_body);
+        strip_final_copies(body, copy_text, final_body.size(), false);
+        StmtPtr t;
+        if (body.size() == 1 && body[0]->kind == StmtKind::Try && body[0]->finalbody.empty() && !body[0]->handlers.empty()) {
+            t = body[0];  // try/except/finally is one statement
+        } else {
+            t = make_stmt(StmtKind::Try);
+            t->body = std::move(body);
+        }
+        t->finalbody = final_body.empty() ? Body{make_stmt(StmtKind::Pass)} : final_body;
+        Body& last_body = t->orelse.empty() ? t->body : t->orelse;
+        return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+    }
+
+    // After a with or try/finally body: the code at `exit` is the compiler's copy of the clean-up
+    // (the __exit__ call, which simulates to nothing, or the finally body, which is checked and
+    // dropped) followed by what comes after the statement. A value the body left on the stack
+    // belongs to the statement that consumes it (`return x` inside the body).
+    int finish_normal_path(const StmtPtr& statement, Body& last_body, const Body& copy, bool body_flows, int exit, int stop,
+                           Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
+        if (statement->kind == StmtKind::Try && statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
+        if (!body_flows || exit < 0) {
+            if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
+            emit_stmt(out, statement);
+            return kFlowEnded;
+        }
+        size_t depth_at_exit = stack.size();
+        Body rest;
+        bool rest_flows = emit_region(exit, stop, rest, loop, stack, base);
+        if (!copy.empty()) {
+            if (rest.size() < copy.size() || print_module(Body(rest.begin(), rest.begin() + copy.size())) != print_module(copy))
+                unsupported("a finally body whose normal-path copy differs");
+            rest.erase(rest.begin(), rest.begin() + copy.size());
+        }
+        if (depth_at_exit > normal_depth) {
+            if (rest.empty() || depth_at_exit != normal_depth + 1) unsupported("a protected body that leaves values on the stack");
+            last_body.push_back(rest.front());
+            rest.erase(rest.begin());
+        }
+        if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
+        merge_nested_with(statement);
+        emit_stmt(out, statement);
+        for (auto& st : rest) emit_stmt(out, st);
+        return rest_flows ? stop : kFlowEnded;  // `stack` (the caller's) is where `rest` left it
+    }
+
+    static void merge_nested_with(const StmtPtr& w) {
+        if (w->kind != StmtKind::With || w->body.size() != 1 || w->body[0]->kind != StmtKind::With || w->body[0]->is_async != w->is_async)
+            return;
+        StmtPtr inner = w->body[0];
+        w->items.insert(w->items.end(), inner->items.begin(), inner->items.end());
+        w->body = inner->body;
+    }
+
+    // Blocks only a with-handler reaches (its own code and any tail the compiler copied for it).
+    void mark_handler_region(int handler) {
+        std::vector<bool> normal(cfg_.size(), false);
+        std::vector<int> work = {0};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (b < 0 || b == handler || normal[b]) continue;
+            normal[b] = true;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+            if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
+        }
+        work = {handler};
+        std::vector<bool> seen(cfg_.size(), false);
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (b < 0 || seen[b] || normal[b]) continue;
+            seen[b] = true;
+            emitted_[b] = true;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+        }
+    }
+
+    bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && s->value == reraise_; }
+
+    // The handler body simulates to `if <match T1>: ... elif <match T2>: ... else: <re-raise>` or
+    // ends in a bare `except` body; each branch is one clause.
+    std::vector<ExceptHandler> except_clauses(const Body& handler_body) {
+        std::vector<ExceptHandler> clauses;
+        Body rest = handler_body;
+        while (true) {
+            if (rest.size() == 1 && rest[0]->kind == StmtKind::If && rest[0]->test->kind == ExprKind::Call &&
+                rest[0]->test->value == exception_matches_) {
+                ExceptHandler h;
+                h.type = rest[0]->test->elts[0];
+                h.body = rest[0]->body;
+                finish_clause(h);
+                clauses.push_back(std::move(h));
+                Body next = rest[0]->orelse;
+                rest = std::move(next);
+                continue;
+            }
+            if (rest.size() == 1 && is_reraise(rest[0])) break;
+            if (rest.empty() && !clauses.empty()) unsupported("except clauses without a final re-raise");
+            ExceptHandler h;
+            h.body = rest;
+            finish_clause(h);
+            clauses.push_back(std::move(h));
+            break;
+        }
+        if (clauses.empty()) unsupported("a try statement without except clauses");
+        return clauses;
+    }
+
+    void finish_clause(ExceptHandler& h) {
+        auto& b = h.body;
+        if (!b.empty() && b[0]->kind == StmtKind::Assign && b[0]->value == exception_ && b[0]->targets.size() == 1 &&
+            b[0]->targets[0]->kind == ExprKind::Name) {
+            h.name = b[0]->targets[0]->id;
+            b.erase(b.begin());
+            strip_name_cleanup(b, h.name);
+        }
+        if (b.empty() || (b.size() == 1 && b[0]->kind == StmtKind::Expr && b[0]->value->kind == ExprKind::Constant &&
+                          b[0]->value->constant->kind == PyValue::Kind::None))
+            b = {make_stmt(StmtKind::Pass)};
+    }
+
+    // `name = None; del name`, which the compiler adds on every way out of `except ... as name`.
+    static void strip_name_cleanup(Body& body, const std::string& name) {
+        for (size_t i = 0; i + 1 < body.size();) {
+            const StmtPtr& a = body[i];
+            const StmtPtr& d = body[i + 1];
+            bool is_cleanup = a->kind == StmtKind::Assign && a->targets.size() == 1 && a->targets[0]->kind == ExprKind::Name &&
+                              a->targets[0]->id == name && a->value->kind == ExprKind::Constant &&
+                              a->value->constant->kind == PyValue::Kind::None && d->kind == StmtKind::Delete &&
+                              d->targets.size() == 1 && d->targets[0]->kind == ExprKind::Name && d->targets[0]->id == name;
+            if (is_cleanup) body.erase(body.begin() + i, body.begin() + i + 2);
+            else ++i;
+        }
+        for (auto& s : body) for_each_child_body(s, [&](Body& child, bool) { strip_name_cleanup(child, name); });
+    }
+
+    template <typename F>
+    static void for_each_child_body(const StmtPtr& s, F&& f) {
+        switch (s->kind) {
+        case StmtKind::If: case StmtKind::With: f(s->body, false); f(s->orelse, false); break;
+        case StmtKind::For: case StmtKind::While: f(s->body, true); f(s->orelse, false); break;
+        case StmtKind::Try:
+            f(s->body, false);
+            for (auto& h : s->handlers) f(h.body, false);
+            f(s->orelse, false);
+            f(s->finalbody, false);
+            break;
+        default: break;
+        }
+    }
+
+    // `return`, `break` and `continue` inside try/finally run a copy of the finally body first.
+    static void strip_final_copies(Body& body, const std::string& copy_text, size_t copy_size, bool in_loop) {
+        for (size_t i = 0; i < body.size(); ++i) {
+            StmtKind k = body[i]->kind;
+            bool leaves = k == StmtKind::Return || (!in_loop && (k == StmtKind::Break || k == StmtKind::Continue));
+            if (!leaves || i < copy_size) continue;
+            if (copy_size > 0 && print_module(Body(body.begin() + (i - copy_size), body.begin() + i)) != copy_text) continue;
+            body.erase(body.begin() + (i - copy_size), body.begin() + i);
+            i -= copy_size;
+        }
+        for (auto& s : body)
+            for_each_child_body(s, [&](Body& child, bool loop_body) { strip_final_copies(child, copy_text, copy_size, in_loop || loop_body); });
+    }
+
     // `a or b`, `a and b` as values: the left value stays on the stack for the jump.
     int emit_short_circuit_value(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
         ExprPtr left = pop(stack);
@@ -1457,6 +1935,16 @@ private:
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");
     ExprPtr for_value_, for_target_;
+    ExprPtr exception_ = marker("<exception>");
+    ExprPtr previous_exception_ = marker("<previous exception>");
+    ExprPtr exception_matches_ = marker("<exception matches>");
+    ExprPtr reraise_ = marker("<re-raise>");
+    std::map<int, HandlerInfo> handlers_;
+    mutable std::map<std::pair<int, int>, bool> loop_edge_cache_;
+    mutable std::vector<bool> reachable_;
+    std::set<int> open_handlers_;
+    std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
+    std::set<const Expr*> with_exits_;
     std::unordered_map<const Expr*, FunctionValue> functions_;
     std::unordered_map<const Expr*, StmtPtr> classes_;
     std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
@@ -1467,7 +1955,7 @@ private:
     std::vector<StmtPtr> keep_stmt_;
     std::vector<ExprPtr> parallel_targets_, parallel_values_;
     size_t base_ = 0;  // stack depth below which values belong to enclosing loops, not the statement
-    std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_;
+    std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
 };
 
 }  // namespace

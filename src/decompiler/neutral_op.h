@@ -34,6 +34,9 @@ enum class N {
     Yield, GetYieldFromIter, GetAwaitable, Send,
     // Imports.
     ImportName, ImportFrom, ImportStar,
+    // Exception handling (3.11+): handler entry and exit, `except T` tests, the compiler's re-raise
+    // at the end of a handler, `with` entry and its handler's __exit__ call, the generator guard.
+    PushExcInfo, PopExcept, CheckExcMatch, Reraise, BeforeWith, WithExceptStart, StopIterationError,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };
@@ -57,6 +60,11 @@ struct NeutralOp {
     uint8_t call_slots = 1;
     bool null_first = true;  // MakeFunction: the qualified name is on the stack (before 3.11)
     int64_t target = -1;       // jumps, ForIter (exit, iterator already popped), Send
+    // The innermost exception handler covering this op: its byte offset (-1: none), the stack depth
+    // the handler starts from, and whether the raising offset is pushed too.
+    int64_t handler = -1;
+    uint32_t handler_depth = 0;
+    bool handler_lasti = false;
 };
 
 }  // namespace uncompile

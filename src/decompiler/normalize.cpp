@@ -1,6 +1,8 @@
 #include "normalize.h"
 
 #include <set>
+
+#include "core/exception_table.h"
 #include <unordered_map>
 
 namespace uncompile {
@@ -40,7 +42,22 @@ public:
 
     std::vector<NeutralOp> run() {
         for (i_ = 0; i_ < ins_.size(); ++i_) translate(ins_[i_]);
+        attach_handlers();
         return std::move(out_);
+    }
+
+    // Each op learns its innermost handler from the exception table (3.11+; none before).
+    void attach_handlers() {
+        std::vector<ExceptionTableEntry> entries = decode_exception_table(code_);
+        size_t e = 0;
+        for (auto& op : out_) {  // ops and entries are both sorted by offset
+            while (e < entries.size() && entries[e].end <= op.offset) ++e;
+            if (e < entries.size() && entries[e].start <= op.offset) {
+                op.handler = entries[e].target;
+                op.handler_depth = entries[e].depth;
+                op.handler_lasti = entries[e].lasti;
+            }
+        }
     }
 
 private:
@@ -123,6 +140,7 @@ private:
         switch (i.op) {
         case O::NOP: case O::RESUME: case O::EXTENDED_ARG: case O::CACHE: case O::PRECALL: case O::MAKE_CELL:
         case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START: case O::POP_BLOCK:
+        case O::END_FOR:  // FOR_ITER's exit (normalized) already skips it
             return;
         case O::RETURN_GENERATOR: emit(N::PushNull); return;  // popped right away by the POP_TOP after it
         case O::POP_TOP: emit(N::Pop); return;
@@ -297,6 +315,13 @@ private:
         case O::IMPORT_NAME: emit_named(N::ImportName, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
         case O::IMPORT_FROM: emit_named(N::ImportFrom, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
         case O::IMPORT_STAR: emit(N::ImportStar); return;
+        case O::YIELD_VALUE: emit(N::Yield); return;
+        case O::PUSH_EXC_INFO: emit(N::PushExcInfo); return;
+        case O::POP_EXCEPT: emit(N::PopExcept); return;
+        case O::CHECK_EXC_MATCH: emit(N::CheckExcMatch); return;
+        case O::RERAISE: emit_count(N::Reraise, i.arg); return;
+        case O::BEFORE_WITH: emit(N::BeforeWith); return;
+        case O::WITH_EXCEPT_START: emit(N::WithExceptStart); return;
         default:
             if (!legacy_binary_op(i)) unsupported(i);
             return;
@@ -333,6 +358,7 @@ private:
         std::string what = size_t(i.arg) < table_.intrinsic_1.size() ? table_.intrinsic_1[i.arg] : "";
         if (what == "INTRINSIC_UNARY_POSITIVE") emit_named(N::UnaryOp, "+");
         else if (what == "INTRINSIC_LIST_TO_TUPLE") emit(N::ListToTuple);
+        else if (what == "INTRINSIC_STOPITERATION_ERROR") emit(N::StopIterationError);
         else if (what == "INTRINSIC_IMPORT_STAR") {
             emit(N::ImportStar);
             emit(N::PushNull);  // the intrinsic's result, which a POP_TOP discards

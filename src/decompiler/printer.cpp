@@ -391,7 +391,10 @@ public:
             std::string text = s.is_async ? "async with " : "with ";
             for (size_t i = 0; i < s.items.size(); ++i) {
                 text += concat(i ? ", " : "", expr(*s.items[i].context, kTest));
-                if (s.items[i].target) text += concat(" as ", target(*s.items[i].target));
+                if (s.items[i].target) {  // a tuple target needs its parentheses: `with a as (x, y)`
+                    const Expr& t = *s.items[i].target;
+                    text += concat(" as ", t.kind == ExprKind::Tuple ? concat("(", target(t), ")") : target(t));
+                }
             }
             line(depth, text + ":");
             return body(s.body, depth + 1);
