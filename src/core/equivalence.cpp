@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
-#include <tuple>
 
 #include "argument.h"
 #include "code_walk.h"
@@ -159,21 +158,22 @@ std::string first_difference(const CodeObject& a, const CodeObject& b, const Opc
         };
         return "argument counts differ: original " + counts(a) + ", recompiled " + counts(b);
     }
+    // Scopes first: a variable that is a cell in one and a global in the other explains the rest.
+    std::string diff = compare_names("co_cellvars", a.cellvars, b.cellvars);
+    if (diff.empty()) diff = compare_names("co_freevars", a.freevars, b.freevars);
+    if (!diff.empty()) return diff;
     if ((a.flags & ~kCoNested) != (b.flags & ~kCoNested))
         return "flags differ: original " + flag_names(a.flags & ~kCoNested) + ", recompiled " +
                flag_names(b.flags & ~kCoNested);
     NormalCode na = normalize(a, table), nb = normalize(b, table);
-    std::string diff = first_mismatch(
+    diff = first_mismatch(
         "instruction", na.instructions, nb.instructions,
         [](const NormalInstruction& x, const NormalInstruction& y) { return x.opname == y.opname && x.key == y.key; },
         [](const NormalInstruction& x) { return show(x); });
     if (!diff.empty()) return diff;
-    for (auto [field, x, y] : {std::tuple{"co_names", &a.names, &b.names}, std::tuple{"co_varnames", &a.varnames, &b.varnames},
-                               std::tuple{"co_cellvars", &a.cellvars, &b.cellvars},
-                               std::tuple{"co_freevars", &a.freevars, &b.freevars}}) {
-        diff = compare_names(field, *x, *y);
-        if (!diff.empty()) return diff;
-    }
+    diff = compare_names("co_names", a.names, b.names);
+    if (diff.empty()) diff = compare_names("co_varnames", a.varnames, b.varnames);
+    if (!diff.empty()) return diff;
     diff = first_mismatch(
         "constant", a.consts, b.consts,
         [](const ObjectRef& x, const ObjectRef& y) { return canonical_value(*x) == canonical_value(*y); },
