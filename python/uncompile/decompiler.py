@@ -9,7 +9,6 @@ from typing import Any, Optional, Tuple
 
 from . import _core
 from .core import _as_input
-from .errors import UncompileError
 
 
 @dataclass(frozen=True)
@@ -80,41 +79,53 @@ def decompile(obj: Any, *, verify: bool = False) -> DecompiledSource:
     code object, or the bytes or path of a .pyc file. Code objects the decompiler cannot express
     yet get a body that raises and are listed in `.failures`; nothing is guessed.
 
-    verify=True is reserved for recompilation checking and raises UncompileError until it exists.
+    verify=True recompiles the source with the interpreter that made the bytecode and compares the
+    code objects (see `uncompile.verify`); the `uncompile.verify.VerifyResult` is in
+    `.verification`. Output that is not equivalent is reported there, never raised; a missing
+    interpreter of that version raises RecompileError.
     """
     target = _unwrap(obj)
     if isinstance(target, types.ModuleType):
         target = _module_pyc(target)
     if inspect.isclass(target):
-        result = _decompile_class(target)
-    elif isinstance(target, (types.CodeType, bytes, bytearray, memoryview, str, os.PathLike)) or hasattr(target, "__code__"):
-        result = _decompile_one(target)
+        return _decompile_class(target, verify)
+    if isinstance(target, (types.CodeType, bytes, bytearray, memoryview, str, os.PathLike)) or hasattr(target, "__code__"):
+        subject = target
     elif callable(target) and hasattr(type(target), "__call__") and hasattr(type(target).__call__, "__code__"):
-        result = _decompile_one(type(target).__call__)
+        subject = type(target).__call__
     else:
-        result = _decompile_one(target)
+        subject = target
+    result = _decompile_one(subject)
     if verify:
-        # Recompilation checking exists as tools/roundtrip_check.py (used by the tests); the
-        # in-package API is not there yet, and pretending to verify would be worse than saying so.
-        raise UncompileError("decompile(..., verify=True) is not available yet; "
-                             "use tools/roundtrip_check.py with the interpreter that made the bytecode")
+        from .verify import verify_source
+        if isinstance(subject, (str, os.PathLike)):
+            with open(subject, "rb") as f:
+                subject = f.read()
+        result.verification = verify_source(subject, result)
     return result
 
 
-def _decompile_class(cls: type) -> DecompiledSource:
+def _decompile_class(cls: type, verify: bool = False) -> DecompiledSource:
     """A class statement with each function of its body decompiled (class attributes that are not
-    functions are not in any bytecode of the class object and are left out)."""
+    functions are not in any bytecode of the class object and are left out). With `verify`, each
+    method is verified against the recompiled class statement."""
     parts = []
     failures = []
+    functions = []
     for name, member in vars(cls).items():
         func = _unwrap(member)
         if isinstance(func, types.FunctionType):
             one = _decompile_one(func.__code__)
             failures.extend(one.failures)
+            functions.append(func)
             prefix = "@classmethod\n" if isinstance(member, classmethod) else "@staticmethod\n" if isinstance(member, staticmethod) else ""
             parts.append(prefix + str(one))
     bases = ", ".join(b.__qualname__ for b in cls.__bases__ if b is not object)
     body = "\n".join(parts) or "pass\n"
     text = "class %s%s:\n%s" % (cls.__name__, "(%s)" % bases if bases else "",
                                 "".join("    " + line + "\n" if line else "\n" for line in body.splitlines()))
-    return DecompiledSource(text, tuple(failures))
+    result = DecompiledSource(text, tuple(failures))
+    if verify:
+        from .verify import _merge, verify_source
+        result.verification = _merge([verify_source(func.__code__, result) for func in functions])
+    return result

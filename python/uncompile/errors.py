@@ -19,3 +19,8 @@ class UnsupportedVersionError(UncompileError):
 
 class DecompileError(UncompileError):
     """The decompiler met a construct it cannot express yet; nothing was guessed."""
+
+
+class RecompileError(UncompileError):
+    """Verification could not recompile: the interpreter of the bytecode's version is missing, failed
+    to start or died (a source that does not compile is a verification result, not this error)."""

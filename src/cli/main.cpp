@@ -2,6 +2,7 @@
 //
 //   uncompile [decompile] [--marshal=X.Y] FILE...
 //   uncompile dis [--format=human|records] [--marshal=X.Y] FILE...
+//   uncompile verify [--marshal=X.Y] FILE...
 //
 // Each FILE is a .pyc (or, with --marshal, bare marshal data written by CPython X.Y). A file that
 // cannot be read is reported and the others still processed; the exit status is then 1.
@@ -19,20 +20,27 @@
 #include "core/error.h"
 #include "core/load.h"
 #include "decompiler/decompiler.h"
+#include "verify_command.h"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage: uncompile [decompile] [--marshal=X.Y] FILE...\n"
     "       uncompile dis [--format=human|records] [--marshal=X.Y] FILE...\n"
+    "       uncompile verify [--marshal=X.Y] FILE...\n"
     "\n"
     "Decompiles or disassembles CPython 3.8-3.13 .pyc files (any version, whatever Python runs this).\n"
     "  --format=human    a readable listing (default)\n"
     "  --format=records  one canonical line per instruction, as compared against `dis` in the tests\n"
-    "  --marshal=X.Y     the files hold bare marshal data (marshal.dumps) written by CPython X.Y\n";
+    "  --marshal=X.Y     the files hold bare marshal data (marshal.dumps) written by CPython X.Y\n"
+    "\n"
+    "verify decompiles each file, recompiles the source with the interpreter of its version\n"
+    "(UNCOMPILE_PYTHON_X_Y, pythonX.Y on PATH, or pyenv) and compares the code objects; the exit\n"
+    "status is 0 only when every code object is equivalent.\n";
 
 struct Options {
     bool decompile = true;
+    bool verify = false;
     uncompile::ListingFormat format = uncompile::ListingFormat::Human;
     std::optional<uncompile::PyVersion> marshal_version;
     std::vector<std::string> files;
@@ -113,6 +121,9 @@ int main(int argc, char** argv) {
         first = 1;
     } else if (args[0] == "decompile") {
         first = 1;
+    } else if (args[0] == "verify") {
+        options.verify = true;
+        first = 1;
     } else if (looks_like_command(args[0])) {
         return usage_error("unknown command '" + args[0] + "'");
     }
@@ -132,5 +143,6 @@ int main(int argc, char** argv) {
         }
     }
     if (options.files.empty()) return usage_error("no input files");
+    if (options.verify) return uncompile::cli::run_verify(options.files, options.marshal_version);
     return run(options);
 }

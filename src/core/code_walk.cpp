@@ -51,11 +51,15 @@ void collect_nested(const PyValue& value, std::vector<const CodeObject*>& out) {
 
 }  // namespace
 
+std::vector<const CodeObject*> nested_code_objects(const CodeObject& code) {
+    std::vector<const CodeObject*> nested;
+    for (const auto& c : code.consts) collect_nested(*c, nested);
+    return nested;
+}
+
 void walk_code_objects(const CodeObject& root, const std::function<void(const CodeObject&)>& visit) {
     visit(root);
-    std::vector<const CodeObject*> nested;
-    for (const auto& c : root.consts) collect_nested(*c, nested);
-    for (const CodeObject* child : nested) walk_code_objects(*child, visit);
+    for (const CodeObject* child : nested_code_objects(root)) walk_code_objects(*child, visit);
 }
 
 }  // namespace uncompile

@@ -6,11 +6,14 @@
 #include <nanobind/stl/vector.h>
 
 #include "core/disassembler.h"
+#include "core/equivalence.h"
 #include "core/error.h"
 #include "core/load.h"
 #include "core/placeholders.h"
 #include "core/records.h"
 #include "decompiler/decompiler.h"
+#include "verify/interpreter.h"
+#include "verify/recompile_script.h"
 
 namespace nb = nanobind;
 using namespace uncompile;  // the core has no names that clash with Python.h
@@ -85,6 +88,22 @@ nb::list records_to_python(const std::vector<CodeRecord>& records) {
     return out;
 }
 
+// One tuple per code object of the original: (qualname, equivalent, first_difference or None, firstlineno).
+nb::list verdicts_to_python(const std::vector<CodeVerdict>& verdicts) {
+    nb::list out;
+    for (const auto& v : verdicts)
+        out.append(nb::make_tuple(to_python(v.qualname), v.equivalent,
+                                  v.equivalent ? nb::object(nb::none()) : nb::object(to_python(v.difference)),
+                                  v.firstlineno));
+    return out;
+}
+
+[[noreturn]] void raise_recompile_error(const RecompileError& e) {
+    nb::object cls = nb::module_::import_("uncompile.errors").attr("RecompileError");
+    PyErr_SetObject(cls.ptr(), to_python(e.what()).ptr());
+    throw nb::python_error();
+}
+
 ListingFormat parse_format(const std::string& format) {
     if (format == "human") return ListingFormat::Human;
     if (format == "records") return ListingFormat::Records;
@@ -136,6 +155,51 @@ NB_MODULE(_core, m) {
         },
         nb::arg("data"), nb::arg("version"), nb::arg("placeholders"),
         "Decompile to (source, [(qualname, firstlineno, reason), ...]).");
+    m.def(
+        "compare_marshal",
+        [](nb::bytes original, nb::bytes recompiled, const std::string& version,
+           const std::vector<PlaceholderTuple>& placeholders) {
+            auto a = load(original, version, placeholders);
+            try {
+                auto b = load_marshalled_code(std::string_view(recompiled.c_str(), recompiled.size()), a->version);
+                return verdicts_to_python(compare_code(*a, *b));
+            } catch (const Error& e) {
+                raise_python(e);
+            }
+        },
+        nb::arg("original"), nb::arg("recompiled"), nb::arg("version"),
+        nb::arg("placeholders") = std::vector<PlaceholderTuple>{},
+        "Compare `original` (marshal data of `version`, or a whole .pyc when version is '') with `recompiled`\n"
+        "(marshal data of the same version): [(qualname, equivalent, first_difference|None, firstlineno), ...]\n"
+        "per code object of the original, depth-first. A function compared with a module is first looked up in it.");
+    m.def(
+        "code_info",
+        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders) {
+            auto code = load(data, version, placeholders);
+            nb::dict info;
+            info["version"] = code->version.str();
+            info["name"] = to_python(code->name);
+            info["qualname"] = to_python(code->qualname);
+            info["filename"] = to_python(code->filename);
+            info["flags"] = code->flags;
+            return info;
+        },
+        nb::arg("data"), nb::arg("version"), nb::arg("placeholders"),
+        "Version, name, qualname, filename and flags of the root code object.");
+    m.def(
+        "find_interpreter",
+        [](const std::string& version) {
+            auto parsed = parse_version(version);
+            if (!parsed) throw nb::value_error("malformed Python version");
+            try {
+                return find_interpreter(*parsed);
+            } catch (const RecompileError& e) {
+                raise_recompile_error(e);
+            }
+        },
+        nb::arg("version"),
+        "Path of the CPython `version` interpreter: UNCOMPILE_PYTHON_X_Y, pythonX.Y on PATH, then pyenv.");
+    m.attr("RECOMPILE_SCRIPT") = kRecompileScript;
     m.def("pyc_version", [](nb::bytes data) {
         try {
             return to_python(load_pyc(std::string_view(data.c_str(), data.size()))->version.str());

@@ -1,0 +1,426 @@
+"""Verification: decompile(..., verify=True), uncompile.verify.verify_source and `uncompile verify`.
+
+The comparison must say "equivalent" for the same program (whatever its line numbers) and must not
+for a different one, naming the first difference; cross-version cases run the pyenv interpreters.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import pytest
+
+import uncompile
+from uncompile import RecompileError
+from uncompile.verify import CodeVerdict, Recompiler, VerifyResult, verify_source
+
+from conftest import VERSIONS, interpreter
+
+RUNNING = "%d.%d" % sys.version_info[:2]
+
+
+def code_of(source, filename="<verify-test>"):
+    return compile(textwrap.dedent(source), filename, "exec", dont_inherit=True)
+
+
+def function(source, name):
+    namespace = {}
+    exec(code_of(source), namespace)
+    return namespace[name]
+
+
+def require(version):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    return exe
+
+
+ORDERING = """
+def f(a, b):
+    if a < b:
+        return a
+    return b
+"""
+
+# A module touching most of the compiler: the comparison must call it equivalent to itself.
+RICH = '''
+"""Module docstring."""
+from __future__ import annotations
+import os
+from collections import OrderedDict as OD
+
+X = {"a": 1, 2: (3.5, -0.0, 1j, b"x", frozenset({1, 2}))}
+
+
+class Base:
+    """Doc."""
+    attr: int = 3
+
+    def __init__(self, v, /, w=2, *args, k, **kw):
+        self.v = v
+        super().__init__()
+
+    @property
+    def prop(self):
+        return [i * 2 for i in range(self.v) if i % 2]
+
+
+def gen(n):
+    total = 0
+    for i in range(n):
+        if i % 3 == 0:
+            continue
+        total += i
+        yield total
+    while n > 0:
+        n -= 1
+    return total
+
+
+def handlers(path):
+    try:
+        with open(path) as fh:
+            data = fh.read()
+    except (OSError, ValueError) as e:
+        data = str(e)
+    finally:
+        print("done")
+    return data
+
+
+async def coro(xs):
+    async for x in xs:
+        await x
+    return {k: v for k, v in zip(xs, xs)}
+
+
+def closures(a):
+    def inner(b):
+        nonlocal a
+        a += b
+        return lambda c: a + b + c
+    return inner, f"{a!r:>{len(str(a))}}"
+'''
+
+RICH_310 = RICH + '''
+
+def matching(cmd):
+    match cmd:
+        case [x, y, *rest]:
+            return x, y, rest
+        case {"k": v}:
+            return v
+        case Base(v=1) | None:
+            return 0
+        case _:
+            return -1
+'''
+
+
+def rich(version):
+    major, minor = map(int, version.split("."))
+    return RICH_310 if minor >= 10 else RICH
+
+
+# ---- the comparison itself, in the running interpreter ----------------------------------------
+
+def test_identical_source_is_equivalent():
+    source = rich(RUNNING)
+    result = verify_source(code_of(source), source)
+    assert isinstance(result, VerifyResult)
+    assert result.recompiles and result.equivalent, str(result)
+    qualnames = [v.qualname for v in result.verdicts]
+    assert qualnames[0] == "<module>"
+    assert {"Base.__init__", "Base.prop.<locals>.<listcomp>" if sys.version_info < (3, 12) else "Base.prop",
+            "closures.<locals>.inner.<locals>.<lambda>", "matching"} <= set(qualnames)
+    assert all(v.level == "equivalent" and v.first_difference is None for v in result.verdicts)
+
+
+def test_line_numbers_and_comments_are_ignored():
+    source = rich(RUNNING)
+    moved = "\n\n# a comment\n\n" + source.replace("\n    return", "\n\n    # spacer\n    return")
+    assert verify_source(code_of(source), moved).equivalent
+
+
+MUTATIONS = [
+    ("if a < b:", "if a > b:", "COMPARE_OP"),
+    ("total += i", "total -= i", "instruction"),
+    ('"a": 1', '"a": 2', ""),
+    ("return data", "return path", "LOAD_FAST"),
+    ("except (OSError, ValueError) as e:", "except (ValueError, OSError) as e:", "LOAD_GLOBAL"),
+    ("def __init__(self, v, /, w=2, *args, k, **kw):", "def __init__(self, v, w=2, *args, k, **kw):",
+     "argument counts differ"),
+    ("nonlocal a\n        a += b", "a = b", "co_"),
+    ('"""Doc."""', '"""Other doc."""', "Other doc"),
+]
+
+
+@pytest.mark.parametrize("old,new,expect", MUTATIONS)
+def test_a_different_program_is_not_equivalent(old, new, expect):
+    source = rich(RUNNING) + "\n\ndef f(a, b):\n    if a < b:\n        return a\n    return b\n"
+    assert old in source
+    result = verify_source(code_of(source), source.replace(old, new, 1))
+    assert result.recompiles and not result.equivalent, str(result)
+    bad = [v for v in result.verdicts if not v.equivalent]
+    assert bad and all(v.first_difference for v in bad)
+    assert expect in bad[0].first_difference, str(result)
+    assert "NOT equivalent" in str(result)
+
+
+def test_flipped_comparison_names_the_instruction():
+    f = function(ORDERING, "f")
+    result = verify_source(f.__code__, ORDERING.replace("<", ">"))
+    assert not result.equivalent and result.recompiles
+    [verdict] = result.verdicts
+    assert verdict.qualname == "f" and verdict.level == "recompiles"
+    assert "COMPARE_OP <" in verdict.first_difference and "recompiled COMPARE_OP >" in verdict.first_difference
+    assert verdict.first_difference.startswith("instruction ")
+
+
+def test_local_versus_global_names_the_instruction():
+    g = function("def g(x):\n    y = x\n    return y\n", "g")
+    result = verify_source(g, "def g(x):\n    y = x\n    return z\n")
+    assert "original LOAD_FAST y, recompiled LOAD_GLOBAL z" in result.verdicts[0].first_difference
+
+
+def test_syntax_error_stops_at_decompiled():
+    f = function(ORDERING, "f")
+    result = verify_source(f, "def f(a, b):\n    if a < b\n        return a\n")
+    assert not result.recompiles and not result.equivalent
+    assert result.compile_error.startswith("SyntaxError")
+    assert [v.level for v in result.verdicts] == ["decompiled"]
+    assert "does not recompile" in str(result)
+
+
+NESTED = """
+def outer(n):
+    def helper(v):
+        return v * 2
+    def other(v):
+        return [w + 1 for w in v]
+    key = lambda item: -item
+    return sorted(map(helper, range(n)), key=key), other
+"""
+
+
+def test_nested_functions_are_compared_one_by_one():
+    outer = function(NESTED, "outer")
+    ok = verify_source(outer, NESTED)
+    assert ok.equivalent, str(ok)
+    names = [v.qualname for v in ok.verdicts]
+    assert names[:3] == ["outer", "outer.<locals>.helper", "outer.<locals>.other"]
+    assert "outer.<locals>.<lambda>" in names
+    changed = verify_source(outer, NESTED.replace("v * 2", "v * 3"))
+    levels = {v.qualname: v.level for v in changed.verdicts}
+    assert levels["outer.<locals>.helper"] == "recompiles"
+    assert levels["outer"] == "equivalent" and levels["outer.<locals>.other"] == "equivalent"
+    # A nested function missing from the source leaves its original without a counterpart.
+    dropped = verify_source(outer, NESTED.replace("    key = lambda item: -item\n", "    key = None\n"))
+    lam = [v for v in dropped.verdicts if v.qualname == "outer.<locals>.<lambda>"][0]
+    assert not lam.equivalent and "no counterpart" in lam.first_difference
+
+
+def test_function_is_found_by_qualified_name():
+    source = textwrap.dedent("""
+    def f():
+        return 1
+
+    def g():
+        def f():
+            return 2
+        return f
+
+    class C:
+        def f(self):
+            return 3
+    """)
+    module = {}
+    exec(code_of(source), module)
+    assert verify_source(module["f"], source).equivalent
+    assert verify_source(module["C"].f, source).equivalent
+    inner = verify_source(module["g"](), source)
+    if sys.version_info >= (3, 11):  # co_qualname tells the nested f from the others
+        assert inner.equivalent, str(inner)
+    missing = verify_source(module["f"], "def h():\n    return 1\n")
+    assert not missing.equivalent and "no code object named f" in missing.verdicts[0].first_difference
+
+
+def test_future_flags_of_a_function_are_kept():
+    source = "from __future__ import annotations\ndef f(x: Undefined) -> Undefined:\n    return x\n"
+    f = function(source, "f")
+    assert verify_source(f, "def f(x: Undefined) -> Undefined:\n    return x\n").equivalent
+
+
+# ---- decompile(..., verify=True) ----------------------------------------------------------------
+
+def test_decompile_verify_attaches_the_result():
+    f = function(ORDERING, "f")
+    out = uncompile.decompile(f, verify=True)
+    assert isinstance(out.verification, VerifyResult)
+    assert out.verification.equivalent and out.verification.version == RUNNING
+    assert uncompile.decompile(f).verification is None
+
+
+def test_decompile_verify_of_nested_functions_and_methods():
+    outer = function(NESTED, "outer")
+    result = uncompile.decompile(outer, verify=True).verification
+    assert result.recompiles
+    assert [v.qualname for v in result.verdicts][:2] == ["outer", "outer.<locals>.helper"]
+    assert result.verdicts[1].level == "equivalent"
+
+    class K:
+        def double(self, v):
+            return v * 2
+
+        @staticmethod
+        def s(a, b):
+            return a - b
+
+    assert uncompile.decompile(K.double, verify=True).verification.equivalent
+    cls = uncompile.decompile(K, verify=True).verification
+    assert [v.qualname.rsplit(".", 2)[-2:] for v in cls.verdicts] == [["K", "double"], ["K", "s"]]
+
+
+def test_decompile_verify_reports_a_closure_honestly():
+    make = function("def make(a):\n    def inner(b):\n        return a + b\n    return inner\n", "make")
+    result = uncompile.decompile(make(1), verify=True).verification  # a bare def: `a` becomes a global
+    assert result.recompiles and not result.equivalent
+    assert "co_freevars differ" in result.verdicts[0].first_difference
+
+
+def test_decompile_verify_marks_refusals():
+    f = function("def f(x):\n    try:\n        return 1 / x\n    except ZeroDivisionError:\n        return 0\n", "f")
+    out = uncompile.decompile(f, verify=True)
+    if not out.failures:
+        pytest.skip("the decompiler handles try/except now")
+    [verdict] = out.verification.verdicts
+    assert verdict.level == "not decompiled" and not verdict.decompiled and not verdict.equivalent
+    assert verdict.first_difference == out.failures[0].reason
+
+
+# ---- other versions: subprocesses of the pyenv interpreters -----------------------------------
+
+SUPPORTED = """
+def f(a, b):
+    if a < b:
+        a = b
+    return a
+
+def g(x, *args, k=1, **kw):
+    y = x.attr + len(args) * k
+    return [y, args, {"k": k}, kw]
+"""
+
+
+@pytest.mark.parametrize("version", ["3.8", "3.13"])
+def test_cross_version_pyc(pyc_of, version):
+    pyc = pyc_of(version, SUPPORTED)
+    data = pyc.read_bytes()
+    out = uncompile.decompile(data, verify=True)
+    result = out.verification
+    assert result.version == version
+    assert result.equivalent, str(result) + "\n" + out
+    assert [v.qualname for v in result.verdicts] == ["<module>", "f", "g"]
+    flipped = verify_source(data, SUPPORTED.replace("a < b", "a >= b"))
+    assert not flipped.equivalent
+    assert [v.level for v in flipped.verdicts] == ["equivalent", "recompiles", "equivalent"]
+    assert "COMPARE_OP" in flipped.verdicts[1].first_difference
+    broken = verify_source(data, "def f(:\n")
+    assert not broken.recompiles and broken.compile_error.startswith("SyntaxError")
+
+
+@pytest.mark.parametrize("version", ["3.8", "3.13"])
+def test_cross_version_function_marshal(version):
+    exe = require(version)
+    script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\n"
+              "sys.stdout.buffer.write(marshal.dumps(ns['outer'].__code__))")
+    data = subprocess.run([exe, "-c", script, NESTED], capture_output=True, check=True).stdout
+    result = verify_source(data, NESTED, version=version)
+    assert result.equivalent, str(result)
+    assert result.verdicts[1].qualname == "outer.<locals>.helper"
+    changed = verify_source(data, NESTED.replace("v * 2", "v * 3"), version=version)
+    assert [v.qualname for v in changed.verdicts if not v.equivalent] == ["outer.<locals>.helper"]
+
+
+@pytest.mark.parametrize("version", [v for v in VERSIONS if v != RUNNING])
+def test_rich_module_equivalent_to_itself_in_every_version(pyc_of, version):
+    source = rich(version)
+    data = pyc_of(version, source).read_bytes()
+    with Recompiler(version) as worker:
+        same = verify_source(data, source, recompiler=worker)
+        assert same.equivalent, str(same)
+        other = verify_source(data, source.replace("total += i", "total -= i"), recompiler=worker)
+        assert [v.qualname for v in other.verdicts if not v.equivalent] == ["gen"]
+
+
+def test_missing_interpreter_is_a_clear_error(pyc_of, monkeypatch):
+    data = pyc_of("3.8", SUPPORTED).read_bytes()
+    monkeypatch.setenv("UNCOMPILE_PYTHON_3_8", "/nonexistent/python3.8")
+    with pytest.raises(RecompileError, match="UNCOMPILE_PYTHON_3_8"):
+        verify_source(data, SUPPORTED)
+    monkeypatch.delenv("UNCOMPILE_PYTHON_3_8")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setenv("UNCOMPILE_PYENV_ROOT", "/nonexistent")
+    with pytest.raises(RecompileError, match="no Python 3.8 interpreter"):
+        uncompile.decompile(data, verify=True)
+
+
+def test_wrong_interpreter_is_refused(pyc_of, monkeypatch):
+    data = pyc_of("3.8", SUPPORTED).read_bytes()
+    monkeypatch.setenv("UNCOMPILE_PYTHON_3_8", require("3.9"))
+    with pytest.raises(RecompileError, match="is Python 3.9, not 3.8"):
+        verify_source(data, SUPPORTED)
+
+
+# ---- the CLI -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("version", ["3.8", "3.13"])
+def test_cli_verify_equivalent(cli, pyc_of, version):
+    pyc = pyc_of(version, SUPPORTED)
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "CPython %s" % version in proc.stdout
+    for name in ("<module>", "f", "g"):
+        assert "  %s (line " % name in proc.stdout
+    assert proc.stdout.count(": equivalent") == 3
+    assert "summary: 1 file, 3 code objects: 3 equivalent, 0 not equivalent" in proc.stdout
+
+
+@pytest.mark.parametrize("version", ["3.8", "3.13"])
+def test_cli_verify_not_equivalent(cli, pyc_of, version):
+    source = SUPPORTED + "\ndef h(x):\n    try:\n        return 1 / x\n    except ZeroDivisionError:\n        return 0\n"
+    pyc = pyc_of(version, source)
+    good = pyc_of(version, SUPPORTED)
+    proc = subprocess.run([cli, "verify", str(good), str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "h (line 11): NOT equivalent: not decompiled" in proc.stdout
+    assert "summary: 2 files, 7 code objects: 6 equivalent, 1 not equivalent (1 not decompiled); 1 of 2 files" \
+        in proc.stdout
+
+
+def test_cli_verify_errors(cli, pyc_of, tmp_path):
+    assert subprocess.run([cli, "verify"], capture_output=True).returncode == 2
+    pyc = pyc_of("3.8", SUPPORTED)
+    env = dict(os.environ, PATH="/nonexistent", UNCOMPILE_PYENV_ROOT=str(tmp_path))
+    env.pop("UNCOMPILE_PYTHON_3_8", None)
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, env=env)
+    assert proc.returncode == 1
+    assert "no Python 3.8 interpreter found" in proc.stderr and "UNCOMPILE_PYTHON_3_8" in proc.stderr
+    bad = tmp_path / "bad.pyc"
+    bad.write_bytes(b"\x00" * 8)
+    proc = subprocess.run([cli, "verify", str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "bad.pyc" in proc.stderr
+
+
+def test_cli_and_api_agree(cli, pyc_of):
+    pyc = pyc_of("3.13", RICH_310)
+    data = pyc.read_bytes()
+    api = uncompile.decompile(data, verify=True).verification
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    lines = [l.strip() for l in proc.stdout.splitlines() if l.startswith("  ") and "(line " in l]
+    assert len(lines) == len(api.verdicts)
+    for line, verdict in zip(lines, api.verdicts):
+        assert line.startswith("%s (line %d): " % (verdict.qualname, verdict.firstlineno))
+        assert line.endswith(": equivalent") == verdict.equivalent, (line, verdict)
