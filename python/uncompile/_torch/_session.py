@@ -139,8 +139,10 @@ class DumpSession:
 
     def _count_compiled_codes(self) -> int:
         try:
-            from torch._dynamo import convert_frame
-            return len(getattr(convert_frame, "orig_code_map", ()))
+            from torch._dynamo import utils
+            table = getattr(utils, "orig_code_map", None)
+            values = getattr(table, "values", None)  # ExactWeakKeyDictionary keeps a dict of values
+            return len(values) if values is not None and hasattr(values, "__len__") else 0
         except Exception:
             return 0
 
@@ -323,6 +325,7 @@ class DumpSession:
         return max(record.counters.get("captured_graph", 1) - 1, 0)
 
     def _on_graph(self, record: CompileRecord, kind: str, payload: str) -> None:
+        payload = re.sub(r"^class [^(\n]*\(", "class GraphModule(", payload, count=1)  # AOT names it <lambda>
         n = record.next_index(kind)
         graph = n if kind == "captured_graph" else self._graph_index(record)
         rel = "%s/%s_%d.py" % (record.dir, kind, n)
@@ -407,7 +410,37 @@ class DumpSession:
             self._interned.update({v: k for k, v in self.api.intern_table.items()})
         return self._interned.get(value)
 
+    def _guards_from_tree(self, record: CompileRecord) -> List[dict]:
+        """Leaf guards of the printed guard tree, each with the user line its comment names."""
+        known = {f.filename for f in self.functions.values()}
+        guards, source = [], None
+        for line in (record.guard_tree or "").splitlines():
+            manager = re.search(r"GuardManager: source=([^,]+),", line)
+            if manager:
+                source = manager.group(1)
+                continue
+            match = _TREE_LEAF.search(line)
+            if not match:
+                continue
+            kind, rest = match.group(1), match.group(2)
+            text, user_code, user_file, user_line = rest.strip(), None, None, None
+            where = _TREE_WHERE.search(rest)
+            if where:
+                text, user_code = rest[:where.start()].strip(), where.group(1).strip()
+                tail, user_line = where.group(2), int(where.group(3))
+                user_file = next((k for k in known if k.endswith(tail)), tail)
+            elif "  # " in rest:
+                text = rest.split("  # ", 1)[0].strip()
+            guards.append({"text": text, "kind": kind, "source": _guard_source(text) or source,
+                           "user_file": user_file, "user_line": user_line, "user_code": user_code})
+        return guards
+
     def _write_guards(self, record: CompileRecord) -> None:
+        if record.guard_tree and not any(g.get("from_tree") is False for g in record.guards):
+            from_tree = self._guards_from_tree(record)
+            if len(from_tree) >= len(record.guards):
+                record.guards = from_tree
+                record.guard_codes = [g["text"] for g in from_tree]
         lines = ["# Guards of compile %s: the cache entry is used only when all of them hold." % record.compile_id, ""]
         if record.guard_tree:
             lines += ["## Guard tree (as Dynamo checks it)", record.guard_tree, ""]
@@ -669,6 +702,8 @@ def _graph_break(payload: str) -> dict:
     return gb
 
 
+_TREE_LEAF = re.compile(r"\+- ([A-Z][A-Z_]+): (.*)$")
+_TREE_WHERE = re.compile(r"\s+# (.*?)\s+# (\S+):(\d+) in \S+\s*$")
 _GUARD_KINDS = [("check_tensor", "TENSOR_MATCH"), ("___check_tensors", "TENSOR_MATCH"),
                 ("___check_obj_id", "ID_MATCH"), ("___check_type_id", "TYPE_MATCH"),
                 ("___check_global_state", "GLOBAL_STATE"), ("hasattr(", "HASATTR"),
