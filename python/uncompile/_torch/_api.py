@@ -57,6 +57,7 @@ def debug() -> Iterator[Optional[DumpSession]]:
     session = DumpSession(api, last.dump_dir, log_bytecode=last.log_bytecode)
     session.functions, session.dir_names, session.compiles = last.functions, last.dir_names, last.compiles
     session.resume_names, session.notes = last.resume_names, last.notes
+    session._fx_file_codes, session._inductor_paths = last._fx_file_codes, last._inductor_paths
     with _lock:
         _state["current"] = session
     session.start()

@@ -86,6 +86,7 @@ class DumpSession:
         self.errors: List[str] = []
         self.pending_recompile_reason: Optional[str] = None
         self._fx_functions: "collections.deque" = collections.deque(maxlen=4096)
+        self._fx_file_codes: Dict[bytes, List[types.CodeType]] = {}
         self._inductor_paths: Dict[str, str] = {}
         self._interned: Dict[int, str] = {}
         self._undo: List[Any] = []
@@ -155,13 +156,18 @@ class DumpSession:
     def _patch_fx(self) -> None:
         module = self.api.fx_graph_module
         original = module._exec_with_source
-        functions = self._fx_functions
+        functions, file_codes = self._fx_functions, self._fx_file_codes
 
         def exec_with_source(src: str, globals: Dict[str, Any], *args: Any, **kwargs: Any) -> Any:
             result = original(src, globals, *args, **kwargs)
             fn = globals.get("forward") if isinstance(globals, dict) else None
             if isinstance(fn, types.FunctionType):
                 functions.append(weakref.ref(fn))
+                # a lazily recompiled GraphModule whose graph was dumped: run it from the file
+                for code in file_codes.get(fn.__code__.co_code, ()):
+                    if not fn.__code__.co_freevars and _codemap.same_code(fn.__code__, code):
+                        fn.__code__ = code
+                        break
             return result
 
         module._exec_with_source = exec_with_source
@@ -353,6 +359,7 @@ class DumpSession:
             (c for c in cls_code.co_consts if isinstance(c, types.CodeType) and c.co_name == "forward"), None)
         if forward is None:
             return False
+        self._fx_file_codes.setdefault(forward.co_code, []).append(forward)
         for ref in reversed(self._fx_functions):
             fn = ref()
             if fn is None or fn.__code__.co_filename == path or fn.__code__.co_code != forward.co_code:
