@@ -46,6 +46,6 @@ def process_rank() -> Tuple[Optional[int], Optional[int]]:
         env_rank, env_world = os.environ.get("RANK"), os.environ.get("WORLD_SIZE")
         if env_rank is not None and env_world is not None and env_world.isdigit() and env_rank.isdigit():
             rank, world = int(env_rank), int(env_world)
-    if world is None or world <= 1 and rank in (None, 0) and "RANK" not in os.environ:
+    if world is None or world <= 1:
         return None, None
     return rank, world
