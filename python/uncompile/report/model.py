@@ -135,7 +135,7 @@ _SLUG_BAD = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def slugify(text: str) -> str:
-    s = _SLUG_BAD.sub("_", text).strip("._") or "x"
+    s = _SLUG_BAD.sub("_", text).strip(".") or "x"
     return s[:120]
 
 
