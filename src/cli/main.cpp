@@ -3,10 +3,12 @@
 //   uncompile [decompile] [--marshal=X.Y] FILE...
 //   uncompile dis [--format=human|records] [--marshal=X.Y] FILE...
 //   uncompile verify [--marshal=X.Y] FILE...
+//   uncompile report DUMP_DIR [-o OUT]      (runs `python3 -m uncompile report ...`)
 //
 // Each FILE is a .pyc (or, with --marshal, bare marshal data written by CPython X.Y). A file that
 // cannot be read is reported and the others still processed; the exit status is then 1.
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +17,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "core/disassembler.h"
 #include "core/error.h"
@@ -28,6 +32,7 @@ constexpr const char* kUsage =
     "usage: uncompile [decompile] [--marshal=X.Y] FILE...\n"
     "       uncompile dis [--format=human|records] [--marshal=X.Y] FILE...\n"
     "       uncompile verify [--marshal=X.Y] FILE...\n"
+    "       uncompile report DUMP_DIR [-o OUT]   HTML report of a prepare_debug dump (needs Python)\n"
     "\n"
     "Decompiles or disassembles CPython 3.8-3.13 .pyc files (any version, whatever Python runs this).\n"
     "  --format=human    a readable listing (default)\n"
@@ -106,6 +111,32 @@ int run(const Options& options) {
     return status;
 }
 
+// `uncompile report ...` is written in Python: exec the interpreter that has the package. Tried in
+// order: $UNCOMPILE_PYTHON, python3/python beside this executable (a venv's bin/), then PATH.
+int forward_to_python(const std::vector<std::string>& args) {
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("UNCOMPILE_PYTHON"); env && *env) candidates.emplace_back(env);
+    std::error_code ec;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        for (const char* name : {"python3", "python"}) candidates.push_back((self.parent_path() / name).string());
+    }
+    candidates.emplace_back("python3");
+    candidates.emplace_back("python");
+    for (const auto& exe : candidates) {
+        if (exe.find('/') != std::string::npos && access(exe.c_str(), X_OK) != 0) continue;
+        std::vector<std::string> argv_s = {exe, "-m", "uncompile"};
+        argv_s.insert(argv_s.end(), args.begin(), args.end());
+        std::vector<char*> argv_c;
+        for (auto& a : argv_s) argv_c.push_back(a.data());
+        argv_c.push_back(nullptr);
+        execvp(exe.c_str(), argv_c.data());  // returns only on failure
+    }
+    std::cerr << "uncompile report: no Python interpreter found (tried $UNCOMPILE_PYTHON, python3 and python); "
+                 "run `python3 -m uncompile report ...` with the Python that has uncompile installed\n";
+    return 127;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,6 +145,7 @@ int main(int argc, char** argv) {
         std::cout << kUsage;
         return args.empty() ? 2 : 0;
     }
+    if (args[0] == "report") return forward_to_python(args);
     Options options;
     size_t first = 0;
     if (args[0] == "dis") {
