@@ -1,0 +1,111 @@
+"""overview.py: one valid, runnable Python file per compiled function.
+
+It holds, for every compile: the guards as a function, the compiled graphs, the transformed code
+and the resume functions it calls; then a dispatcher that shows how a call picks its cache entry.
+Executing the file only defines things; nothing in it calls into torch internals.
+"""
+import re
+from typing import List
+
+from ._records import CompileRecord, FunctionRecord
+
+
+def _compiles(text: str) -> bool:
+    try:
+        compile(text, "<overview>", "exec", dont_inherit=True)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+def _commented(text: str, why: str) -> str:
+    return "# (%s)\n" % why + "".join("# " + line + "\n" for line in text.splitlines())
+
+
+def _rename_def(src: str, new_name: str) -> str:
+    return re.sub(r"^def [A-Za-z_]\w*\(", "def %s(" % new_name, src, count=1, flags=re.M)
+
+
+def _tag(record: CompileRecord) -> str:
+    return "c%d_%d" % (record.frame_id, record.attempt)
+
+
+def _guard_fn(record: CompileRecord) -> str:
+    name = "guard_" + _tag(record)
+    lines = ["def %s(L, G, **___helpers):" % name,
+             '    """Compile %s: True when this cache entry may run. Each guard and its user line."""' % record.compile_id]
+    checks = []
+    for guard in record.guards:
+        where = ("  # %s:%s %s" % (guard["user_file"], guard["user_line"], (guard["user_code"] or "").strip())
+                 if guard.get("user_line") is not None else "")
+        expr = guard["text"]
+        if _compiles("(%s)" % expr) and "\n" not in expr:
+            checks.append("        (%s),%s" % (expr, where))
+        else:
+            checks.append("        # %s%s" % (expr.replace("\n", " "), where))
+    if checks:
+        lines.append("    return all((")
+        lines += checks
+        lines.append("    ))")
+    else:
+        lines.append("    return True  # no guards were recorded for this compile")
+    return "\n".join(lines) + "\n"
+
+
+def _graph_class(kind: str, n: int, record: CompileRecord, payload: str) -> str:
+    name = "%s_%d_%s" % (kind, n, _tag(record))
+    text = payload.replace("class GraphModule(", "class %s(" % name, 1)
+    if kind == "inductor":
+        # Inductor's output code is a module; keep it as text so the overview stays cheap to run.
+        return "%s = %r\n" % (name + "_source", payload)
+    if not _compiles(text):
+        return _commented(text, "%s does not compile on its own" % name)
+    return text + "\n"
+
+
+def render(function: FunctionRecord) -> str:
+    out: List[str] = [
+        "# Overview of %s (%s:%d), written by uncompile." % (function.qualname, function.filename, function.firstlineno),
+        "# Valid Python: running it only defines the pieces below. Per compile (cache entry):",
+        "# guards as a function, the compiled graphs, the transformed code, the resume functions;",
+        "# at the end, dispatch() shows how a call picks its cache entry.",
+        "import torch",
+        "from torch import device, inf, nan",
+        "",
+    ]
+    records = sorted(function.compiles, key=lambda r: (r.frame_id, r.attempt))
+    for record in records:
+        tag = _tag(record)
+        title = "compile %s" % record.compile_id
+        if record.resume_name:
+            title += " of resume function %s" % record.resume_name
+        out += ["", "# " + "=" * 90, "# %s%s" % (title, "  (recompile: %s)" % record.recompile_reason.replace("\n", " ")
+                                                if record.recompile_reason else ""), "# " + "=" * 90, ""]
+        out.append(_guard_fn(record))
+        for kind, n, payload in record.graphs:
+            out.append(_graph_class(kind, n, record, payload))
+        if record.transformed_source is not None:
+            src = _rename_def(record.transformed_source, "transformed_" + tag)
+            out.append(src if _compiles(src) else _commented(src, "decompiled source does not compile"))
+        for name, src in record.resume_sources.items():
+            if isinstance(src, str):
+                renamed = _rename_def(src, name)
+                out.append(renamed if _compiles(renamed) else _commented(renamed, "does not compile"))
+    out += ["", "def dispatch(L, G, code_name=%r):" % function.name,
+            '    """The transformed code a call runs: the newest cache entry whose guards hold."""']
+    by_code = {}
+    for record in records:
+        by_code.setdefault(record.code.co_name if record.code is not None else "?", []).append(record)
+    for code_name, group in by_code.items():
+        out.append("    if code_name == %r:" % code_name)
+        for record in sorted(group, key=lambda r: (r.cache_entry is None, r.cache_entry or 0, -r.attempt)):
+            tag = _tag(record)
+            target = "transformed_" + tag if record.transformed_source is not None else "None"
+            out.append("        if guard_%s(L, G):  # cache entry %s" % (tag, record.cache_entry))
+            out.append("            return %s" % target)
+    out += ["    return None  # no cache entry matches: Dynamo compiles the frame again (a recompile)", ""]
+    text = "\n".join(out)
+    if not _compiles(text):
+        # last resort: never write an overview that does not compile
+        text = "# Overview of %s could not be assembled as valid Python; see the per-compile files.\n" % function.name
+    return text

@@ -1,0 +1,790 @@
+"""One `prepare_debug` session: hooks into torch.compile, writes the dump, keeps it file-backed.
+
+Pipeline, in the order torch calls us during one compile:
+ 1. trace events (`torch.__trace` handler): captured FX graph, AOT graphs, Inductor output code,
+    guards, graph-break and recompile reasons, compile metrics -> files in the compile directory;
+ 2. graph files are made the code that runs: FX `forward` functions get code compiled from the
+    dumped file (after a structural check), Inductor modules are loaded from the dumped file;
+ 3. bytecode hook: Dynamo's transformed code and every resume function it calls are decompiled;
+    verified source replaces Dynamo's code, otherwise Dynamo's bytecode runs with its line table
+    pointed at a listing in the same file (identical instructions, so results cannot change);
+ 4. on exit: cache entries, overview files and the manifest.
+"""
+import collections
+import inspect
+import json
+import logging
+import os
+import re
+import sys
+import time
+import types
+import warnings
+import weakref
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import _codemap, _files, _overview
+from ._compat import TorchAPI
+from ._records import CompileRecord, FunctionRecord
+
+FORMAT_VERSION = 1
+_log = logging.getLogger("uncompile.torch")
+_bytecode_log = logging.getLogger("uncompile.bytecode")
+
+_GRAPH_EVENTS = {
+    "dynamo_output_graph": "captured_graph",
+    "aot_joint_graph": "aot_joint",
+    "aot_forward_graph": "aot_forward",
+    "aot_inference_graph": "aot_forward",
+    "aot_backward_graph": "aot_backward",
+}
+_CONVERT_FRAME = os.path.join("_dynamo", "convert_frame.py")
+
+
+class NotVerifiedWarning(UserWarning):
+    """Decompiled code was not verified equivalent; Dynamo's own bytecode runs instead."""
+
+
+class _TraceHandler(logging.Handler):
+    def __init__(self, session: "DumpSession") -> None:
+        super().__init__(level=logging.DEBUG)
+        self.session = session
+
+    def emit(self, record: logging.LogRecord) -> None:
+        metadata = getattr(record, "metadata", None)
+        if isinstance(metadata, dict):
+            try:
+                self.session.on_trace(metadata, getattr(record, "payload", None))
+            except Exception as exc:  # a dump problem must never break the user's compile
+                self.session.note_error("trace event", exc)
+
+
+def _compiling_frame() -> Tuple[Optional[types.CodeType], Optional[dict]]:
+    """(code, globals) of the frame Dynamo is compiling, from convert_frame._compile's locals."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "_compile" and frame.f_code.co_filename.endswith(_CONVERT_FRAME):
+            local = frame.f_locals
+            code, glb = local.get("code"), local.get("globals")
+            if isinstance(code, types.CodeType):
+                return code, glb if isinstance(glb, dict) else None
+        frame = frame.f_back
+    return None, None
+
+
+class DumpSession:
+    def __init__(self, api: TorchAPI, dump_dir: str, log_bytecode: bool = False) -> None:
+        self.api = api
+        self.dump_dir = os.path.abspath(dump_dir)
+        self.log_bytecode = log_bytecode
+        self.rank, self.world_size = _files.process_rank()
+        self.functions: Dict[Any, FunctionRecord] = {}
+        self.dir_names: Dict[str, Any] = {}
+        self.compiles: Dict[str, CompileRecord] = {}
+        self.resume_names: Dict[types.CodeType, str] = {}
+        self.notes: List[str] = []
+        self.errors: List[str] = []
+        self.pending_recompile_reason: Optional[str] = None
+        self._fx_functions: "collections.deque" = collections.deque(maxlen=4096)
+        self._fx_file_codes: Dict[bytes, List[types.CodeType]] = {}
+        self._inductor_paths: Dict[str, str] = {}
+        self._interned: Dict[int, str] = {}
+        self._undo: List[Any] = []
+        self._active = False
+        self._compiled_before = 0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._active:
+            return
+        os.makedirs(self.dump_dir, exist_ok=True)
+        api = self.api
+        handle = api.register_bytecode_hook(self.on_bytecode)
+        self._undo.append(handle.remove)
+        handler = _TraceHandler(self)
+        api.trace_logger.addHandler(handler)
+        self._undo.append(lambda: api.trace_logger.removeHandler(handler))
+        self._patch_fx()
+        self._patch_inductor()
+        previous = api.inductor_config.force_disable_caches
+        api.inductor_config.force_disable_caches = True  # cache hits would hide graphs and kernels
+        self._undo.append(lambda: setattr(api.inductor_config, "force_disable_caches", previous))
+        self._compiled_before = self._count_compiled_codes()
+        self._active = True
+
+    def stop(self) -> None:
+        if not self._active:
+            return
+        self._active = False
+        while self._undo:
+            undo = self._undo.pop()
+            try:
+                undo()
+            except Exception as exc:
+                self.note_error("restoring torch state", exc)
+        self.finish()
+
+    def finish(self) -> None:
+        if not self.compiles and self._compiled_before:
+            message = ("uncompile.prepare_debug: nothing was compiled inside the block, but %d code objects "
+                       "had been compiled before it; their cached code keeps running and is not dumped. "
+                       "Enter prepare_debug before the first call of the compiled function, or call "
+                       "torch._dynamo.reset() first." % self._compiled_before)
+            self.notes.append(message)
+            warnings.warn(message, stacklevel=4)
+        self._attach_orphans()
+        self._read_cache_entries()
+        for function in self.functions.values():
+            self._write_overview(function)
+        self.write_manifest()
+
+    def _count_compiled_codes(self) -> int:
+        try:
+            from torch._dynamo import utils
+            table = getattr(utils, "orig_code_map", None)
+            values = getattr(table, "values", None)  # ExactWeakKeyDictionary keeps a dict of values
+            return len(values) if values is not None and hasattr(values, "__len__") else 0
+        except Exception:
+            return 0
+
+    def note_error(self, where: str, exc: BaseException) -> None:
+        message = "%s: %s: %s" % (where, type(exc).__name__, exc)
+        self.errors.append(message)
+        _log.warning("uncompile dump: %s", message)
+
+    # -- patches that make graph and kernel files the code that runs ---------------------------
+    def _patch_fx(self) -> None:
+        module = self.api.fx_graph_module
+        original = module._exec_with_source
+        functions, file_codes = self._fx_functions, self._fx_file_codes
+
+        def exec_with_source(src: str, globals: Dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+            result = original(src, globals, *args, **kwargs)
+            fn = globals.get("forward") if isinstance(globals, dict) else None
+            if isinstance(fn, types.FunctionType):
+                functions.append(weakref.ref(fn))
+                # a lazily recompiled GraphModule whose graph was dumped: run it from the file
+                for code in file_codes.get(fn.__code__.co_code, ()):
+                    if not fn.__code__.co_freevars and _codemap.same_code(fn.__code__, code):
+                        fn.__code__ = code
+                        break
+            return result
+
+        module._exec_with_source = exec_with_source
+        self._undo.append(lambda: setattr(module, "_exec_with_source", original))
+
+    def _patch_inductor(self) -> None:
+        cache = self.api.py_code_cache
+        original = cache.__dict__["load_by_key_path"]
+        redirect = self._inductor_paths
+
+        def load_by_key_path(cls: Any, key: str, path: str, *args: Any, **kwargs: Any) -> Any:
+            return original.__func__(cls, key, redirect.get(path, path), *args, **kwargs)
+
+        cache.load_by_key_path = classmethod(load_by_key_path)
+        self._undo.append(lambda: setattr(cache, "load_by_key_path", original))
+
+    # -- records --------------------------------------------------------------------------
+    def _root_code(self, code: types.CodeType) -> types.CodeType:
+        meta = self.api.resume_metadata
+        seen = 0
+        while meta is not None and seen < 64:
+            entry = meta.get(code)
+            parent = getattr(entry, "code", None)
+            if not isinstance(parent, types.CodeType):
+                break
+            code, seen = parent, seen + 1
+        return code
+
+    def _function_for(self, code: types.CodeType) -> FunctionRecord:
+        root = self._root_code(code)
+        key = (root.co_filename, root.co_firstlineno, root.co_name)
+        function = self.functions.get(key)
+        if function is None:
+            base = _files.function_dir_name(root.co_name, root.co_filename, root.co_firstlineno)
+            name, k = base, 1
+            while name in self.dir_names:
+                k += 1
+                name = "%s_%d" % (base, k)
+            self.dir_names[name] = key
+            dirname = name + (".rank%d" % self.rank if self.rank is not None else "")
+            function = FunctionRecord(name=root.co_name, qualname=getattr(root, "co_qualname", root.co_name),
+                                      filename=root.co_filename, firstlineno=root.co_firstlineno,
+                                      dir=dirname, code=root)
+            self.functions[key] = function
+        if not function.original_written:
+            function.original_written = True
+            self._write_original(function)
+        return function
+
+    def _compile_record(self, frame_id: int, attempt: int) -> CompileRecord:
+        cid = "%d/%d" % (frame_id, attempt)
+        record = self.compiles.get(cid)
+        if record is None:
+            record = CompileRecord(compile_id=cid, frame_id=frame_id, attempt=attempt)
+            if self.pending_recompile_reason is not None and attempt > 0:
+                record.recompile_reason, self.pending_recompile_reason = self.pending_recompile_reason, None
+            self.compiles[cid] = record
+            code, glb = _compiling_frame()
+            if code is not None:
+                self._attach(record, code)
+        return record
+
+    def _attach(self, record: CompileRecord, code: types.CodeType) -> None:
+        if record.dir:
+            return
+        function = self._function_for(code)
+        record.code = code
+        record.resume_name = self.resume_names.get(code)
+        record.dir = "%s/c%d_%d" % (function.dir, record.frame_id, record.attempt)
+        function.compiles.append(record)
+        pending, record.pending = record.pending, []
+        for kind, metadata, payload in pending:
+            self._handle_event(record, kind, metadata, payload)
+
+    def _attach_orphans(self) -> None:
+        for record in self.compiles.values():
+            if not record.dir and record.pending and record.code is not None:
+                self._attach(record, record.code)
+
+    # -- writing --------------------------------------------------------------------------
+    def _abs(self, rel: str) -> str:
+        return os.path.join(self.dump_dir, *rel.split("/"))
+
+    def _write(self, rel: str, text: str) -> str:
+        path = self._abs(rel)
+        _files.atomic_write(path, text)
+        return path
+
+    def _write_original(self, function: FunctionRecord) -> None:
+        header = "# Original source of %s (%s:%d), as torch.compile saw it.\n" % (
+            function.qualname, function.filename, function.firstlineno)
+        try:
+            lines, start = inspect.getsourcelines(function.code)
+            text = header + "# Lines %d-%d of the file.\n" % (start, start + len(lines) - 1) + _dedent("".join(lines))
+            compile(text, "original.py", "exec")
+        except Exception:
+            text = header + "# No source file; decompiled by uncompile.\n" + _decompile_text(function.code)
+        self._write(function.dir + "/original.py", text)
+
+    # -- trace events ---------------------------------------------------------------------
+    def on_trace(self, metadata: dict, payload: Optional[str]) -> None:
+        if "str" in metadata:
+            value = metadata["str"]
+            if isinstance(value, (list, tuple)) and len(value) == 2:
+                self._interned[value[1]] = value[0]
+            return
+        if "chromium_event" in metadata:
+            return
+        kind = next((k for k in metadata if k not in _RESERVED), None)
+        if kind == "artifact":
+            name = (metadata.get("artifact") or {}).get("name")
+            if name == "recompile_reasons":
+                self.pending_recompile_reason = _reason_text(payload)
+                return
+            if name != "dynamo_graph_break_reason":
+                return
+            kind = "graph_break"
+        elif kind not in _GRAPH_EVENTS and kind not in ("inductor_output_code", "dynamo_guards",
+                                                        "dynamo_cpp_guards_str", "compilation_metrics"):
+            return
+        if "frame_id" not in metadata or "compiled_autograd_id" in metadata:
+            return
+        record = self._compile_record(int(metadata["frame_id"]), int(metadata.get("frame_compile_id", 0)))
+        if kind == "compilation_metrics":
+            self._on_metrics(record, metadata.get(kind) or {})
+        if not record.dir:
+            record.pending.append((kind, metadata.get(kind), payload))
+            return
+        self._handle_event(record, kind, metadata.get(kind), payload)
+
+    def _on_metrics(self, record: CompileRecord, metrics: dict) -> None:
+        value = metrics.get("entire_frame_compile_time_s")
+        if isinstance(value, (int, float)):
+            record.compile_time_s = round(float(value), 6)
+        if record.code is None and not record.dir:
+            # a compile no bytecode hook saw (torch.export, aot_compile): attribute it by name
+            filename, line, name = metrics.get("co_filename"), metrics.get("co_firstlineno"), metrics.get("co_name")
+            if filename and line is not None and name:
+                key = (filename, int(line), name)
+                function = self.functions.get(key)
+                if function is not None:
+                    record.code = function.code
+                else:
+                    stub = compile("def %s(): pass" % _files.safe_name(name), filename, "exec")
+                    record.code = stub.co_consts[0].replace(co_firstlineno=int(line), co_name=name)
+
+    def _handle_event(self, record: CompileRecord, kind: str, metadata: Any, payload: Optional[str]) -> None:
+        if kind in _GRAPH_EVENTS:
+            self._on_graph(record, _GRAPH_EVENTS[kind], payload or "")
+        elif kind == "inductor_output_code":
+            self._on_inductor(record, metadata or {}, payload or "")
+        elif kind == "dynamo_guards":
+            self._on_guards(record, payload)
+        elif kind == "dynamo_cpp_guards_str":
+            record.guard_tree = (payload or "").rsplit("\nGuard latency", 1)[0].strip("\n")
+            self._write_guards(record)
+        elif kind == "graph_break":
+            record.graph_breaks.append(_graph_break(payload or ""))
+
+    def _graph_index(self, record: CompileRecord) -> int:
+        return max(record.counters.get("captured_graph", 1) - 1, 0)
+
+    def _on_graph(self, record: CompileRecord, kind: str, payload: str) -> None:
+        payload = re.sub(r"^class [^(\n]*\(", "class GraphModule(", payload, count=1)  # AOT names it <lambda>
+        n = record.next_index(kind)
+        graph = n if kind == "captured_graph" else self._graph_index(record)
+        rel = "%s/%s_%d.py" % (record.dir, kind, n)
+        header = "# %s %d of compile %s (%s), written by uncompile.\n# Breakpoints in forward() are hit when %s.\n" % (
+            kind.replace("_", " "), n, record.compile_id, _files.safe_name(str(record.code.co_name) if record.code else "?"),
+            "this graph runs (backend eager/aot_eager)" if kind != "aot_joint" else "the joint graph is traced")
+        text = header + "import torch\nfrom torch import device, inf, nan\n\n" + payload
+        path = self._write(rel, text)
+        entry = {"kind": kind, "path": rel, "graph": graph}
+        if kind != "aot_joint":
+            entry["file_backed"] = self._back_fx_with_file(text, path)
+        record.add_file(entry)
+        record.graphs.append((kind, n, payload))
+        self._write_graph_nodes(record, kind, n, graph, payload)
+
+    def _back_fx_with_file(self, text: str, path: str) -> bool:
+        """Give the live GraphModule.forward the code compiled from the dumped file, if identical."""
+        try:
+            module_code = compile(text, path, "exec", dont_inherit=True)
+        except SyntaxError:
+            return False
+        cls_code = next((c for c in module_code.co_consts
+                         if isinstance(c, types.CodeType) and c.co_name == "GraphModule"), None)
+        forward = None if cls_code is None else next(
+            (c for c in cls_code.co_consts if isinstance(c, types.CodeType) and c.co_name == "forward"), None)
+        if forward is None:
+            return False
+        self._fx_file_codes.setdefault(forward.co_code, []).append(forward)
+        for ref in reversed(self._fx_functions):
+            fn = ref()
+            if fn is None or fn.__code__.co_filename == path or fn.__code__.co_code != forward.co_code:
+                continue
+            if _codemap.same_code(fn.__code__, forward) and len(fn.__code__.co_freevars) == 0:
+                fn.__code__ = forward
+                return True
+        return False
+
+    def _on_inductor(self, record: CompileRecord, metadata: dict, payload: str) -> None:
+        n = record.next_index("inductor")
+        rel = "%s/inductor_%d.py" % (record.dir, n)
+        path = self._write(rel, payload)
+        entry = {"kind": "inductor", "path": rel, "graph": self._graph_index(record),
+                 "part": "backward" if "_backward']" in payload[:200] else "forward"}
+        cached = metadata.get("file_path") or metadata.get("filename")
+        entry["file_backed"] = False
+        if cached:
+            try:
+                with open(cached, encoding="utf-8") as f:
+                    if f.read() == payload:
+                        self._inductor_paths[cached] = path
+                        entry["file_backed"] = True
+            except OSError:
+                pass
+        record.add_file(entry)
+        record.graphs.append(("inductor", n, payload))
+        self._link_kernels(record, payload)
+
+    def _on_guards(self, record: CompileRecord, payload: Any) -> None:
+        try:
+            items = json.loads(payload) if isinstance(payload, str) else (payload or [])
+        except ValueError:
+            items = []
+        guards = []
+        for item in items:
+            code = item.get("code") if isinstance(item, dict) else None
+            if not code:
+                continue
+            frame = (item.get("user_stack") or [None])[-1] or {}
+            user_file = self._intern(frame.get("filename"))
+            guards.append({"text": code, "kind": _guard_kind(code), "source": _guard_source(code),
+                           "user_file": user_file, "user_line": frame.get("line"),
+                           "user_code": frame.get("loc")})
+        record.guards = guards
+        record.guard_codes = [g["text"] for g in guards]
+        self._write_guards(record)
+
+    def _intern(self, value: Any) -> Optional[str]:
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, int) or value < 0:
+            return None
+        if value not in self._interned and self.api.intern_table is not None:
+            self._interned.update({v: k for k, v in self.api.intern_table.items()})
+        return self._interned.get(value)
+
+    def _guards_from_tree(self, record: CompileRecord) -> List[dict]:
+        """Leaf guards of the printed guard tree, each with the user line its comment names."""
+        known = {f.filename for f in self.functions.values()}
+        guards, source = [], None
+        for line in (record.guard_tree or "").splitlines():
+            manager = re.search(r"GuardManager: source=([^,]+),", line)
+            if manager:
+                source = manager.group(1)
+                continue
+            match = _TREE_LEAF.search(line)
+            if not match:
+                continue
+            kind, rest = match.group(1), match.group(2)
+            text, user_code, user_file, user_line = rest.strip(), None, None, None
+            where = _TREE_WHERE.search(rest)
+            if where:
+                text, user_code = rest[:where.start()].strip(), where.group(1).strip()
+                tail, user_line = where.group(2), int(where.group(3))
+                user_file = next((k for k in known if k.endswith(tail)), tail)
+            elif "  # " in rest:
+                text = rest.split("  # ", 1)[0].strip()
+            guards.append({"text": text, "kind": kind, "source": _guard_source(text) or source,
+                           "user_file": user_file, "user_line": user_line, "user_code": user_code})
+        return guards
+
+    def _write_guards(self, record: CompileRecord) -> None:
+        if record.guard_tree and not any(g.get("from_tree") is False for g in record.guards):
+            from_tree = self._guards_from_tree(record)
+            if len(from_tree) >= len(record.guards):
+                record.guards = from_tree
+                record.guard_codes = [g["text"] for g in from_tree]
+        lines = ["# Guards of compile %s: the cache entry is used only when all of them hold." % record.compile_id, ""]
+        if record.guard_tree:
+            lines += ["## Guard tree (as Dynamo checks it)", record.guard_tree, ""]
+        if record.guards:
+            lines.append("## Each guard and the user line it came from")
+            for g in record.guards:
+                where = ("%s:%s  %s" % (g["user_file"], g["user_line"], (g["user_code"] or "").strip())
+                         if g["user_line"] is not None else "(no user line: set up by Dynamo itself)")
+                lines += ["- " + g["text"], "    from " + where]
+        rel_txt, rel_json = record.dir + "/guards.txt", record.dir + "/guards.json"
+        self._write(rel_txt, "\n".join(lines) + "\n")
+        self._write(rel_json, json.dumps({"compile_id": record.compile_id, "guards": record.guards}, indent=1))
+        record.add_file({"kind": "guards", "path": rel_txt})
+        record.add_file({"kind": "guards_json", "path": rel_json})
+
+    def _write_graph_nodes(self, record: CompileRecord, kind: str, n: int, graph: int, payload: str) -> None:
+        if kind != "captured_graph":
+            return
+        nodes = _parse_graph_nodes(payload)
+        rel = "%s/graph_nodes_%d.json" % (record.dir, n)
+        self._write(rel, json.dumps({"graph": graph, "kind": kind, "nodes": nodes}, indent=1))
+        record.add_file({"kind": "graph_nodes", "path": rel, "graph": graph})
+
+    def _link_kernels(self, record: CompileRecord, inductor_code: str) -> None:
+        kernels = _kernels_by_node(inductor_code)
+        if not kernels:
+            return
+        for entry in record.files:
+            if entry["kind"] != "graph_nodes":
+                continue
+            path = self._abs(entry["path"])
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = json.load(f)
+            except (OSError, ValueError):
+                continue
+            for node in data["nodes"]:
+                node["kernels"] = sorted(set(node["kernels"]) | set(kernels.get(node["name"], ())))
+            self._write(entry["path"], json.dumps(data, indent=1))
+
+    # -- bytecode hook --------------------------------------------------------------------
+    def on_bytecode(self, original: types.CodeType, transformed: types.CodeType) -> Optional[types.CodeType]:
+        try:
+            return self._on_bytecode(original, transformed)
+        except Exception as exc:
+            self.note_error("bytecode hook for %s" % original.co_name, exc)
+            return None
+
+    def _on_bytecode(self, original: types.CodeType, transformed: types.CodeType) -> Optional[types.CodeType]:
+        cid = self.api.current_compile_id()
+        if cid is None or getattr(cid, "frame_id", None) is None:
+            return None
+        record = self.compiles.get("%d/%d" % (cid.frame_id, cid.frame_compile_id or 0))
+        if record is None:
+            record = CompileRecord(compile_id="%d/%d" % (cid.frame_id, cid.frame_compile_id or 0),
+                                   frame_id=cid.frame_id, attempt=cid.frame_compile_id or 0)
+            if self.pending_recompile_reason is not None and record.attempt > 0:
+                record.recompile_reason, self.pending_recompile_reason = self.pending_recompile_reason, None
+            self.compiles[record.compile_id] = record
+        _, glb = _compiling_frame()
+        self._write_resume_functions(record, transformed, glb, original)
+        self._attach(record, original)
+        if self.log_bytecode:
+            _bytecode_log.info("transformed code of %s (compile %s):\n%s", original.co_name, record.compile_id,
+                               _decompile_text(transformed))
+        replacement = self._write_transformed(record, original, transformed)
+        self._write_resume_files(record)
+        self._write_overview(self._function_for(original))
+        self.write_manifest()
+        return replacement
+
+    def _write_resume_functions(self, record: CompileRecord, transformed: types.CodeType,
+                                glb: Optional[dict], original: types.CodeType) -> None:
+        if glb is None:
+            return
+        for name in transformed.co_names:
+            if not name.startswith("__resume_at_"):
+                continue
+            fn = glb.get(name)
+            code = getattr(fn, "__code__", None)
+            if isinstance(code, types.CodeType):
+                self.resume_names.setdefault(code, name)
+                if self.api.resume_metadata is None:
+                    pass
+                record.resume_sources[name] = code  # decompiled once the directory is known
+
+    def _write_resume_files(self, record: CompileRecord) -> None:
+        for name, code in list(record.resume_sources.items()):
+            if not isinstance(code, types.CodeType):
+                continue
+            rel = "%s/resume_%s.py" % (record.dir, _files.safe_name(name))
+            src = _decompile_text(code)
+            path = self._abs(rel)
+            header = ("# Resume function %s (%s): Dynamo calls it after the graph break to run the rest of %s.\n"
+                      "# It is compiled as a frame of its own; the code that runs is in that compile's "
+                      "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
+            text = header + src
+            candidate = _compile_or_none(text, path)
+            ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
+                                                  _codemap.find_code(candidate, code.co_name))
+            self._write(rel, text if candidate is not None else header + _as_comment(src))
+            record.add_file({"kind": "resume", "path": rel, "name": name, "verified": ok,
+                             "note": None if ok else note + "; Dynamo's bytecode kept"})
+            record.resume_sources[name] = src
+
+    def _write_transformed(self, record: CompileRecord, original: types.CodeType,
+                           transformed: types.CodeType) -> Optional[types.CodeType]:
+        rel = record.dir + "/transformed.py"
+        path = self._abs(rel)
+        src = _decompile_text(transformed)
+        record.transformed_source = src
+        what = "%s (%s:%d)" % (getattr(original, "co_qualname", original.co_name), original.co_filename,
+                               original.co_firstlineno)
+        header = ("# Dynamo's transformed code of %s, compile %s, decompiled by uncompile.\n" % (what, record.compile_id))
+        text = header + src
+        candidate = _compile_or_none(text, path)
+        ok, note = _codemap.verify_equivalent(transformed, text, None if candidate is None else
+                                              _codemap.find_code(candidate, transformed.co_name))
+        if ok:
+            self._write(rel, header + "# Verified equivalent: this is the code that runs; breakpoints here are hit.\n" + src)
+            replacement = _codemap.find_code(compile(header + "#\n" + src, path, "exec", dont_inherit=True),
+                                              transformed.co_name)
+            record.add_file({"kind": "transformed", "path": rel, "verified": True, "note": None})
+            return replacement
+        body = src if candidate is not None else _as_comment(src)
+        text = (header + "# NOT VERIFIED (%s): the source below is uncompile's best reading, but Dynamo's own\n"
+                "# bytecode is what runs. It is listed after the source, one instruction a line; breakpoints\n"
+                "# on those lines are hit.\n" % note) + body
+        text += "\n\ndef __dynamo_bytecode__():  # never called: the instructions of %s that run\n" % transformed.co_name
+        first_line = text.count("\n") + 1
+        text += "".join("    %s\n" % line for _, line in _codemap.listing_lines(transformed))
+        self._write(rel, text)
+        replacement = _codemap.retarget(transformed, path, first_line)
+        record.add_file({"kind": "transformed", "path": rel, "verified": False,
+                         "note": note + "; Dynamo's bytecode kept" + (", mapped to the listing" if replacement else "")})
+        warnings.warn(NotVerifiedWarning(
+            "uncompile: decompiled transformed code of %s (compile %s) is not verified equivalent (%s); "
+            "Dynamo's own bytecode runs, listed in %s" % (what, record.compile_id, note, path)), stacklevel=2)
+        return replacement
+
+    # -- cache entries, overview, manifest ------------------------------------------------
+    def _read_cache_entries(self) -> None:
+        by_code: Dict[Any, List[CompileRecord]] = collections.defaultdict(list)
+        for record in self.compiles.values():
+            if record.code is not None:
+                by_code[record.code].append(record)
+        for code, records in by_code.items():
+            try:
+                entries = self.api.get_cache_entries(code)
+            except Exception:
+                continue
+            for position, entry in enumerate(entries):
+                cid = str(getattr(entry, "compile_id", ""))
+                for record in records:
+                    if record.compile_id == cid:
+                        record.cache_entry = position
+                        backend = getattr(entry, "backend", None)
+                        record.backend = (getattr(backend, "compiler_name", None) or
+                                          getattr(backend, "__name__", None) or
+                                          (type(backend).__name__ if backend is not None else None))
+                        if record.guard_tree is None and getattr(entry, "guard_manager", None) is not None and record.dir:
+                            record.guard_tree = str(entry.guard_manager).strip("\n")
+                            self._write_guards(record)
+
+    def _write_overview(self, function: FunctionRecord) -> None:
+        rel = function.dir + "/overview.py"
+        try:
+            text = _overview.render(function)
+        except Exception as exc:
+            self.note_error("overview of %s" % function.name, exc)
+            text = "# overview of %s could not be written: %s\n" % (function.name, exc)
+        self._write(rel, text)
+
+    def manifest(self) -> dict:
+        import uncompile
+        functions = []
+        for function in self.functions.values():
+            compiles = []
+            for record in sorted(function.compiles, key=lambda r: (r.frame_id, r.attempt)):
+                compiles.append({
+                    "compile_id": record.compile_id, "frame_id": record.frame_id, "attempt": record.attempt,
+                    "cache_entry": getattr(record, "cache_entry", None),
+                    "compile_time_s": record.compile_time_s, "backend": record.backend,
+                    "recompile_reason": record.recompile_reason,
+                    "resume_function": record.resume_name,
+                    "code_name": record.code.co_name if record.code is not None else None,
+                    "graph_breaks": record.graph_breaks,
+                    "files": record.files,
+                })
+            functions.append({
+                "name": function.name, "qualname": function.qualname, "filename": function.filename,
+                "firstlineno": function.firstlineno, "dir": function.dir,
+                "files": {"original": function.dir + "/original.py", "overview": function.dir + "/overview.py"},
+                "compiles": compiles,
+            })
+        return {"format": "uncompile-dump", "format_version": FORMAT_VERSION,
+                "python": "%d.%d.%d" % sys.version_info[:3], "torch": self.api.version,
+                "uncompile": uncompile.__version__, "rank": self.rank, "world_size": self.world_size,
+                "functions": functions, "notes": self.notes, "errors": self.errors}
+
+    def write_manifest(self) -> None:
+        name = "manifest.json" if self.rank is None else "manifest.rank%d.json" % self.rank
+        self._write(name, json.dumps(self.manifest(), indent=1, default=str))
+
+
+_RESERVED = {"rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "severity",
+             "timestamp", "pathname", "thread", "subgraph_name", "has_payload", "stack"}
+
+
+def _decompile_text(code: types.CodeType) -> str:
+    from ..decompiler import decompile
+    try:
+        return str(decompile(code))
+    except Exception as exc:
+        return "# uncompile could not decompile %s: %s\n" % (code.co_name, exc)
+
+
+def _compile_or_none(text: str, path: str) -> Optional[types.CodeType]:
+    try:
+        return compile(text, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _as_comment(text: str) -> str:
+    return "# (does not compile)\n" + "".join("# " + line + "\n" for line in text.splitlines())
+
+
+def _dedent(text: str) -> str:
+    import textwrap
+    return textwrap.dedent(text)
+
+
+def _reason_text(payload: Any) -> Optional[str]:
+    if payload is None:
+        return None
+    try:
+        value = json.loads(payload) if isinstance(payload, str) else payload
+    except ValueError:
+        value = payload
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value)
+    return str(value)
+
+
+_FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _graph_break(payload: str) -> dict:
+    user = payload.split("Traceback (most recent call last)", 1)[0]
+    hits = _FILE_LINE.findall(user) or _FILE_LINE.findall(payload)
+    first = payload.strip().splitlines()[0] if payload.strip() else ""
+    reason = first
+    match = re.search(r"Graph break[^\n]*\n(?:[^\n]*\n)?\s*Explanation: ([^\n]+)", payload)
+    if match:
+        reason = match.group(1).strip()
+    gb = {"reason": reason, "user_file": hits[-1][0] if hits else None,
+          "user_line": int(hits[-1][1]) if hits else None, "detail": payload}
+    return gb
+
+
+_TREE_LEAF = re.compile(r"\+- ([A-Z][A-Z_]+): (.*)$")
+_TREE_WHERE = re.compile(r"\s+# (.*?)\s+# (\S+):(\d+) in \S+\s*$")
+_GUARD_KINDS = [("check_tensor", "TENSOR_MATCH"), ("___check_tensors", "TENSOR_MATCH"),
+                ("___check_obj_id", "ID_MATCH"), ("___check_type_id", "TYPE_MATCH"),
+                ("___check_global_state", "GLOBAL_STATE"), ("hasattr(", "HASATTR"),
+                ("___dict_contains", "DICT_CONTAINS"), ("len(", "LENGTH_CHECK")]
+
+
+def _guard_kind(code: str) -> Optional[str]:
+    for needle, kind in _GUARD_KINDS:
+        if needle in code:
+            return kind
+    if re.search(r"\bsize\(\)|\.size\(|\bstride\(", code):
+        return "SHAPE_ENV"
+    if " == " in code:
+        return "EQUALS_MATCH"
+    return None
+
+
+def _guard_source(code: str) -> Optional[str]:
+    match = re.search(r"\b[LG]\[[^\]]+\](?:\.[A-Za-z_]\w*|\[[^\]]+\])*", code)
+    return match.group(0) if match else None
+
+
+_NODE_COMMENT = re.compile(r"#\s*File: (.+?):(\d+) in ([^,]+), code: (.*)$")
+_NODE_LINE = re.compile(r"^\s+([A-Za-z_]\w*)(?:\s*:\s*\"[^\"]*\")?\s*=\s*([\w.]+)\(")
+
+
+def _parse_graph_nodes(payload: str) -> List[dict]:
+    nodes = []
+    current = None
+    in_forward = False
+    for line in payload.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("def forward("):
+            in_forward = True
+            for arg in re.findall(r"([A-Za-z_]\w*)\s*:", stripped[len("def forward("):]):
+                nodes.append({"name": arg, "op": "placeholder", "target": arg, "user_file": None,
+                              "user_line": None, "user_code": None, "kernels": []})
+            continue
+        if not in_forward:
+            continue
+        comment = _NODE_COMMENT.search(stripped)
+        if comment:
+            current = comment
+            continue
+        match = _NODE_LINE.match(line)
+        if match:
+            target = match.group(2)
+            op = "call_method" if target.startswith(match.group(1) + ".") else (
+                "call_module" if target.startswith("self.") else "call_function")
+            nodes.append({"name": match.group(1), "op": op, "target": target,
+                          "user_file": current.group(1) if current else None,
+                          "user_line": int(current.group(2)) if current else None,
+                          "user_code": current.group(4).strip() if current else None, "kernels": []})
+        elif stripped.startswith("return "):
+            nodes.append({"name": "output", "op": "output", "target": "output", "user_file": None,
+                          "user_line": None, "user_code": None, "kernels": []})
+    return nodes
+
+
+_SOURCE_NODES = re.compile(r"# Topologically Sorted Source Nodes: \[([^\]]*)\]")
+_KERNEL_DEF = re.compile(r"^([A-Za-z_]\w*) = async_compile\.")
+
+
+def _kernels_by_node(code: str) -> Dict[str, List[str]]:
+    result: Dict[str, List[str]] = collections.defaultdict(list)
+    nodes: List[str] = []
+    for line in code.splitlines():
+        match = _SOURCE_NODES.search(line)
+        if match:
+            nodes = [n.strip() for n in match.group(1).split(",") if n.strip()]
+            continue
+        kernel = _KERNEL_DEF.match(line)
+        if kernel and nodes:
+            for node in nodes:
+                result[node].append(kernel.group(1))
+            nodes = []
+    return result

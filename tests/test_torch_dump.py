@@ -1,0 +1,157 @@
+"""prepare_debug's dump: layout, manifest, stable names, overview, guards, and the edge cases."""
+import ast
+import json
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import uncompile  # noqa: E402
+from uncompile._torch import _compat  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAM = os.path.join(HERE, "torch_programs", "basic.py")
+KINDS = {"original", "overview", "transformed", "resume", "guards", "guards_json", "captured_graph",
+         "aot_joint", "aot_forward", "aot_backward", "inductor", "graph_nodes"}
+
+
+def run_program(dump_dir, backend="eager"):
+    subprocess.run([sys.executable, PROGRAM, str(dump_dir), backend], check=True, capture_output=True)
+
+
+def all_files(dump_dir):
+    return sorted(os.path.relpath(os.path.join(d, f), dump_dir)
+                  for d, _, fs in os.walk(dump_dir) for f in fs)
+
+
+def check_manifest(dump_dir, name="manifest.json"):
+    with open(os.path.join(dump_dir, name)) as f:
+        manifest = json.load(f)
+    assert manifest["format"] == "uncompile-dump" and manifest["format_version"] == 1
+    listed = []
+    for function in manifest["functions"]:
+        listed += list(function["files"].values())
+        for record in function["compiles"]:
+            for entry in record["files"]:
+                assert entry["kind"] in KINDS, entry
+                listed.append(entry["path"])
+    for rel in listed:
+        path = os.path.join(dump_dir, rel)
+        assert os.path.isfile(path), rel
+        if rel.endswith(".py"):
+            with open(path) as f:
+                ast.parse(f.read(), rel)
+        elif rel.endswith(".json"):
+            with open(path) as f:
+                json.load(f)
+    return manifest
+
+
+def test_dump_layout_manifest_and_stable_names(tmp_path):
+    run_program(tmp_path / "a")
+    run_program(tmp_path / "b")
+    assert all_files(tmp_path / "a") == all_files(tmp_path / "b")
+    manifest = check_manifest(tmp_path / "a")
+    names = {f["name"]: f for f in manifest["functions"]}
+    assert set(names) == {"f", "forward"}
+    f = names["f"]
+    assert f["dir"] == "f_basic_L10"
+    ids = [c["compile_id"] for c in f["compiles"]]
+    assert "0/0" in ids and "0/1" in ids, ids
+    first = next(c for c in f["compiles"] if c["compile_id"] == "0/0")
+    again = next(c for c in f["compiles"] if c["compile_id"] == "0/1")
+    assert first["graph_breaks"] and first["graph_breaks"][0]["user_line"] == 12
+    assert "size mismatch" in again["recompile_reason"]
+    kinds = {e["kind"] for e in first["files"]}
+    assert {"transformed", "resume", "guards", "guards_json", "captured_graph", "graph_nodes"} <= kinds
+    resume = [c for c in f["compiles"] if c["resume_function"]]
+    assert resume, "the resume function's own compile is listed under f"
+    with open(tmp_path / "a" / first["files"][[e["kind"] for e in first["files"]].index("guards_json")]["path"]) as g:
+        guards = json.load(g)["guards"]
+    assert any(g["user_line"] == 11 and "x.sin()" in g["user_code"] for g in guards)
+
+
+def test_overview_is_valid_runnable_python(tmp_path):
+    run_program(tmp_path)
+    manifest = check_manifest(tmp_path)
+    for function in manifest["functions"]:
+        path = os.path.join(tmp_path, function["files"]["overview"])
+        namespace = {}
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), namespace)
+        assert callable(namespace["dispatch"])
+        assert any(k.startswith("guard_c") for k in namespace)
+
+
+def test_inductor_dump_has_kernels_and_aot_graphs(tmp_path):
+    run_program(tmp_path, "inductor")
+    manifest = check_manifest(tmp_path)
+    kinds = {e["kind"] for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]}
+    assert {"inductor", "aot_forward", "captured_graph"} <= kinds
+
+
+def test_export_inside_prepare_debug_does_not_crash(tmp_path):
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    with uncompile.prepare_debug(str(tmp_path)):
+        exported = torch.export.export(M(), (torch.randn(3),))
+    assert torch.equal(exported.module()(torch.ones(3)), torch.full((3,), 2.0))
+    check_manifest(tmp_path)
+
+
+def test_compiling_before_prepare_debug_is_explained(tmp_path):
+    torch._dynamo.reset()
+
+    def g(x):
+        return x + 1
+
+    cg = torch.compile(g, backend="eager")
+    cg(torch.randn(3))
+    with pytest.warns(UserWarning, match="compiled before"):
+        with uncompile.prepare_debug(str(tmp_path)):
+            cg(torch.randn(3))
+    manifest = check_manifest(tmp_path)
+    assert manifest["notes"] and "compiled before" in manifest["notes"][0]
+    torch._dynamo.reset()
+
+
+def test_unverified_code_warns_and_is_marked(tmp_path):
+    torch._dynamo.reset()
+
+    def h(x):
+        return x.relu() + 1
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with uncompile.prepare_debug(str(tmp_path)):
+            torch.compile(h, backend="eager")(torch.randn(3))
+    manifest = check_manifest(tmp_path)
+    entry = [e for e in manifest["functions"][0]["compiles"][0]["files"] if e["kind"] == "transformed"][0]
+    if not entry["verified"]:
+        assert entry["note"]
+        assert any("h" in str(w.message) and "not verified" in str(w.message) for w in caught)
+    torch._dynamo.reset()
+
+
+def test_version_compare_is_numeric_and_missing_api_is_named():
+    assert _compat.parse_version("2.10.0+cpu") > _compat.parse_version("2.9.1")
+    assert _compat.parse_version("2.13.0a0+git") >= (2, 13)
+    with pytest.raises(_compat.TorchSupportError, match=r"torch\._dynamo\.convert_frame\.register_bytecode_hook"):
+        _compat._need(object(), "register_bytecode_hook", "torch._dynamo.convert_frame", "2.13.0")
+
+
+def test_install_adds_decompiled_source_to_bytecode_log(tmp_path):
+    script = ("import torch, uncompile\n"
+              "uncompile.install()\n"
+              "def k(x):\n    return x * 3\n"
+              "torch.compile(k, backend='eager')(torch.ones(2))\n"
+              "uncompile.uninstall()\n")
+    env = dict(os.environ, TORCH_LOGS="+bytecode")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert "DECOMPILED BY UNCOMPILE" in out.stderr
