@@ -225,3 +225,18 @@ def test_guard_diff_pairs_changed_guards():
     assert rows == [("same", "g0", "g0"),
                     ("changed", "check_tensor(L['x'], size=[4])", "check_tensor(L['x'], size=[8])"),
                     ("only-a", "only a", None), ("only-b", None, "2 <= L['x'].size()[0]")]
+
+
+def test_several_ranks(tmp_path):
+    """Distributed dumps: one manifest per rank, function directories suffixed .rank<R>."""
+    dump = Path(make_dump(tmp_path / "dump"))
+    manifest = json.loads((dump / "manifest.json").read_text())
+    (dump / "manifest.json").unlink()
+    for rank in (0, 1):
+        m = dict(manifest, rank=rank, world_size=2)
+        m["functions"] = [dict(f, dir=f["dir"] + f".rank{rank}") for f in manifest["functions"]]
+        (dump / f"manifest.rank{rank}.json").write_text(json.dumps(m))
+    out = build_report(dump, tmp_path / "o").parent
+    html = (out / "index.html").read_text()
+    assert 'id="n-functions">4<' in html and "rank 0" in html and "rank 1" in html and "world size 2" in html
+    assert (out / "f/forward_model_L12.rank0/c0_0.html").exists() and (out / "f/forward_model_L12.rank1/c0_0.html").exists()

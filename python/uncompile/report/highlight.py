@@ -70,8 +70,23 @@ def plain_lines(source: str) -> List[str]:
     return [escape(line, quote=False) for line in split_lines(source)] or [""]
 
 
+_CACHE: dict = {}
+
+
 def highlight_lines(source: str) -> List[str]:
     """HTML fragments, one per line of `source` (as `split_lines` counts lines)."""
+    # Short texts (guards, one-liners) repeat across compiles: remember them.
+    if len(source) <= 512:
+        hit = _CACHE.get(source)
+        if hit is None:
+            if len(_CACHE) > 50000:
+                _CACHE.clear()
+            hit = _CACHE[source] = tuple(_highlight_lines(source))
+        return list(hit)
+    return _highlight_lines(source)
+
+
+def _highlight_lines(source: str) -> List[str]:
     lines = split_lines(source)
     if not lines:
         return [""]
