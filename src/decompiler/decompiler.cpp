@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ast.h"
 #include "cfg.h"
@@ -15,6 +16,7 @@
 #include "core/records.h"
 #include "normalize.h"
 #include "printer.h"
+#include "value_flow.h"
 
 namespace uncompile {
 
@@ -81,6 +83,8 @@ public:
         std::vector<ExprPtr> stack;
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
+        inline_temporaries(body, "__stack");
+        if (duplicated_effect(body)) unsupported("a value the bytecode computes once would be computed twice");
         return body;
     }
 
@@ -169,10 +173,279 @@ private:
     }
 
     // ---------------------------------------------------------------- statements
-    void emit_stmt(Body& out, StmtPtr s) { out.push_back(std::move(s)); }
+    void emit_stmt(Body& out, StmtPtr s) {
+        if (current_stack_) {
+            name_shared_operands(out, *current_stack_, *s);
+            materialize_deferred(out, *current_stack_, *s);
+        }
+        out.push_back(std::move(s));
+    }
+
+    // ---------------------------------------------------------------- values kept on the stack
+    // The simulation defers evaluation: a value stays an expression tree on the stack until a
+    // statement uses it. Before a statement is written, every value still waiting on the stack that
+    // the statement could change (it rebinds a name the value reads) or that ran effects before the
+    // statement's own is written to a temporary first; a value that COPY duplicated is written to
+    // a name before it is used twice. The compiler's own shapes (chained and parallel assignment,
+    // augmented assignment, comparison chains) never need this; bytecode rewriters' do.
+    bool is_marker_value(const ExprPtr& v) const {
+        return !v || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
+               functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
+               with_context_.count(v.get()) || v == build_class_ || v == assertion_error_ || v == exception_ ||
+               v == previous_exception_ || v == reraise_ || v == element_marker_;
+    }
+
+    // Values whose identity matters when duplicated: everything but names and constants.
+    bool is_shareable(const ExprPtr& v) const {
+        return !is_marker_value(v) && v->kind != ExprKind::Name && v->kind != ExprKind::Constant;
+    }
+
+    // The children evaluated when `e` is evaluated in this scope: a lambda's body and a
+    // comprehension's element and conditions run later, in a scope of their own.
+    template <class F>
+    static void for_each_evaluated_child(const Expr& e, F&& f) {
+        switch (e.kind) {
+        case ExprKind::Lambda:
+            if (e.args) {
+                for (const auto& d : e.args->defaults) f(d);
+                for (const auto& d : e.args->kw_defaults) f(d);
+            }
+            return;
+        case ExprKind::ListComp: case ExprKind::SetComp: case ExprKind::DictComp: case ExprKind::GeneratorExp:
+            if (!e.generators.empty()) f(e.generators[0].iter);
+            return;
+        default: break;
+        }
+        for (const ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper,
+                                 &e.step, &e.elt, &e.format_spec})
+            f(*p);
+        for (const auto& x : e.elts) f(x);
+        for (const auto& x : e.values) f(x);
+        for (const auto& k : e.keywords) f(k.value);
+    }
+
+    static void collect_nodes(const ExprPtr& e, std::unordered_set<const Expr*>& out) {
+        if (!e || !out.insert(e.get()).second) return;
+        for_each_evaluated_child(*e, [&](const ExprPtr& c) { collect_nodes(c, out); });
+    }
+
+    std::string new_temporary() {
+        for (;;) {
+            std::string name = "__stack" + std::to_string(temporaries_++);
+            bool taken = false;
+            for (const auto* table : {&code_.varnames, &code_.names, &code_.cellvars, &code_.freevars, &code_.localsplus_names})
+                for (const auto& n : *table) taken = taken || n == name;
+            if (!taken) return name;
+        }
+    }
+
+    void replace_everywhere(std::vector<ExprPtr>& stack, const ExprPtr& from, const ExprPtr& to) {
+        for (auto& e : stack)
+            e = replace_node(e, from.get(), to, [&](const Expr* old, const ExprPtr& copy) {
+                if (inplace_.count(old)) inplace_.insert(keep(copy));
+                if (converted_.count(old)) converted_.insert(keep(copy));
+                if (chain_shared_.count(old)) chain_shared_.insert(keep(copy));
+            });
+    }
+
+    // A statement that uses a value of which COPY left another copy on the stack (an item stored
+    // into a list that is used again) must use the same object: the value gets a name first.
+    void name_shared_operands(Body& out, std::vector<ExprPtr>& stack, Stmt& s) {
+        if (stack.size() <= base_) return;
+        std::unordered_set<const Expr*> own;
+        for_each_own_expr(s, [&](const ExprPtr& e) { collect_nodes(e, own); });
+        for (size_t k = base_; k < stack.size(); ++k) {
+            ExprPtr v = stack[k];
+            if (!is_shareable(v) || v == s.value || !own.count(v.get()) || consumed_after_cleanup_.count(v.get())) continue;
+            if (s.kind == StmtKind::Assign && !s.targets.empty() && chain_assign_.count(v.get()) && chained_store_follows()) continue;
+            ExprPtr name = materialize(out, stack, v);
+            std::function<ExprPtr(const ExprPtr&)> sub = [&](const ExprPtr& e) {
+                return replace_node(e, v.get(), name, [](const Expr*, const ExprPtr&) {});
+            };
+            for (ExprPtr* p : {&s.target, &s.value, &s.test, &s.iter, &s.cause, &s.msg})
+                if (*p) *p = sub(*p);
+            for (auto& t : s.targets) t = sub(t);
+        }
+    }
+
+    void materialize_deferred(Body& out, std::vector<ExprPtr>& stack, const Stmt& s) {
+        if (stack.size() <= base_) return;
+        std::unordered_set<const Expr*> own;
+        for_each_own_expr(s, [&](const ExprPtr& e) { collect_nodes(e, own); });
+        uint64_t last_effect = 0, first_effect = UINT64_MAX;
+        for (const Expr* n : own)
+            if (has_own_effect(*n)) {
+                last_effect = std::max(last_effect, n->serial);
+                first_effect = std::min(first_effect, n->serial);
+            }
+        std::set<std::string> bound = names_bound_by(s);
+        std::vector<ExprPtr> spill;
+        for (size_t k = base_; k < stack.size(); ++k) {
+            const ExprPtr& v = stack[k];
+            if (is_marker_value(v) || v == s.value || own.count(v.get()) || consumed_after_cleanup_.count(v.get()) ||
+                std::find(parallel_values_.begin(), parallel_values_.end(), v) != parallel_values_.end() ||
+                std::find(spill.begin(), spill.end(), v) != spill.end())
+                continue;
+            std::unordered_set<const Expr*> nodes;
+            collect_nodes(v, nodes);
+            bool needed = false;
+            for (const Expr* n : nodes) {
+                if (own.count(n)) continue;
+                if (n->kind == ExprKind::Name && bound.count(n->id)) needed = true;
+                if (has_own_effect(*n) && n->serial < last_effect) needed = true;
+            }
+            if (needed) spill.push_back(v);
+        }
+        if (spill.empty()) return;
+        std::stable_sort(spill.begin(), spill.end(), [](const ExprPtr& a, const ExprPtr& b) { return a->serial < b->serial; });
+        uint64_t previous_last = 0;
+        for (const auto& v : spill) {
+            std::unordered_set<const Expr*> nodes;
+            collect_nodes(v, nodes);
+            uint64_t lo = UINT64_MAX, hi = 0;
+            for (const Expr* n : nodes)
+                if (!own.count(n) && has_own_effect(*n)) {
+                    lo = std::min(lo, n->serial);
+                    hi = std::max(hi, n->serial);
+                }
+            if (hi && (lo < previous_last || hi > first_effect))
+                unsupported("values computed in an order no statement sequence can show (unusual bytecode)");
+            if (hi) previous_last = hi;
+            auto name = make_name(new_temporary());
+            auto assign_stmt = make_stmt(StmtKind::Assign);
+            assign_stmt->targets.push_back(name);
+            assign_stmt->value = lambda_or(v);
+            out.push_back(assign_stmt);
+            replace_everywhere(stack, v, name);
+        }
+    }
+
+    // Writes `value` to a name (its alias if a store already named it) and puts the name in its
+    // place on the stack; returns the name.
+    ExprPtr materialize(Body& out, std::vector<ExprPtr>& stack, const ExprPtr& value) {
+        ExprPtr name;
+        if (auto it = alias_.find(value.get()); it != alias_.end()) {
+            name = it->second;
+        } else {
+            name = make_name(new_temporary());
+            auto s = make_stmt(StmtKind::Assign);
+            s->targets.push_back(name);
+            s->value = lambda_or(value);
+            emit_stmt(out, s);
+        }
+        replace_everywhere(stack, value, name);
+        return name;
+    }
+
+    static size_t references(const std::vector<ExprPtr>& stack, const Expr* node, bool* nested) {
+        size_t n = 0;
+        std::function<void(const ExprPtr&, bool)> walk = [&](const ExprPtr& e, bool inner) {
+            if (!e) return;
+            if (e.get() == node) {
+                ++n;
+                if (inner && nested) *nested = true;
+                return;
+            }
+            for (const ExprPtr* p : {&e->value, &e->index, &e->left, &e->right, &e->test, &e->body, &e->orelse, &e->lower,
+                                     &e->upper, &e->step, &e->elt, &e->format_spec})
+                walk(*p, true);
+            for (const auto& x : e->elts) walk(x, true);
+            for (const auto& x : e->values) walk(x, true);
+            for (const auto& k : e->keywords) walk(k.value, true);
+        };
+        for (const auto& e : stack) walk(e, false);
+        return n;
+    }
+
+    // Stack values that COPY duplicated (more than one slot holds the same node).
+    std::vector<ExprPtr> shared_values(const std::vector<ExprPtr>& stack) const {
+        std::vector<ExprPtr> out;
+        for (size_t i = 0; i < stack.size(); ++i) {
+            if (!is_shareable(stack[i]) || std::find(out.begin(), out.end(), stack[i]) != out.end()) continue;
+            for (size_t j = i + 1; j < stack.size(); ++j)
+                if (stack[j] == stack[i]) {
+                    out.push_back(stack[i]);
+                    break;
+                }
+        }
+        return out;
+    }
+
+    // Whether the ops after the current one load an item or attribute and update it in place
+    // (`x[i] += v`, `x.a += v` duplicate x and i with COPY and use them twice by design).
+    bool augmented_update_follows() const {
+        for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
+            const NeutralOp& op = ops_[i];
+            if (op.kind == N::BinaryOp && op.inplace) return true;
+            if (is_block_terminator(op.kind) || op.kind == N::Store || op.kind == N::StoreAttr || op.kind == N::StoreSubscr ||
+                op.kind == N::Delete || op.kind == N::Pop)
+                return false;
+        }
+        return false;
+    }
+
+    // A store followed by loads and another store of the same value: `a = b.c = value`.
+    bool chained_store_follows() const {
+        for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
+            switch (ops_[i].kind) {
+            case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::Nop: continue;
+            case N::Store: case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice: return true;
+            default: return false;
+            }
+        }
+        return false;
+    }
+
+    // A store of one value while other values of the same statement wait is one target of a
+    // parallel assignment (`a, b = b, a + b`) only in the compiler's shape: at most three values,
+    // the stored one not a COPY of another, then stored with only swaps and target loads in between.
+    bool parallel_stores_follow(size_t pending) const {
+        if (pending > 2) return false;
+        for (size_t i = current_op_; i-- > 0;) {
+            N kind = ops_[i].kind;
+            if (kind == N::Copy) return false;
+            if (!is_target_load(kind)) break;
+        }
+        size_t stores = 0;
+        for (size_t i = current_op_ + 1; i < ops_.size() && stores < pending; ++i) {
+            N kind = ops_[i].kind;
+            if (kind == N::Store || kind == N::StoreAttr || kind == N::StoreSubscr) ++stores;
+            else if (!is_target_load(kind) && kind != N::Swap) return false;
+        }
+        return stores >= pending;
+    }
+
+    // Ops that compute the parts of an assignment target (`self.a`, `x[n - i - 1]`).
+    static bool is_target_load(N kind) {
+        switch (kind) {
+        case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::BinaryOp: case N::UnaryOp: case N::Nop:
+            return true;
+        default: return false;
+        }
+    }
+
+    // A value that only names temporaries and builds displays: dropping it changes nothing (bytecode
+    // rewriters discard such scratch values with POP_TOP).
+    static bool is_scratch(const ExprPtr& e) {
+        if (!e) return true;
+        switch (e->kind) {
+        case ExprKind::Name: return e->id.compare(0, 7, "__stack") == 0;
+        case ExprKind::Constant: return true;
+        case ExprKind::Tuple: case ExprKind::List:
+            for (const auto& x : e->elts) {
+                const ExprPtr& item = x && x->kind == ExprKind::Starred && x->value &&
+                                              (x->value->kind == ExprKind::List || x->value->kind == ExprKind::Tuple)
+                                          ? x->value : x;
+                if (!is_scratch(item)) return false;
+            }
+            return true;
+        default: return false;
+        }
+    }
 
     void emit_expr_stmt(Body& out, const ExprPtr& e) {
         if (is_null(e) || e == for_value_ || silent_.count(e.get())) return;
+        if (e->kind != ExprKind::Constant && is_scratch(e)) return;
         auto s = make_stmt(StmtKind::Expr);
         s->value = lambda_or(e);
         emit_stmt(out, s);
@@ -193,7 +466,26 @@ private:
         return false;
     }
 
-    void assign(Body& out, const ExprPtr& target, const ExprPtr& value, const std::vector<ExprPtr>& stack) {
+    size_t pending_count(const std::vector<ExprPtr>& stack, const ExprPtr& stored) const {
+        size_t n = 0;
+        for (size_t k = base_; k < stack.size(); ++k) {
+            const ExprPtr& v = stack[k];
+            if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
+                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()))
+                continue;
+            ++n;
+        }
+        return n;
+    }
+
+    void assign(Body& out, const ExprPtr& target, const ExprPtr& value, std::vector<ExprPtr>& stack) {
+        if (parallel_targets_.empty() && value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value) &&
+            !parallel_stores_follow(pending_count(stack, value))) {
+            // Not a parallel assignment: an ordinary store while other values wait (bytecode
+            // rewriters); those values are kept or written to temporaries by emit_stmt.
+            assign_keeping_copies(out, target, value, stack);
+            return;
+        }
         if (parallel_targets_.size() || (value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value))) {
             parallel_targets_.push_back(target);
             parallel_values_.push_back(value);
@@ -218,7 +510,25 @@ private:
             emit_stmt(out, s);
             return;
         }
-        assign(out, target, value);
+        assign_keeping_copies(out, target, value, stack);
+    }
+
+    // An assignment whose value COPY may have left on the stack as well: unless another store of
+    // the same value follows (a chained assignment), the copy becomes a load of the stored name.
+    void assign_keeping_copies(Body& out, const ExprPtr& target, const ExprPtr& value, std::vector<ExprPtr>& stack) {
+        if (!current_stack_ || !is_shareable(value) || !references(stack, value.get(), nullptr) || chained_store_follows()) {
+            assign(out, target, value);
+            return;
+        }
+        if (target->kind == ExprKind::Name) {
+            assign(out, target, value);
+            auto name = make_name(target->id);
+            alias_[keep(value)] = name;
+            replace_everywhere(stack, value, name);
+            return;
+        }
+        ExprPtr name = materialize(out, stack, value);
+        assign(out, target, name);
     }
 
     void assign(Body& out, const ExprPtr& target, const ExprPtr& value) {
@@ -465,11 +775,147 @@ private:
     }
 
     void step(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
+        current_stack_ = &stack;
+        current_op_ = size_t(&op - ops_.data());
+        std::vector<ExprPtr> shared = shared_values(stack);
+        if (!shared.empty()) before_shared_use(op, stack, out);
+        size_t depth = stack.size();
+        const Expr* top = depth ? stack.back().get() : nullptr;
+        step_op(op, stack, out);
+        if (!shared.empty()) after_shared_use(op, shared, stack, out);
+        if (!stack.empty() && (stack.size() != depth || stack.back().get() != top) && is_shareable(stack.back()))
+            keep_evaluation_order(stack.back(), out);
+        current_stack_ = nullptr;
+    }
+
+    // Effect serials (creation order of nodes that run code) of a tree: [lowest, highest], {0, 0}
+    // when it runs none.
+    std::pair<uint64_t, uint64_t> effect_span(const ExprPtr& e) {
+        if (!e) return {0, 0};
+        if (auto it = effect_span_.find(e.get()); it != effect_span_.end()) return it->second;
+        std::pair<uint64_t, uint64_t> span{0, 0};
+        auto add = [&](std::pair<uint64_t, uint64_t> s) {
+            if (!s.second) return;
+            span.first = span.second ? std::min(span.first, s.first) : s.first;
+            span.second = std::max(span.second, s.second);
+        };
+        for_each_evaluated_child(*e, [&](const ExprPtr& c) { add(effect_span(c)); });
+        if (has_own_effect(*e) && !is_marker_value(e)) add({e->serial, e->serial});
+        keep(e);
+        effect_span_[e.get()] = span;
+        return span;
+    }
+
+    // The operands of a node just built are printed in Python's evaluation order; when stack
+    // shuffles (SWAP) made the bytecode compute them in another order, the operands are written to
+    // temporaries in the order they were computed.
+    void keep_evaluation_order(const ExprPtr& node, Body& out) {
+        std::vector<ExprPtr*> slots = evaluation_slots(*node);
+        if (slots.size() < 2) return;
+        uint64_t last = 0;
+        bool ordered = true;
+        for (ExprPtr* slot : slots) {
+            auto span = effect_span(*slot);
+            if (!span.second) continue;
+            if (span.first < last) ordered = false;
+            last = std::max(last, span.second);
+        }
+        if (ordered) return;
+        std::vector<ExprPtr*> effectful;
+        for (ExprPtr* slot : slots)
+            if (effect_span(*slot).second && !is_marker_value(*slot)) effectful.push_back(slot);
+        std::stable_sort(effectful.begin(), effectful.end(),
+                         [&](ExprPtr* a, ExprPtr* b) { return effect_span(*a).second < effect_span(*b).second; });
+        // The node itself is not a value waiting beside these statements: its operands are.
+        std::vector<ExprPtr>* stack = current_stack_;
+        ExprPtr held;
+        if (stack && !stack->empty() && stack->back() == node) {
+            held = stack->back();
+            stack->pop_back();
+        }
+        for (ExprPtr* slot : effectful) {
+            auto name = make_name(new_temporary());
+            auto s = make_stmt(StmtKind::Assign);
+            s->targets.push_back(name);
+            s->value = lambda_or(*slot);
+            emit_stmt(out, s);
+            *slot = name;
+        }
+        if (held) stack->push_back(held);
+        effect_span_.erase(node.get());
+    }
+
+    // The operand slots of a node in the order Python evaluates them.
+    static std::vector<ExprPtr*> evaluation_slots(Expr& e) {
+        std::vector<ExprPtr*> slots;
+        auto one = [&](ExprPtr& p) {
+            if (p) slots.push_back(&p);
+        };
+        switch (e.kind) {
+        case ExprKind::Call:
+            one(e.value);
+            for (auto& x : e.elts) one(x);
+            for (auto& k : e.keywords) one(k.value);
+            break;
+        case ExprKind::BinOp: one(e.left); one(e.right); break;
+        case ExprKind::Subscript: one(e.value); one(e.index); break;
+        case ExprKind::Slice: one(e.lower); one(e.upper); one(e.step); break;
+        case ExprKind::Compare:
+            one(e.left);
+            for (auto& x : e.elts) one(x);
+            break;
+        case ExprKind::Tuple: case ExprKind::List: case ExprKind::Set: case ExprKind::JoinedStr:
+            for (auto& x : e.elts) one(x);
+            break;
+        case ExprKind::Dict:
+            for (size_t i = 0; i < e.values.size(); ++i) {
+                if (i < e.elts.size()) one(e.elts[i]);
+                one(e.values[i]);
+            }
+            break;
+        case ExprKind::FormattedValue: one(e.value); one(e.format_spec); break;
+        default: break;
+        }
+        return slots;
+    }
+
+    // In-place updates (LIST_EXTEND and friends) of a display that COPY duplicated must update
+    // one object, so the display gets a name first.
+    void before_shared_use(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
+        switch (op.kind) {
+        case N::ListExtend: case N::SetUpdate: case N::DictUpdate: case N::DictMerge: case N::ListAppend: case N::SetAdd:
+        case N::MapAdd: {
+            int64_t depth = op.arg + 1;  // the update's target, below the item it adds
+            if (op.kind == N::MapAdd) ++depth;
+            if (depth < 1 || size_t(depth) > stack.size()) return;
+            ExprPtr target = stack[stack.size() - size_t(depth)];
+            if (is_shareable(target) && references(stack, target.get(), nullptr) > 1) materialize(out, stack, target);
+            return;
+        }
+        default: return;
+        }
+    }
+
+    // After an op consumed one copy of a duplicated value into a larger expression while another
+    // copy waits on the stack, the value gets a name: printing it twice would evaluate it twice.
+    void after_shared_use(const NeutralOp& op, const std::vector<ExprPtr>& shared, std::vector<ExprPtr>& stack, Body& out) {
+        if (op.kind == N::Copy || op.kind == N::Swap || op.kind == N::Nop || op.kind == N::Pop) return;
+        if (op.kind == N::Compare) return;  // comparison chains share the middle operand by design
+        if ((op.kind == N::Subscr || op.kind == N::LoadAttr) && augmented_update_follows()) return;
+        for (const auto& v : shared) {
+            bool nested = false;
+            size_t n = references(stack, v.get(), &nested);
+            if (n >= 2 && nested) materialize(out, stack, v);
+        }
+    }
+
+    void step_op(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
         switch (op.kind) {
         case N::Nop: return;
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (stack.size() < base_) return;  // an enclosing loop's iterator, dropped by `break`/`return`
+            if (is_shareable(v) && references(stack, v.get(), nullptr)) return;  // one copy dropped, another still waits
             if (imports_.count(v.get())) {
                 if (!import_used_.count(v.get())) unsupported("import whose module is discarded");
                 return;
@@ -629,6 +1075,11 @@ private:
             auto iterable = pop(stack);
             if (op.arg < 1 || size_t(op.arg) > stack.size()) unsupported("stack underflow (unusual bytecode)");
             ExprPtr& target = stack[stack.size() - op.arg];
+            if (target->kind != ExprKind::List && target->kind != ExprKind::Set) {
+                if (target->kind != ExprKind::Name) materialize(out, stack, target);
+                update_in_place(out, stack[stack.size() - op.arg], op.kind == N::ListExtend ? "extend" : "update", iterable);
+                return;
+            }
             auto updated = std::make_shared<Expr>(*target);
             if (updated->elts.empty() && (is_const_kind(iterable, PyValue::Kind::Tuple) || is_const_kind(iterable, PyValue::Kind::FrozenSet)))
                 for (const auto& item : iterable->constant->items) updated->elts.push_back(make_constant(item));
@@ -664,6 +1115,10 @@ private:
             auto mapping = pop(stack);
             if (op.arg < 1 || size_t(op.arg) > stack.size()) unsupported("stack underflow (unusual bytecode)");
             ExprPtr& target = stack[stack.size() - op.arg];
+            if (target->kind == ExprKind::Name && op.kind == N::DictUpdate) {
+                update_in_place(out, target, "update", mapping);
+                return;
+            }
             auto updated = std::make_shared<Expr>(*target);
             if (updated->kind != ExprKind::Dict) unsupported("dict merge into a non-dict");
             updated->elts.push_back(nullptr);
@@ -816,6 +1271,18 @@ private:
         }
         default: unsupported("operation not supported yet");
         }
+    }
+
+    // LIST_EXTEND / SET_UPDATE / DICT_UPDATE on a value that has a name: the method call it performs.
+    void update_in_place(Body& out, const ExprPtr& target, const char* method, const ExprPtr& argument) {
+        if (target->kind != ExprKind::Name) unsupported("in-place update of an unusual value");
+        auto attr = make_expr(ExprKind::Attribute);
+        attr->value = target;
+        attr->id = method;
+        auto call = make_expr(ExprKind::Call);
+        call->value = attr;
+        call->elts.push_back(argument);
+        emit_expr_stmt(out, call);
     }
 
     static ExprPtr subscript(const ExprPtr& value, const ExprPtr& index) {
@@ -1709,6 +2176,9 @@ private:
         }
         size_t depth_at_exit = stack.size();
         Body rest;
+        // A value the body left (`return v` inside try/finally) was computed before the clean-up
+        // copy runs, as the source says: it is not a value to write to a temporary.
+        if (depth_at_exit > normal_depth && !stack.empty()) consumed_after_cleanup_.insert(keep(stack.back()));
         bool rest_flows = emit_region(exit, stop, rest, loop, stack, base);
         if (!copy.empty()) {
             if (rest.size() < copy.size() || print_module(Body(rest.begin(), rest.begin() + copy.size())) != print_module(copy))
@@ -1717,6 +2187,7 @@ private:
         }
         if (depth_at_exit > normal_depth) {
             if (rest.empty() || depth_at_exit != normal_depth + 1) unsupported("a protected body that leaves values on the stack");
+            if (last_body.size() == 1 && last_body[0]->kind == StmtKind::Pass) last_body.clear();
             last_body.push_back(rest.front());
             rest.erase(rest.begin());
         }
@@ -1955,6 +2426,12 @@ private:
     std::vector<StmtPtr> keep_stmt_;
     std::vector<ExprPtr> parallel_targets_, parallel_values_;
     size_t base_ = 0;  // stack depth below which values belong to enclosing loops, not the statement
+    std::vector<ExprPtr>* current_stack_ = nullptr;  // while step() runs: the stack emit_stmt keeps correct
+    size_t current_op_ = 0;                          // while step() runs: the op's index in ops_
+    std::unordered_map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
+    int temporaries_ = 0;
+    std::set<const Expr*> consumed_after_cleanup_;
+    std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
 };
 

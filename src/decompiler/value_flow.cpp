@@ -1,0 +1,346 @@
+#include "value_flow.h"
+
+#include <map>
+#include <unordered_set>
+
+namespace uncompile {
+
+using namespace ast;
+
+namespace {
+
+// Every expression field of a node, in no particular order (for searching and rewriting).
+template <class F>
+void for_each_child_slot(Expr& e, F&& f) {
+    for (ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper, &e.step,
+                       &e.elt, &e.format_spec})
+        if (*p) f(*p);
+    for (auto& x : e.elts)
+        if (x) f(x);
+    for (auto& x : e.values)
+        if (x) f(x);
+    for (auto& k : e.keywords)
+        if (k.value) f(k.value);
+    for (auto& g : e.generators) {
+        if (g.target) f(g.target);
+        if (g.iter) f(g.iter);
+        for (auto& x : g.ifs)
+            if (x) f(x);
+    }
+    if (e.args) {
+        for (auto& x : e.args->defaults)
+            if (x) f(x);
+        for (auto& x : e.args->kw_defaults)
+            if (x) f(x);
+    }
+}
+
+void add_target_names(const ExprPtr& t, std::set<std::string>& out) {
+    if (!t) return;
+    switch (t->kind) {
+    case ExprKind::Name: out.insert(t->id); return;
+    case ExprKind::Tuple: case ExprKind::List:
+        for (const auto& x : t->elts) add_target_names(x, out);
+        return;
+    case ExprKind::Starred: add_target_names(t->value, out); return;
+    default: return;
+    }
+}
+
+void add_walrus_names(const ExprPtr& e, std::set<std::string>& out) {
+    if (!e) return;
+    if (e->kind == ExprKind::NamedExpr) add_target_names(e->left, out);
+    for_each_child_slot(*e, [&](ExprPtr& c) { add_walrus_names(c, out); });
+}
+
+enum class Reach { Found, Effect, Continue };
+
+// Walks `e` in Python's evaluation order looking for a load of `name`.
+Reach reach(const ExprPtr& e, const std::string& name) {
+    if (!e) return Reach::Continue;
+    auto seq = [&](std::initializer_list<ExprPtr> parts) {
+        for (const auto& p : parts)
+            if (Reach r = reach(p, name); r != Reach::Continue) return r;
+        return Reach::Continue;
+    };
+    auto all = [&](const std::vector<ExprPtr>& parts) {
+        for (const auto& p : parts)
+            if (Reach r = reach(p, name); r != Reach::Continue) return r;
+        return Reach::Continue;
+    };
+    auto then_effect = [&](Reach r) { return r == Reach::Continue && has_own_effect(*e) ? Reach::Effect : r; };
+    switch (e->kind) {
+    case ExprKind::Name: return e->id == name ? Reach::Found : Reach::Continue;
+    case ExprKind::Constant: return Reach::Continue;
+    // Only the first operand of a short-circuit or conditional is evaluated for sure.
+    case ExprKind::BoolOp: return then_effect(e->elts.empty() ? Reach::Continue : reach(e->elts[0], name));
+    case ExprKind::Compare: return then_effect(seq({e->left, e->elts.empty() ? nullptr : e->elts[0]}));
+    case ExprKind::IfExp: return then_effect(reach(e->test, name));
+    case ExprKind::ListComp: case ExprKind::SetComp: case ExprKind::DictComp: case ExprKind::GeneratorExp:
+        return then_effect(e->generators.empty() ? Reach::Continue : reach(e->generators[0].iter, name));
+    case ExprKind::Lambda: return e->args ? then_effect(all(e->args->defaults)) : Reach::Continue;
+    case ExprKind::Call: {
+        if (Reach r = reach(e->value, name); r != Reach::Continue) return r;
+        if (Reach r = all(e->elts); r != Reach::Continue) return r;
+        for (const auto& k : e->keywords)
+            if (Reach r = reach(k.value, name); r != Reach::Continue) return r;
+        return Reach::Effect;
+    }
+    case ExprKind::Dict:
+        for (size_t i = 0; i < e->values.size(); ++i) {
+            if (Reach r = reach(i < e->elts.size() ? e->elts[i] : nullptr, name); r != Reach::Continue) return r;
+            if (Reach r = reach(e->values[i], name); r != Reach::Continue) return r;
+        }
+        return then_effect(Reach::Continue);
+    case ExprKind::Subscript: return then_effect(seq({e->value, e->index}));
+    case ExprKind::Slice: return seq({e->lower, e->upper, e->step});
+    case ExprKind::BinOp: return then_effect(seq({e->left, e->right}));
+    case ExprKind::NamedExpr: return then_effect(reach(e->value, name));
+    case ExprKind::Tuple: case ExprKind::List: case ExprKind::Set: case ExprKind::JoinedStr:
+        return then_effect(all(e->elts));
+    case ExprKind::FormattedValue: return then_effect(seq({e->value, e->format_spec}));
+    default: return then_effect(reach(e->value, name));  // Attribute, Starred, UnaryOp, Await, Yield, YieldFrom
+    }
+}
+
+// The parts of an assignment target evaluated before the store (`a.b`: a; `a[i]`: a, i).
+Reach reach_target(const ExprPtr& t, const std::string& name) {
+    if (!t) return Reach::Continue;
+    switch (t->kind) {
+    case ExprKind::Attribute: return reach(t->value, name);
+    case ExprKind::Subscript: {
+        if (Reach r = reach(t->value, name); r != Reach::Continue) return r;
+        return reach(t->index, name);
+    }
+    case ExprKind::Tuple: case ExprKind::List:
+        // Unpacking iterates the value first: an effect before any element's target.
+        return Reach::Effect;
+    case ExprKind::Starred: return reach_target(t->value, name);
+    default: return Reach::Continue;
+    }
+}
+
+void count_all_loads(const Body& body, const std::string& prefix, std::map<std::string, size_t>& uses);
+
+void count_stmt_loads(const Stmt& s, const std::string& prefix, std::map<std::string, size_t>& uses) {
+    std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+        if (!e) return;
+        if (e->kind == ExprKind::Name && e->id.compare(0, prefix.size(), prefix) == 0) ++uses[e->id];
+        for_each_child_slot(*e, [&](ExprPtr& c) { walk(c); });
+    };
+    if (s.kind == StmtKind::Assign && s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name)
+        walk(s.value);  // the target of `tmp = value` is a store, not a use
+    else
+        for_each_own_expr(s, walk);
+    for (const Body* b : {&s.body, &s.orelse, &s.finalbody}) count_all_loads(*b, prefix, uses);
+    for (const auto& h : s.handlers) count_all_loads(h.body, prefix, uses);
+    for (const auto& c : s.cases) count_all_loads(c.body, prefix, uses);
+}
+
+void count_all_loads(const Body& body, const std::string& prefix, std::map<std::string, size_t>& uses) {
+    for (const auto& s : body) count_stmt_loads(*s, prefix, uses);
+}
+
+// Rewrites every own expression slot of `s` (targets included).
+void rewrite_own_exprs(Stmt& s, const std::function<ExprPtr(const ExprPtr&)>& f) {
+    for (ExprPtr* p : {&s.target, &s.value, &s.test, &s.iter, &s.annotation, &s.cause, &s.msg})
+        if (*p) *p = f(*p);
+    for (auto& t : s.targets) t = f(t);
+    for (auto& item : s.items) {
+        if (item.context) item.context = f(item.context);
+        if (item.target) item.target = f(item.target);
+    }
+    for (auto& h : s.handlers)
+        if (h.type) h.type = f(h.type);
+    for (auto& d : s.decorators) d = f(d);
+    for (auto& b : s.bases) b = f(b);
+    for (auto& k : s.keywords)
+        if (k.value) k.value = f(k.value);
+    for (auto& c : s.cases)
+        if (c.guard) c.guard = f(c.guard);
+}
+
+bool is_temporary_assignment(const Stmt& s, const std::string& prefix) {
+    return s.kind == StmtKind::Assign && s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name &&
+           s.targets[0]->id.compare(0, prefix.size(), prefix) == 0;
+}
+
+void inline_in(Body& body, const std::string& prefix, std::map<std::string, size_t>& uses) {
+    for (auto& s : body) {
+        for (Body* b : {&s->body, &s->orelse, &s->finalbody}) inline_in(*b, prefix, uses);
+        for (auto& h : s->handlers) inline_in(h.body, prefix, uses);
+        for (auto& c : s->cases) inline_in(c.body, prefix, uses);
+    }
+    for (size_t i = body.size(); i-- > 1;) {
+        if (i >= body.size()) continue;
+        Stmt& def = *body[i - 1];
+        if (!is_temporary_assignment(def, prefix)) continue;
+        const std::string name = def.targets[0]->id;
+        if (uses[name] != 1 || !evaluated_first_in_statement(*body[i], name)) continue;
+        ExprPtr value = def.value;
+        rewrite_own_exprs(*body[i], [&](const ExprPtr& e) {
+            if (e->kind == ExprKind::Name && e->id == name) return value;
+            std::function<ExprPtr(const ExprPtr&)> sub = [&](const ExprPtr& x) -> ExprPtr {
+                if (x->kind == ExprKind::Name && x->id == name) return value;
+                bool changed = false;
+                auto copy = std::make_shared<Expr>(*x);
+                for_each_child_slot(*copy, [&](ExprPtr& c) {
+                    ExprPtr n = sub(c);
+                    if (n != c) {
+                        c = n;
+                        changed = true;
+                    }
+                });
+                return changed ? copy : x;
+            };
+            return sub(e);
+        });
+        uses[name] = 0;
+        body.erase(body.begin() + long(i - 1));
+    }
+}
+
+const Expr* find_duplicate(const ExprPtr& e, std::unordered_set<const Expr*>& seen) {
+    if (!e) return nullptr;
+    if (has_own_effect(*e) && !seen.insert(e.get()).second) return e.get();
+    const Expr* found = nullptr;
+    for_each_child_slot(*e, [&](ExprPtr& c) {
+        if (!found) found = find_duplicate(c, seen);
+    });
+    return found;
+}
+
+const Expr* find_duplicate(const Body& body, std::unordered_set<const Expr*>& seen) {
+    for (const auto& s : body) {
+        const Expr* found = nullptr;
+        for_each_own_expr(*s, [&](const ExprPtr& e) {
+            if (!found) found = find_duplicate(e, seen);
+        });
+        if (found) return found;
+        for (const Body* b : {&s->body, &s->orelse, &s->finalbody})
+            if ((found = find_duplicate(*b, seen))) return found;
+        for (const auto& h : s->handlers)
+            if ((found = find_duplicate(h.body, seen))) return found;
+        for (const auto& c : s->cases)
+            if ((found = find_duplicate(c.body, seen))) return found;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+bool has_own_effect(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Name: case ExprKind::Constant: case ExprKind::Slice: case ExprKind::Tuple: case ExprKind::List:
+    case ExprKind::Lambda: case ExprKind::JoinedStr:
+        return false;
+    default: return true;
+    }
+}
+
+std::set<std::string> names_bound_by(const Stmt& s) {
+    std::set<std::string> out;
+    for (const auto& t : s.targets) add_target_names(t, out);
+    add_target_names(s.target, out);
+    for (const auto& item : s.items) add_target_names(item.target, out);
+    for (const auto& h : s.handlers)
+        if (!h.name.empty()) out.insert(h.name);
+    for (const auto& a : s.aliases) {
+        if (!a.asname.empty()) out.insert(a.asname);
+        else if (a.name != "*") out.insert(a.name.substr(0, a.name.find('.')));
+    }
+    if (s.kind == StmtKind::FunctionDef || s.kind == StmtKind::ClassDef || s.kind == StmtKind::TypeAlias) out.insert(s.name);
+    for_each_own_expr(s, [&](const ExprPtr& e) { add_walrus_names(e, out); });
+    return out;
+}
+
+ExprPtr replace_node(const ExprPtr& tree, const Expr* from, const ExprPtr& to,
+                     const std::function<void(const Expr*, const ExprPtr&)>& on_copy) {
+    if (!tree) return tree;
+    if (tree.get() == from) return to;
+    ExprPtr copy;
+    auto probe = std::make_shared<Expr>(*tree);
+    for_each_child_slot(*probe, [&](ExprPtr& c) {
+        ExprPtr n = replace_node(c, from, to, on_copy);
+        if (n != c) {
+            c = n;
+            copy = probe;
+        }
+    });
+    if (!copy) return tree;
+    on_copy(tree.get(), copy);
+    return copy;
+}
+
+bool contains_node(const ExprPtr& tree, const Expr* node) {
+    if (!tree) return false;
+    if (tree.get() == node) return true;
+    bool found = false;
+    for_each_child_slot(*tree, [&](ExprPtr& c) { found = found || contains_node(c, node); });
+    return found;
+}
+
+void for_each_own_expr(const Stmt& s, const std::function<void(const ExprPtr&)>& f) {
+    for (const ExprPtr* p : {&s.target, &s.value, &s.test, &s.iter, &s.annotation, &s.cause, &s.msg})
+        if (*p) f(*p);
+    for (const auto& t : s.targets) f(t);
+    for (const auto& item : s.items) {
+        if (item.context) f(item.context);
+        if (item.target) f(item.target);
+    }
+    for (const auto& h : s.handlers)
+        if (h.type) f(h.type);
+    for (const auto& d : s.decorators) f(d);
+    for (const auto& b : s.bases) f(b);
+    for (const auto& k : s.keywords)
+        if (k.value) f(k.value);
+    for (const auto& c : s.cases)
+        if (c.guard) f(c.guard);
+    if (s.args) {
+        for (const auto& d : s.args->defaults)
+            if (d) f(d);
+        for (const auto& d : s.args->kw_defaults)
+            if (d) f(d);
+    }
+}
+
+bool evaluated_first_in_statement(const Stmt& s, const std::string& name) {
+    auto found = [](Reach r) { return r == Reach::Found; };
+    switch (s.kind) {
+    case StmtKind::Expr: case StmtKind::Return: return found(reach(s.value, name));
+    case StmtKind::Assign: {
+        Reach r = reach(s.value, name);
+        if (r != Reach::Continue) return found(r);
+        for (const auto& t : s.targets)
+            if ((r = reach_target(t, name)) != Reach::Continue) return found(r);
+        return false;
+    }
+    case StmtKind::AugAssign: return found(reach_target(s.target, name));
+    case StmtKind::Delete:
+        for (const auto& t : s.targets)
+            if (Reach r = reach_target(t, name); r != Reach::Continue) return found(r);
+        return false;
+    case StmtKind::If: case StmtKind::Assert: return found(reach(s.test, name));
+    case StmtKind::For: return found(reach(s.iter, name));
+    case StmtKind::With: return !s.items.empty() && found(reach(s.items[0].context, name));
+    case StmtKind::Raise: {
+        Reach r = reach(s.value, name);
+        return r != Reach::Continue ? found(r) : found(reach(s.cause, name));
+    }
+    default: return false;  // a while test runs again on every iteration; definitions run later
+    }
+}
+
+void inline_temporaries(Body& body, const std::string& prefix) {
+    std::map<std::string, size_t> uses;
+    count_all_loads(body, prefix, uses);
+    if (uses.empty()) return;
+    inline_in(body, prefix, uses);
+}
+
+const Expr* duplicated_effect(const Body& body) {
+    std::unordered_set<const Expr*> seen;
+    return find_duplicate(body, seen);
+}
+
+}  // namespace uncompile

@@ -1,0 +1,138 @@
+"""Bytecode that no source compiles to, in the shapes PyTorch's Dynamo emits (built directly, no
+torch needed): values kept on the stack across `del` and stores, COPY'd values used twice, lists
+updated in place through a copy, stack shuffles. The decompiled source must run and compute the
+same results with the same side effects, in the same order; where it cannot be expressed it must be
+refused loudly, never printed wrong.
+"""
+import sys
+import types
+
+import pytest
+
+import uncompile
+from bytecode_asm import assemble
+
+pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the programs are written in 3.11 bytecode")
+
+
+def template(x):
+    pass
+
+
+def call(n):
+    return [("PRECALL", n), ("CALL", n)]
+
+
+class Log:
+    """Records calls, so the order of side effects can be compared."""
+
+    def __init__(self):
+        self.events = []
+
+    def f(self, *args):
+        self.events.append(("f",) + args)
+        return len(self.events)
+
+    def g(self, *args):
+        self.events.append(("g",) + args)
+        return [len(self.events)]
+
+
+def run_both(program, args=(1,), argcount=None):
+    code = assemble(template.__code__, program, argcount=argcount)
+    source = uncompile.decompile(code)
+    assert not source.failures, "refused:\n%s" % source
+    compile(source, "<decompiled>", "exec")
+    results = []
+    for fn_source in (None, source):
+        log = Log()
+        namespace = {"log": log, "helper": log}
+        if fn_source is None:
+            fn = types.FunctionType(code, namespace)
+        else:
+            exec(fn_source, namespace)
+            fn = namespace["template"]
+        try:
+            value = fn(*args)
+        except Exception as exc:  # the exception is part of the behaviour
+            value = ("raised", type(exc).__name__)
+        results.append((value, log.events))
+    assert results[0] == results[1], "original %r, decompiled %r\n--- source ---\n%s" % (results[0], results[1], source)
+    return source
+
+
+def test_value_kept_across_delete():
+    # graph_out = f(x); return graph_out[0] computed before `del graph_out`
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "x")] + call(1) + [
+                    ("STORE_FAST", "graph_out"),
+                    ("LOAD_FAST", "graph_out"), ("LOAD_CONST", 0), ("BINARY_SUBSCR", None),
+                    ("DELETE_FAST", "graph_out"),
+                    ("RETURN_VALUE", None)])
+    assert "del graph_out" in src
+
+
+def test_copy_stored_and_used_as_callee():
+    # tmp = log.f; tmp() with the copy left on the stack, then `del tmp`
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("COPY", 1), ("STORE_FAST", "tmp")] + call(0) + [
+                    ("DELETE_FAST", "tmp"),
+                    ("RETURN_VALUE", None)])
+    assert src.count("log.f") == 1
+
+
+def test_value_computed_before_a_call_keeps_its_order():
+    # a = log.f(1) stays on the stack while log.f(2) runs as a statement; then return (a, x)
+    run_both([("RESUME", 0),
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1)] + call(1) + [
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 2)] + call(1) + [("POP_TOP", None),
+              ("LOAD_FAST", "x"), ("BUILD_TUPLE", 2),
+              ("RETURN_VALUE", None)])
+
+
+def test_duplicated_call_result_is_evaluated_once():
+    # v = log.f(x); return (v, v) through COPY, with no store in between
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_FAST", "x")] + call(1) + [
+                    ("COPY", 1), ("BUILD_TUPLE", 2),
+                    ("RETURN_VALUE", None)])
+    assert src.count("log.f(") == 1
+
+
+def test_list_updated_through_a_copy():
+    # lst = [x]; a copy gets lst[0:0] = [log.f()] and LIST_EXTEND; the other copy is returned
+    run_both([("RESUME", 0),
+              ("LOAD_FAST", "x"), ("BUILD_LIST", 1), ("COPY", 1),
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f")] + call(0) + [("BUILD_LIST", 1),
+              ("SWAP", 2), ("LOAD_CONST", 0), ("LOAD_CONST", 0), ("BUILD_SLICE", 2), ("STORE_SUBSCR", None),
+              ("COPY", 1), ("LOAD_CONST", (7, 8)), ("LIST_EXTEND", 1), ("POP_TOP", None),
+              ("RETURN_VALUE", None)])
+
+
+def test_swapped_arguments_keep_evaluation_order():
+    # b = log.f(1); a = log.f(2); SWAP; log.g(a, b) evaluates f(1) before f(2)
+    run_both([("RESUME", 0),
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"),
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1)] + call(1) + [
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 2)] + call(1) + [
+              ("SWAP", 2)] + call(2) + [
+              ("RETURN_VALUE", None)])
+
+
+def test_store_while_another_value_waits():
+    # log.f(1) waits on the stack while `x = log.f(2)` is stored; then return (waiting, x)
+    run_both([("RESUME", 0),
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1)] + call(1) + [
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 2)] + call(1) + [
+              ("STORE_FAST", "x"), ("LOAD_FAST", "x"), ("BUILD_TUPLE", 2),
+              ("RETURN_VALUE", None)])
+
+
+def test_value_reading_a_name_that_is_rebound():
+    # x + 1 computed, then x = 100 stored, then the waiting value returned
+    src = run_both([("RESUME", 0),
+                    ("LOAD_FAST", "x"), ("LOAD_CONST", 1), ("BINARY_OP", 0),
+                    ("LOAD_CONST", 100), ("STORE_FAST", "x"),
+                    ("LOAD_FAST", "x"), ("BUILD_TUPLE", 2),
+                    ("RETURN_VALUE", None)])
+    assert "x = 100" in src
