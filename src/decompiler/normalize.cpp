@@ -61,7 +61,35 @@ public:
         }
         if (traits_.block_stack) assign_block_handlers(out_);
         else attach_handlers();
+        drop_except_name_cleanups();
         return std::move(out_);
+    }
+
+    // `name = None; del name` right after POP_EXCEPT is the compiler's unbinding of `except T as
+    // name` on the clause's way out; `except ... as name` brings it back. Dropping it keeps a value
+    // the clause returns from looking like the pending half of an assignment.
+    void drop_except_name_cleanups() {
+        std::set<int64_t> targets;
+        for (const auto& op : out_) {
+            if (op.target >= 0) targets.insert(op.target);
+            if (op.handler >= 0) targets.insert(op.handler);
+        }
+        std::vector<NeutralOp> kept;
+        kept.reserve(out_.size());
+        for (size_t k = 0; k < out_.size(); ++k) {
+            kept.push_back(std::move(out_[k]));
+            if (kept.back().kind != N::PopExcept || k + 3 >= out_.size()) continue;
+            const NeutralOp& none = out_[k + 1];
+            const NeutralOp& store = out_[k + 2];
+            const NeutralOp& del = out_[k + 3];
+            bool cleanup = none.kind == N::LoadConst && none.value && none.value->kind == PyValue::Kind::None &&
+                           store.kind == N::Store && del.kind == N::Delete && store.name == del.name &&
+                           store.scope == del.scope;
+            for (size_t j = k + 1; cleanup && j <= k + 3; ++j)
+                cleanup = !targets.count(out_[j].offset) && out_[j].offset != out_[k].offset;
+            if (cleanup) k += 3;
+        }
+        out_ = std::move(kept);
     }
 
     // Each op learns its innermost handler from the exception table (3.11+; none before).
