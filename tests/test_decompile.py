@@ -223,6 +223,20 @@ def f(x):
         y += 1
     return y
 """, "f(0), f(2), f('a'), f(None)"),
+    "except_plain_clauses": ("""
+def f(x):
+    try:
+        y = 10 // x
+    except ZeroDivisionError:
+        y = 0
+    except (TypeError, KeyError):
+        y = -2
+    except:
+        y = -3
+    else:
+        y += 1
+    return y
+""", "f(0), f(2), f('a'), f(None)"),
     "except_returns": ("""
 def f(x):
     try:
@@ -332,7 +346,8 @@ def f(n):
 }
 SNIPPETS.update(EXCEPTION_SNIPPETS)
 
-# Exception handling on 3.8 (BEGIN_FINALLY / CALL_FINALLY / END_FINALLY) is not structured yet.
+# 3.8's finally machinery (BEGIN_FINALLY / CALL_FINALLY / POP_FINALLY / END_FINALLY, also behind
+# `except ... as name` and `with`) is not structured yet; plain except clauses are.
 UNSUPPORTED_YET = {
     "try_except": ("""
 def f(x):
@@ -424,6 +439,9 @@ EQUIVALENT_NOW = {
     ('except_name_unbound', '3.12'),
     ('except_name_unbound', '3.13'),
     ('except_name_unbound', '3.9'),
+    ('except_plain_clauses', '3.8'),
+    ('except_plain_clauses', '3.9'),
+    ('except_plain_clauses', '3.11'),
     ('except_returns', '3.10'),
     ('except_returns', '3.11'),
     ('except_returns', '3.12'),

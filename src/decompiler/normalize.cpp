@@ -211,6 +211,15 @@ private:
         return false;
     }
 
+    // Code no jump reaches, after an instruction that never falls through (3.8 leaves an
+    // END_FINALLY after a bare except clause).
+    bool unreachable_after_jump() const {
+        using O = Opcode;
+        if (i_ == 0 || jump_targets_.count(ins_[i_].offset) || handler_roles_.count(ins_[i_].offset)) return false;
+        Opcode prev = ins_[i_ - 1].op;
+        return prev == O::JUMP_FORWARD || prev == O::JUMP_ABSOLUTE || prev == O::RETURN_VALUE || prev == O::RAISE_VARARGS;
+    }
+
     void legacy_setup(const Instruction& i) {
         if (i.op == Opcode::SETUP_WITH) emit(N::BeforeWith);
         NeutralOp& op = emit(i.op == Opcode::SETUP_WITH ? N::SetupWith : N::SetupFinally);
@@ -501,6 +510,9 @@ private:
             emit(N::CheckExcMatch);
             emit_jump(N::JumpIf, JumpCondition::IfFalse, i.jump_target);
             return;
+        case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses (the finally machinery is not mapped yet)
+            if (clause_starts_.count(i.offset) || unreachable_after_jump()) return emit_count(N::Reraise, 0);
+            return unsupported(i);
         case O::SETUP_FINALLY: case O::SETUP_WITH: return legacy_setup(i);
         case O::POP_BLOCK: emit(N::PopBlock); return;
         case O::BEFORE_WITH: emit(N::BeforeWith); return;
