@@ -1281,7 +1281,7 @@ private:
         // meet where the body ends normally.
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
-            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && (m < 0 || !inside(m, p.handler)))
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
                 return p.exit;
         }
         if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
