@@ -134,19 +134,27 @@ private:
         }
         for (size_t k = 0; k + 1 < ins_.size(); ++k) {
             const Instruction& i = ins_[k];
-            const Instruction& next = ins_[k + 1];
+            size_t n = after_extended_args(k + 1);
+            if (n >= ins_.size()) break;
+            const Instruction& next = ins_[n];
             if (i.op == O::JUMP_IF_NOT_EXC_MATCH) {
                 clause_starts_.insert(i.jump_target);
                 triple_pops_.insert(i.jump_target);
                 triple_pops_.insert(next.offset);
-            } else if (is_exception_match(i) && next.op == O::POP_JUMP_IF_FALSE && k + 2 < ins_.size()) {
+            } else if (is_exception_match(i) && next.op == O::POP_JUMP_IF_FALSE && n + 1 < ins_.size()) {
                 clause_starts_.insert(next.jump_target);
                 triple_pops_.insert(next.jump_target);
-                triple_pops_.insert(ins_[k + 2].offset);
+                triple_pops_.insert(ins_[n + 1].offset);
             } else if (i.op == O::WITH_EXCEPT_START && next.op == O::POP_JUMP_IF_TRUE) {
                 triple_pops_.insert(next.jump_target);
             }
         }
+    }
+
+    // The index of the first instruction at or after `k` that is not an EXTENDED_ARG prefix.
+    size_t after_extended_args(size_t k) const {
+        while (k < ins_.size() && ins_[k].op == Opcode::EXTENDED_ARG) ++k;
+        return k;
     }
 
     bool is_exception_match(const Instruction& i) const {
