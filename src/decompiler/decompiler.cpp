@@ -83,9 +83,18 @@ public:
         std::vector<ExprPtr> stack;
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
+        if (!handlers_.empty()) check_no_handler_markers(body);
         inline_temporaries(body, "__stack");
         if (duplicated_effect(body)) unsupported("a value the bytecode computes once would be computed twice");
         return body;
+    }
+
+    // Invariant: the values only an exception handler's code has (the exception, its match test,
+    // the re-raise) were all folded into except clauses.
+    void check_no_handler_markers(const Body& body) const {
+        std::string text = print_module(body);
+        for (const ExprPtr& m : {exception_, previous_exception_, exception_matches_, reraise_})
+            if (text.find(m->id) != std::string::npos) unsupported("exception handling of an unusual shape (" + m->id + " left over)");
     }
 
     // Invariant between structuring and printing: no reachable code was left out.
@@ -1735,6 +1744,13 @@ private:
     // each side leaves by break/continue, so they meet at the next iteration.
     int merge_point(int block, Loop* loop, int stop) const {
         int m = cfg_.ipdom(block);
+        // Inside a try or with body (itself inside the innermost loop), sides that leave the body
+        // meet where the body ends normally.
+        if (!protected_bodies_.empty()) {
+            const ProtectedBody& p = protected_bodies_.back();
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
+                return p.exit;
+        }
         if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region.
@@ -1767,8 +1783,11 @@ private:
         if (then_flows || else_flows) {
             const std::vector<ExprPtr>& after = then_flows ? then_stack : else_stack;
             if (after.size() > stack.size()) unsupported("branches that leave values on the stack");
+            // A branch that goes on to the next iteration has left the with statements it was in.
+            bool next_iteration = merge == loop_header_of(loop);
             for (size_t k = after.size(); k < stack.size(); ++k)
-                if (stack[k] != exception_ && stack[k] != previous_exception_) unsupported("branches that leave different stacks");
+                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(next_iteration && with_exits_.count(stack[k].get())))
+                    unsupported("branches that leave different stacks");
             stack.resize(after.size());
         }
         if (StmtPtr a = as_assert(c.test, then_body, {})) {
@@ -2069,12 +2088,16 @@ private:
             int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
             if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter)
                 unsupported("an except clause that ends in a branch");
+            // A tail that returns or raises, reached only from this clause, is the clause's own code
+            // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
+            // what follows the statement).
+            if (cfg_.block(next).preds.size() == 1 && is_return_of_constant_after_finally_copies(next)) continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
-        if (targets.size() > 1 || (targets.empty() && loop_targets.size() > 1))
-            unsupported("except clauses that continue in different places");
+        if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
-        return loop_targets.empty() ? -1 : *loop_targets.begin();
+        // Clauses that leave by `continue` and by `break` say so themselves.
+        return loop_targets.size() == 1 ? *loop_targets.begin() : -1;
     }
 
     // A try or with statement whose protected body starts at `start`.
@@ -2088,9 +2111,13 @@ private:
         ExprPtr entered = is_with && !stack.empty() ? stack.back() : nullptr;
         if (is_with && (!entered || !with_context_.count(entered.get())))
             unsupported("a with block without BEFORE_WITH (block at " + std::to_string(cfg_.block(start).offset) + ", handler at " + std::to_string(cfg_.block(handler).offset) + ")");
+        protected_bodies_.push_back({handler, exit, loop});
         bool body_flows = emit_region(start, exit, body, loop, body_stack, is_with ? stack.size() - 1 : base);
+        protected_bodies_.pop_back();
         open_handlers_.erase(handler);
         size_t normal_depth = is_with ? stack.size() - 1 : stack.size();
+        if (!is_with && body_flows && exit >= 0 && body_stack.size() == normal_depth + 1)
+            body_flows = return_from_body(exit, body, loop, body_stack, base);
         if (is_with) {
             stack = std::move(body_stack);
             return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, normal_depth, base, handler);
@@ -2114,7 +2141,8 @@ private:
         if (after < 0) {
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
-            if (body_flows && exit >= 0 && exit < handler) {
+            int exit_to = through_jumps(exit);
+            if (body_flows && exit >= 0 && exit < handler && !(loop && (exit_to == loop->header || exit_to == loop->break_to))) {
                 int else_stop = -1;
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
@@ -2133,6 +2161,71 @@ private:
         stack = std::move(body_stack);
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // `return value` inside a try body: the body computed the value, the return comes after the
+    // blocks are left (after copies of enclosing finally bodies, which their statements strip).
+    bool return_from_body(int exit, Body& body, Loop* loop, std::vector<ExprPtr>& body_stack, size_t base) {
+        ExprPtr value = body_stack.back();
+        consumed_after_cleanup_.insert(keep(value));  // computed before the clean-up copies run, as the source says
+        Body tail;
+        if (emit_region(exit, -1, tail, loop, body_stack, base) || tail.empty() || tail.back()->kind != StmtKind::Return ||
+            tail.back()->value != value)
+            unsupported("a try body that leaves values on the stack");
+        body.insert(body.end(), tail.begin(), tail.end());
+        return false;
+    }
+
+    // The ops of a chain of blocks from `block` (following single successors) up to and including
+    // the one that ends flow; empty when the chain branches.
+    std::vector<const NeutralOp*> straight_ops(int block) const {
+        std::vector<const NeutralOp*> ops;
+        for (int steps = 0; block >= 0 && steps < 64; ++steps) {
+            const Block& blk = cfg_.block(block);
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Jump && ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
+            N last = ops_[blk.last - 1].kind;
+            if (last == N::Return || last == N::Raise || last == N::Reraise) return ops;
+            if (blk.succs.size() != 1) break;
+            block = blk.succs[0];
+        }
+        return {};
+    }
+
+    static bool same_op(const NeutralOp& a, const NeutralOp& b) {
+        return a.kind == b.kind && a.arg == b.arg && a.name == b.name && a.scope == b.scope && a.value == b.value &&
+               a.kwnames == b.kwnames && a.call_slots == b.call_slots && a.target < 0 && b.target < 0;
+    }
+
+    // `return <constant>` after copies of the finally bodies of open try statements: the compiler
+    // loads a returned constant after running them, so such a tail after POP_EXCEPT is a `return`
+    // inside the except clause (anything else there is code after the statement).
+    bool is_return_of_constant_after_finally_copies(int block) const {
+        std::vector<const NeutralOp*> tail = straight_ops(block);
+        if (tail.size() < 2 || tail.back()->kind != N::Return || tail[tail.size() - 2]->kind != N::LoadConst) return false;
+        size_t pos = 0, end = tail.size() - 2;
+        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
+        for (auto it = open.rbegin(); it != open.rend() && pos < end; ++it) {
+            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
+            std::vector<const NeutralOp*> final_ops = straight_ops(*it);
+            if (final_ops.size() < 2 || final_ops.front()->kind != N::PushExcInfo || final_ops.back()->kind != N::Reraise) continue;
+            size_t n = final_ops.size() - 2;
+            if (pos + n > end) continue;
+            bool same = true;
+            for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
+            if (same) pos += n;
+        }
+        return pos == end;
+    }
+
+    // Where a chain of blocks that only jump leads.
+    int through_jumps(int block) const {
+        for (int steps = 0; block >= 0 && steps < 16; ++steps) {
+            const Block& blk = cfg_.block(block);
+            if (blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) break;
+            block = cfg_.block_at_offset(ops_[blk.first].target);
+        }
+        return block;
     }
 
     int finish_with(const ExprPtr& entered, Body& body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
@@ -2304,6 +2397,13 @@ private:
         }
     }
 
+    // The creation serial of some expression of `s` (0: none).
+    static uint64_t some_serial(const StmtPtr& s) {
+        for (const ExprPtr& e : {s->value, s->test, s->target, s->targets.empty() ? ExprPtr() : s->targets[0]})
+            if (e) return e->serial;
+        return 0;
+    }
+
     // `return`, `break` and `continue` inside try/finally run a copy of the finally body first.
     static void strip_final_copies(Body& body, const std::string& copy_text, size_t copy_size, bool in_loop) {
         for (size_t i = 0; i < body.size(); ++i) {
@@ -2311,6 +2411,12 @@ private:
             bool leaves = k == StmtKind::Return || (!in_loop && (k == StmtKind::Break || k == StmtKind::Continue));
             if (!leaves || i < copy_size) continue;
             if (copy_size > 0 && print_module(Body(body.begin() + (i - copy_size), body.begin() + i)) != copy_text) continue;
+            // A value computed after the copy ran is returned by code after the statement, which the
+            // compiler copied into this path (a constant is always loaded late: either way is the same).
+            const ExprPtr& value = body[i]->value;
+            uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - copy_size]) : 0;
+            if (value && value->kind != ExprKind::Constant && copy_serial && value->serial > copy_serial)
+                unsupported("code after a try/finally statement that the compiler copied into each path");
             body.erase(body.begin() + (i - copy_size), body.begin() + i);
             i -= copy_size;
         }
@@ -2414,6 +2520,11 @@ private:
     mutable std::map<std::pair<int, int>, bool> loop_edge_cache_;
     mutable std::vector<bool> reachable_;
     std::set<int> open_handlers_;
+    struct ProtectedBody {
+        int handler, exit;
+        const Loop* loop;
+    };
+    std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
     std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     std::unordered_map<const Expr*, FunctionValue> functions_;

@@ -37,6 +37,10 @@ enum class N {
     // Exception handling (3.11+): handler entry and exit, `except T` tests, the compiler's re-raise
     // at the end of a handler, `with` entry and its handler's __exit__ call, the generator guard.
     PushExcInfo, PopExcept, CheckExcMatch, Reraise, BeforeWith, WithExceptStart, StopIterationError,
+    // Block-stack markers (3.8-3.10): SETUP_FINALLY / SETUP_WITH (target: the handler; arg: values
+    // above the block's stack level) and POP_BLOCK. normalize's block-stack pass turns them into
+    // the handler fields below and removes them: nothing after normalize sees one.
+    SetupFinally, SetupWith, PopBlock,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };

@@ -1,9 +1,11 @@
 #include "normalize.h"
 
+#include <map>
 #include <set>
-
-#include "core/exception_table.h"
 #include <unordered_map>
+
+#include "block_stack.h"
+#include "core/exception_table.h"
 
 namespace uncompile {
 
@@ -14,14 +16,22 @@ struct VersionTraits {
     bool null_before_callable;  // 3.11/3.12 push NULL below the callable, 3.13 above it
     bool qualname_on_stack;     // MAKE_FUNCTION pops the qualified name (before 3.11)
     int for_exit_skips;         // instructions FOR_ITER's exit skips at its target (END_FOR, POP_TOP)
+    bool block_stack;           // SETUP_FINALLY / SETUP_WITH / POP_BLOCK instead of an exception table
 };
 
 VersionTraits traits_of(PyVersion v) {
-    if (v >= PyVersion{3, 13}) return {false, false, 2};
-    if (v >= PyVersion{3, 12}) return {true, false, 1};
-    if (v >= PyVersion{3, 11}) return {true, false, 0};
-    return {true, true, 0};
+    if (v >= PyVersion{3, 13}) return {false, false, 2, false};
+    if (v >= PyVersion{3, 12}) return {true, false, 1, false};
+    if (v >= PyVersion{3, 11}) return {true, false, 0, false};
+    return {true, true, 0, true};
 }
+
+// What the code at a SETUP_FINALLY / SETUP_WITH target is (3.8-3.10).
+enum class HandlerRole {
+    Try,          // except clauses or a finally body: gets 3.11's PUSH_EXC_INFO
+    NameCleanup,  // `name = None; del name; re-raise`, around the body of `except ... as name`
+    With,         // a with statement's __exit__ call
+};
 
 const std::unordered_map<std::string, std::string>& legacy_binary_ops() {
     static const std::unordered_map<std::string, std::string> ops = {
@@ -36,14 +46,50 @@ class Normalizer {
 public:
     Normalizer(const CodeObject& code, const std::vector<Instruction>& ins, const OpcodeTable& table)
         : code_(code), ins_(ins), table_(table), traits_(traits_of(code.version)) {
-        for (const auto& i : ins_)
-            if (i.jump_target >= 0) jump_targets_.insert(i.jump_target);
+        for (size_t k = 0; k < ins_.size(); ++k) {
+            if (ins_[k].jump_target >= 0) jump_targets_.insert(ins_[k].jump_target);
+            offset_index_[ins_[k].offset] = k;
+        }
+        if (traits_.block_stack) find_legacy_handlers();
     }
 
     std::vector<NeutralOp> run() {
-        for (i_ = 0; i_ < ins_.size(); ++i_) translate(ins_[i_]);
-        attach_handlers();
+        for (i_ = 0; i_ < ins_.size(); ++i_) {
+            if (auto it = handler_roles_.find(ins_[i_].offset); it != handler_roles_.end() && it->second != HandlerRole::NameCleanup)
+                emit(N::PushExcInfo);  // 3.11's handler prologue; the block-stack pass gives the exception
+            translate(ins_[i_]);
+        }
+        if (traits_.block_stack) assign_block_handlers(out_);
+        else attach_handlers();
+        drop_except_name_cleanups();
         return std::move(out_);
+    }
+
+    // `name = None; del name` right after POP_EXCEPT is the compiler's unbinding of `except T as
+    // name` on the clause's way out; `except ... as name` brings it back. Dropping it keeps a value
+    // the clause returns from looking like the pending half of an assignment.
+    void drop_except_name_cleanups() {
+        std::set<int64_t> targets;
+        for (const auto& op : out_) {
+            if (op.target >= 0) targets.insert(op.target);
+            if (op.handler >= 0) targets.insert(op.handler);
+        }
+        std::vector<NeutralOp> kept;
+        kept.reserve(out_.size());
+        for (size_t k = 0; k < out_.size(); ++k) {
+            kept.push_back(std::move(out_[k]));
+            if (kept.back().kind != N::PopExcept || k + 3 >= out_.size()) continue;
+            const NeutralOp& none = out_[k + 1];
+            const NeutralOp& store = out_[k + 2];
+            const NeutralOp& del = out_[k + 3];
+            bool cleanup = none.kind == N::LoadConst && none.value && none.value->kind == PyValue::Kind::None &&
+                           store.kind == N::Store && del.kind == N::Delete && store.name == del.name &&
+                           store.scope == del.scope;
+            for (size_t j = k + 1; cleanup && j <= k + 3; ++j)
+                cleanup = !targets.count(out_[j].offset) && out_[j].offset != out_[k].offset;
+            if (cleanup) k += 3;
+        }
+        out_ = std::move(kept);
     }
 
     // Each op learns its innermost handler from the exception table (3.11+; none before).
@@ -61,6 +107,135 @@ public:
     }
 
 private:
+    // ---------------------------------------------------------------- handlers before 3.11
+    // The interpreter enters a 3.8-3.10 handler with six values on the stack (the previous
+    // exception's traceback, value and type, then the new one's), 3.11 with one (PUSH_EXC_INFO
+    // then saves the previous one below it). The idioms that read those values fold into 3.11's:
+    //   DUP_TOP; <type>; JUMP_IF_NOT_EXC_MATCH L  -> <type>; CHECK_EXC_MATCH; POP_JUMP_IF_FALSE L
+    //   DUP_TOP; <type>; COMPARE_OP exception match; POP_JUMP_IF_FALSE L (3.8): the same
+    //   POP_TOP; STORE name; POP_TOP              -> STORE name   (except T as name)
+    //   POP_TOP; POP_TOP; POP_TOP                 -> POP_TOP      (except T, bare except, with)
+    //   ROT_FOUR; [POP_BLOCK] POP_EXCEPT          -> SWAP 2; POP_EXCEPT   (a value kept past the handler)
+    //   RERAISE / END_FINALLY at a handler's end  -> RERAISE 0 (1 in a name clean-up)
+    void find_legacy_handlers() {
+        using O = Opcode;
+        for (size_t k = 0; k < ins_.size(); ++k) {
+            const Instruction& i = ins_[k];
+            if (i.op == O::SETUP_WITH) {
+                handler_roles_[i.jump_target] = HandlerRole::With;
+            } else if (i.op == O::SETUP_FINALLY) {
+                bool cleanup = is_name_cleanup(i.jump_target);
+                handler_roles_[i.jump_target] = cleanup ? HandlerRole::NameCleanup : HandlerRole::Try;
+                if (!cleanup) {
+                    clause_starts_.insert(i.jump_target);
+                    triple_pops_.insert(i.jump_target);
+                }
+            }
+        }
+        for (size_t k = 0; k + 1 < ins_.size(); ++k) {
+            const Instruction& i = ins_[k];
+            size_t n = after_extended_args(k + 1);
+            if (n >= ins_.size()) break;
+            const Instruction& next = ins_[n];
+            if (i.op == O::JUMP_IF_NOT_EXC_MATCH) {
+                clause_starts_.insert(i.jump_target);
+                triple_pops_.insert(i.jump_target);
+                triple_pops_.insert(next.offset);
+            } else if (is_exception_match(i) && next.op == O::POP_JUMP_IF_FALSE && n + 1 < ins_.size()) {
+                clause_starts_.insert(next.jump_target);
+                triple_pops_.insert(next.jump_target);
+                triple_pops_.insert(ins_[n + 1].offset);
+            } else if (i.op == O::WITH_EXCEPT_START && next.op == O::POP_JUMP_IF_TRUE) {
+                triple_pops_.insert(next.jump_target);
+            }
+        }
+    }
+
+    // The index of the first instruction at or after `k` that is not an EXTENDED_ARG prefix.
+    size_t after_extended_args(size_t k) const {
+        while (k < ins_.size() && ins_[k].op == Opcode::EXTENDED_ARG) ++k;
+        return k;
+    }
+
+    bool is_exception_match(const Instruction& i) const {
+        return i.op == Opcode::COMPARE_OP && size_t(i.index) < table_.compare_ops.size() &&
+               table_.compare_ops[i.index] == "exception match";
+    }
+
+    // `LOAD_CONST None; STORE_X name; DELETE_X name; RERAISE|END_FINALLY` at `offset`.
+    bool is_name_cleanup(int64_t offset) {
+        using O = Opcode;
+        auto it = offset_index_.find(offset);
+        if (it == offset_index_.end() || it->second + 3 >= ins_.size()) return false;
+        const Instruction* c = &ins_[it->second];
+        if (c[0].op != O::LOAD_CONST || const_at(c[0].index)->kind != PyValue::Kind::None) return false;
+        static const std::pair<Opcode, Opcode> pairs[] = {{O::STORE_FAST, O::DELETE_FAST}, {O::STORE_NAME, O::DELETE_NAME},
+                                                          {O::STORE_GLOBAL, O::DELETE_GLOBAL}, {O::STORE_DEREF, O::DELETE_DEREF}};
+        bool named = false;
+        for (auto [store, del] : pairs) named = named || (c[1].op == store && c[2].op == del && c[1].index == c[2].index);
+        if (!named || (c[3].op != O::RERAISE && c[3].op != O::END_FINALLY)) return false;
+        for (int k = 1; k <= 3; ++k)
+            if (jump_targets_.count(c[k].offset)) return false;
+        cleanup_reraises_.insert(c[3].offset);
+        return true;
+    }
+
+    // At the start of an except clause: the DUP_TOP of the exception whose type is tested next.
+    bool exception_match_ahead() const {
+        for (size_t k = i_ + 1; k < ins_.size(); ++k) {
+            const Instruction& i = ins_[k];
+            if (jump_targets_.count(i.offset)) return false;
+            if (i.op == Opcode::JUMP_IF_NOT_EXC_MATCH || is_exception_match(i)) return true;
+            if (i.is_jump() || handler_roles_.count(i.offset)) return false;
+        }
+        return false;
+    }
+
+    // The three values of an exception popped (or the value stored) at once.
+    bool fold_exception_triple() {
+        using O = Opcode;
+        const Instruction* a = peek(1);
+        const Instruction* b = peek(2);
+        if (!a || !b || jump_targets_.count(a->offset) || jump_targets_.count(b->offset) || b->op != O::POP_TOP) return false;
+        if (a->op == O::POP_TOP) {
+            emit(N::Pop);
+        } else if (a->op == O::STORE_FAST || a->op == O::STORE_NAME || a->op == O::STORE_GLOBAL || a->op == O::STORE_DEREF) {
+            ++i_;
+            translate(*a);
+            --i_;
+        } else {
+            return false;
+        }
+        i_ += 2;
+        return true;
+    }
+
+    // ROT_FOUR that moves a value below the previous exception's three values, for POP_EXCEPT.
+    bool rot_four_past_exception() const {
+        for (size_t k = 1; peek(k); ++k) {
+            if (peek(k)->op == Opcode::POP_EXCEPT) return true;
+            if (peek(k)->op != Opcode::POP_BLOCK || jump_targets_.count(peek(k)->offset)) return false;
+        }
+        return false;
+    }
+
+    // Code no jump reaches, after an instruction that never falls through (3.8 leaves an
+    // END_FINALLY after a bare except clause).
+    bool unreachable_after_jump() const {
+        using O = Opcode;
+        if (i_ == 0 || jump_targets_.count(ins_[i_].offset) || handler_roles_.count(ins_[i_].offset)) return false;
+        Opcode prev = ins_[i_ - 1].op;
+        return prev == O::JUMP_FORWARD || prev == O::JUMP_ABSOLUTE || prev == O::RETURN_VALUE || prev == O::RAISE_VARARGS;
+    }
+
+    void legacy_setup(const Instruction& i) {
+        if (i.op == Opcode::SETUP_WITH) emit(N::BeforeWith);
+        NeutralOp& op = emit(i.op == Opcode::SETUP_WITH ? N::SetupWith : N::SetupFinally);
+        op.target = i.jump_target;
+        op.arg = i.op == Opcode::SETUP_WITH ? 1 : 0;  // the entered value is above the block's level
+        op.handler_lasti = i.op == Opcode::SETUP_WITH || handler_roles_[i.jump_target] == HandlerRole::NameCleanup;
+    }
+
     NeutralOp& emit(N kind) {
         NeutralOp op;
         op.kind = kind;
@@ -139,16 +314,28 @@ private:
         using O = Opcode;
         switch (i.op) {
         case O::NOP: case O::RESUME: case O::EXTENDED_ARG: case O::CACHE: case O::PRECALL: case O::MAKE_CELL:
-        case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START: case O::POP_BLOCK:
+        case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START:
         case O::END_FOR:  // FOR_ITER's exit (normalized) already skips it
             return;
         case O::RETURN_GENERATOR: emit(N::PushNull); return;  // popped right away by the POP_TOP after it
-        case O::POP_TOP: emit(N::Pop); return;
+        case O::POP_TOP:
+            if (triple_pops_.count(i.offset) && fold_exception_triple()) return;
+            emit(N::Pop);
+            return;
         case O::ROT_TWO: emit_count(N::Swap, 2); return;
         case O::ROT_THREE: emit_count(N::Swap, 3); emit_count(N::Swap, 2); return;
-        case O::ROT_FOUR: for (int n = 4; n >= 2; --n) emit_count(N::Swap, n); return;
+        case O::ROT_FOUR:
+            if (traits_.block_stack && rot_four_past_exception()) return emit_count(N::Swap, 2);
+            for (int n = 4; n >= 2; --n) emit_count(N::Swap, n);
+            return;
         case O::ROT_N: for (int64_t n = i.arg; n >= 2; --n) emit_count(N::Swap, n); return;
-        case O::DUP_TOP: emit_count(N::Copy, 1); return;
+        case O::DUP_TOP:
+            if (clause_starts_.count(i.offset) && exception_match_ahead()) {
+                pending_exception_match_ = true;
+                return;
+            }
+            emit_count(N::Copy, 1);
+            return;
         case O::DUP_TOP_TWO: emit_count(N::Copy, 2); emit_count(N::Copy, 2); return;
         case O::COPY:
             if (i.arg == 1 && fold_short_circuit()) return;
@@ -234,6 +421,11 @@ private:
         case O::UNARY_NOT: emit_named(N::UnaryOp, "not"); return;
         case O::COMPARE_OP: {
             std::string symbol = size_t(i.index) < table_.compare_ops.size() ? table_.compare_ops[i.index] : "?";
+            if (symbol == "exception match" && pending_exception_match_) {
+                pending_exception_match_ = false;
+                emit(N::CheckExcMatch);
+                return;
+            }
             if (symbol == "exception match" || symbol == "BAD") return unsupported(i);
             emit_named(N::Compare, symbol);
             return;
@@ -319,7 +511,18 @@ private:
         case O::PUSH_EXC_INFO: emit(N::PushExcInfo); return;
         case O::POP_EXCEPT: emit(N::PopExcept); return;
         case O::CHECK_EXC_MATCH: emit(N::CheckExcMatch); return;
-        case O::RERAISE: emit_count(N::Reraise, i.arg); return;
+        case O::RERAISE: emit_count(N::Reraise, cleanup_reraises_.count(i.offset) ? 1 : i.has_arg ? i.arg : 0); return;
+        case O::JUMP_IF_NOT_EXC_MATCH:
+            if (!pending_exception_match_) return unsupported(i);
+            pending_exception_match_ = false;
+            emit(N::CheckExcMatch);
+            emit_jump(N::JumpIf, JumpCondition::IfFalse, i.jump_target);
+            return;
+        case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses (the finally machinery is not mapped yet)
+            if (clause_starts_.count(i.offset) || unreachable_after_jump()) return emit_count(N::Reraise, 0);
+            return unsupported(i);
+        case O::SETUP_FINALLY: case O::SETUP_WITH: return legacy_setup(i);
+        case O::POP_BLOCK: emit(N::PopBlock); return;
         case O::BEFORE_WITH: emit(N::BeforeWith); return;
         case O::WITH_EXCEPT_START: emit(N::WithExceptStart); return;
         default:
@@ -371,6 +574,12 @@ private:
     const OpcodeTable& table_;
     VersionTraits traits_;
     std::set<int64_t> jump_targets_;
+    std::map<uint32_t, size_t> offset_index_;
+    // Before 3.11: what each handler is, where except clauses start (their DUP_TOP is dropped),
+    // where the exception's three values are popped, which re-raises end a name clean-up.
+    std::map<int64_t, HandlerRole> handler_roles_;
+    std::set<int64_t> clause_starts_, triple_pops_, cleanup_reraises_;
+    bool pending_exception_match_ = false;
     std::vector<NeutralOp> out_;
     ObjectRef pending_kwnames_;
     size_t i_ = 0;

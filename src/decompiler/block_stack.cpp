@@ -1,0 +1,191 @@
+#include "block_stack.h"
+
+#include <algorithm>
+#include <bitset>
+#include <string>
+
+namespace uncompile {
+
+namespace {
+
+// One entry of the interpreter's block stack: a SETUP_FINALLY / SETUP_WITH block (its handler),
+// or the EXCEPT_HANDLER block the interpreter pushes when it enters a handler (POP_EXCEPT pops it).
+struct Entry {
+    int64_t handler = -1;
+    int depth = 0;
+    bool lasti = false;
+    bool except_handler = false;
+    bool operator==(const Entry& o) const {
+        return handler == o.handler && depth == o.depth && lasti == o.lasti && except_handler == o.except_handler;
+    }
+};
+
+struct State {
+    int depth = 0;
+    std::vector<Entry> blocks;
+    bool operator==(const State& o) const { return depth == o.depth && blocks == o.blocks; }
+    bool operator!=(const State& o) const { return !(*this == o); }
+};
+
+size_t index_at(const std::vector<NeutralOp>& ops, int64_t offset) {
+    auto it = std::lower_bound(ops.begin(), ops.end(), offset,
+                               [](const NeutralOp& op, int64_t off) { return int64_t(op.offset) < off; });
+    return size_t(it - ops.begin());
+}
+
+bool is_marker(N kind) { return kind == N::SetupFinally || kind == N::SetupWith || kind == N::PopBlock; }
+
+class BlockStackPass {
+public:
+    explicit BlockStackPass(std::vector<NeutralOp>& ops) : ops_(ops), in_(ops.size()), problem_(ops.size()) {}
+
+    void run() {
+        if (ops_.empty()) return;
+        flow(0, State{});
+        while (!work_.empty()) {
+            size_t i = work_.back();
+            work_.pop_back();
+            step(i, *in_[i]);
+        }
+        apply();
+    }
+
+private:
+    void flow(size_t to, const State& s) {
+        if (to >= ops_.size()) return;
+        if (s.depth < 0) return fail(to, "a stack depth below zero");
+        if (!in_[to]) {
+            in_[to] = s;
+            work_.push_back(to);
+        } else if (*in_[to] != s) {
+            fail(to, "paths that meet with different block stacks");
+        }
+    }
+
+    void fail(size_t at, const char* why) {
+        if (problem_[at].empty()) problem_[at] = why;
+    }
+
+    void step(size_t i, State s) {
+        const NeutralOp& op = ops_[i];
+        switch (op.kind) {
+        case N::SetupFinally: case N::SetupWith: {
+            Entry e{op.target, s.depth - int(op.arg), op.handler_lasti, false};
+            // The handler runs with this block popped and an EXCEPT_HANDLER block pushed, from the
+            // block's level plus the exception.
+            State h = s;
+            h.depth = e.depth + 1;
+            h.blocks.push_back(Entry{-1, e.depth, false, true});
+            flow(index_at(ops_, op.target), h);
+            s.blocks.push_back(e);
+            return flow(i + 1, s);
+        }
+        case N::PopBlock:
+            if (s.blocks.empty() || s.blocks.back().except_handler) return fail(i, "POP_BLOCK without a setup block");
+            s.blocks.pop_back();
+            return flow(i + 1, s);
+        case N::PopExcept:
+            if (s.blocks.empty() || !s.blocks.back().except_handler) return fail(i, "POP_EXCEPT outside an exception handler");
+            s.blocks.pop_back();
+            s.depth -= 1;
+            return flow(i + 1, s);
+        case N::Jump: return flow(index_at(ops_, op.target), s);
+        case N::JumpIf:
+            s.depth -= 1;
+            flow(index_at(ops_, op.target), s);
+            return flow(i + 1, s);
+        case N::JumpIfOrPop:
+            flow(index_at(ops_, op.target), s);
+            s.depth -= 1;
+            return flow(i + 1, s);
+        case N::ForIter: {
+            State exit = s;
+            exit.depth -= 1;  // the exhausted iterator is popped
+            flow(index_at(ops_, op.target), exit);
+            s.depth += 1;
+            return flow(i + 1, s);
+        }
+        case N::Return: case N::Raise: case N::Reraise: case N::Unsupported: return;
+        default: {
+            std::optional<int> effect = stack_effect(op);
+            if (!effect) return;
+            s.depth += *effect;
+            return flow(i + 1, s);
+        }
+        }
+    }
+
+    void apply() {
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            NeutralOp& op = ops_[i];
+            if (!problem_[i].empty()) {
+                op.kind = N::Unsupported;
+                op.name = problem_[i];
+            }
+            op.handler = -1;
+            op.handler_depth = 0;
+            op.handler_lasti = false;
+            if (!in_[i]) continue;
+            const auto& blocks = in_[i]->blocks;
+            for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
+                if (it->except_handler) continue;
+                op.handler = it->handler;
+                op.handler_depth = uint32_t(it->depth);
+                op.handler_lasti = it->lasti;
+                break;
+            }
+        }
+        ops_.erase(std::remove_if(ops_.begin(), ops_.end(), [](const NeutralOp& op) { return is_marker(op.kind); }),
+                   ops_.end());
+    }
+
+    std::vector<NeutralOp>& ops_;
+    std::vector<std::optional<State>> in_;
+    std::vector<std::string> problem_;
+    std::vector<size_t> work_;
+};
+
+}  // namespace
+
+std::optional<int> stack_effect(const NeutralOp& op) {
+    const int n = int(op.arg);
+    switch (op.kind) {
+    case N::Nop: case N::Swap: case N::Delete: case N::LoadAttr: case N::UnaryOp: case N::ListToTuple:
+    case N::ConvertValue: case N::GetIter: case N::Yield: case N::GetYieldFromIter: case N::GetAwaitable:
+    case N::CheckExcMatch: case N::StopIterationError: case N::Jump:
+    case N::SetupFinally: case N::SetupWith: case N::PopBlock:
+        return 0;
+    case N::Copy: case N::PushNull: case N::LoadConst: case N::Load: case N::LoadClosure: case N::LoadAssertionError:
+    case N::LoadBuildClass: case N::LoadLocals: case N::ImportFrom: case N::PushExcInfo: case N::BeforeWith:
+    case N::WithExceptStart:
+        return 1;
+    case N::Pop: case N::Store: case N::DeleteAttr: case N::BinaryOp: case N::Compare: case N::Subscr:
+    case N::ListAppend: case N::SetAdd: case N::ListExtend: case N::SetUpdate: case N::DictUpdate: case N::DictMerge:
+    case N::ImportName: case N::ImportStar: case N::SetFunctionAttribute: case N::PopExcept: case N::JumpIf:
+    case N::Return:
+        return -1;
+    case N::StoreAttr: case N::DeleteSubscr: case N::Slice3: case N::MapAdd: case N::LoadSuperAttr: return -2;
+    case N::StoreSubscr: return -3;
+    case N::StoreSlice: return -4;
+    case N::BuildSlice: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return 1 - n;
+    case N::BuildMap: return 1 - 2 * n;
+    case N::BuildConstKeyMap: return -n;
+    case N::UnpackSequence: return n - 1;
+    case N::UnpackEx: return (n & 0xff) + (n >> 8);
+    case N::Call: return 1 - n - op.call_slots;
+    case N::CallKw: return -n - op.call_slots;  // the keyword names tuple is on the stack too
+    case N::CallEx: return -(op.arg & 1) - op.call_slots;
+    case N::MakeFunction:
+        return -int(std::bitset<4>(uint64_t(op.arg) & 0xf).count()) - (op.with_qualname ? 1 : 0);
+    case N::FormatValue: return -n;
+    case N::JumpIfOrPop: return -1;
+    case N::ForIter: return 1;
+    case N::Raise: return -n;
+    case N::Reraise: case N::Send: case N::Unsupported: return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+void assign_block_handlers(std::vector<NeutralOp>& ops) { BlockStackPass(ops).run(); }
+
+}  // namespace uncompile
