@@ -416,6 +416,8 @@ EQUIVALENT_NOW = {
     ('calls_and_strings', '3.9'),
     ('loops', '3.10'),
     ('loops', '3.11'),
+    ('loops', '3.12'),  # 3.12+ while loops: the repeated test jumps out, a bare jump goes back
+    ('loops', '3.13'),
     ('while_else', '3.10'),
     ('while_else', '3.11'),
     ('while_else', '3.8'),

@@ -1723,6 +1723,11 @@ private:
                     pop(stack);  // the repeated loop condition of a rotated `while`
                     return true;
                 }
+                if (loop && b + 1 == loop->latch && cfg_.block_at_offset(term->target) == loop->exit && is_bare_back_jump(loop->latch, loop->header)) {
+                    pop(stack);  // 3.12+: the repeated condition jumps out, a bare jump goes back
+                    emitted_[loop->latch] = true;
+                    return true;
+                }
                 b = emit_if(b, *term, out, loop, stack, base, stop);
                 if (b == kFlowEnded) return false;
                 continue;
@@ -1836,6 +1841,17 @@ private:
     static int loop_header_of(Loop* loop) { return loop ? loop->header : -4; }
 
     // `while c: body` compiled with the test repeated at the bottom: if c: do { body } while (c).
+    // A block holding only a jump back to `header` (NOPs aside).
+    bool is_bare_back_jump(int block, int header) const {
+        const Block& blk = cfg_.block(block);
+        for (size_t i = blk.first; i < blk.last; ++i) {
+            const NeutralOp& op = ops_[i];
+            if (op.kind == N::Nop) continue;
+            if (op.kind != N::Jump || i + 1 != blk.last || cfg_.block_at_offset(op.target) != header) return false;
+        }
+        return blk.last > blk.first;
+    }
+
     int try_rotated_while(const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
         int header = c.then_block;
         if (header < 0 || !is_back_edge_target(header)) return -2;
