@@ -1,4 +1,4 @@
-"""A small module to disassemble (and, later, decompile) with uncompile."""
+"""A small module to decompile and disassemble with uncompile."""
 
 
 def fib(n: int) -> int:
@@ -11,11 +11,12 @@ def fib(n: int) -> int:
 
 def safe_div(x, y, *, default=None):
     try:
-        return x / y
+        result = x / y
     except ZeroDivisionError:
-        return default
+        result = default
     finally:
         print(f"divided {x!r} by {y!r}")
+    return result
 
 
 class Counter:
