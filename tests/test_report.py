@@ -240,3 +240,49 @@ def test_several_ranks(tmp_path):
     html = (out / "index.html").read_text()
     assert 'id="n-functions">4<' in html and "rank 0" in html and "rank 1" in html and "world size 2" in html
     assert (out / "f/forward_model_L12.rank0/c0_0.html").exists() and (out / "f/forward_model_L12.rank1/c0_0.html").exists()
+
+
+def test_recorded_kernel_source_nodes_are_real_links(tmp_path):
+    """A C++ kernel has no "Source Nodes" comment; the dumper's record of it (the manifest's
+    "kernels" of the inductor file) makes its links real, and only the nodes it names are linked."""
+    dump = Path(make_dump(tmp_path / "dump"))
+    manifest_path = dump / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    fn = next(f for f in manifest["functions"] if f["dir"] == "forward_model_L12")
+    c0 = next(c for c in fn["compiles"] if c["compile_id"] == "0/0")
+    bwd = next(e for e in c0["files"] if e["kind"] == "inductor" and e["part"] == "backward")
+    text = (dump / bwd["path"]).read_text()
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("cpp_fused_cos_mul_threshold_backward_0 ="))
+    bwd["kernels"] = [{"name": "cpp_fused_cos_mul_threshold_backward_0", "line": line, "source_nodes": ["cos", "mul"],
+                       "original_aten": ["aten.cos", "aten.mul"], "from": "inductor_metadata"}]
+    manifest_path.write_text(json.dumps(manifest))
+    out = build_report(dump, tmp_path / "out").parent
+    page = (out / "f/forward_model_L12/c0_0.html").read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="links">(.*?)</script>', page, re.S).group(1))
+    k = data["kernels"]["inductor-0-backward:cpp_fused_cos_mul_threshold_backward_0"]
+    assert not k["inf"], "recorded source nodes are not inferred"
+    assert set(k["n"]) == {"aot_backward-0:cos", "aot_backward-0:mul"}, k["n"]
+    assert k["aten"] == ["aten.cos", "aten.mul"]
+    # the forward kernels keep their comment-given links, and the captured graph's recorded kernel
+    # names (forward code) are not matched against the backward file's kernels
+    assert not any(n.startswith("captured_graph") for n in k["n"])
+    # a record for another kernel name changes nothing
+    bwd["kernels"] = [{"name": "cpp_fused_other_0", "line": line, "source_nodes": ["cos"]}]
+    manifest_path.write_text(json.dumps(manifest))
+    out = build_report(dump, tmp_path / "out2").parent
+    data = json.loads(re.search(r'<script type="application/json" id="links">(.*?)</script>',
+                                (out / "f/forward_model_L12/c0_0.html").read_text(), re.S).group(1))
+    assert data["kernels"]["inductor-0-backward:cpp_fused_cos_mul_threshold_backward_0"]["inf"]
+
+
+def test_inductor_comment_gives_source_nodes_and_aten():
+    text = ("k0 = async_compile.cpp_pybinding(['float*'], r'''\n''')\n"
+            "def call(args):\n"
+            "    # Topologically Sorted Source Nodes: [linear], Original ATen: [aten.t, aten.addmm]\n"
+            "    extern_kernels.addmm(a, b, c, out=buf0)\n"
+            "    # Unsorted Source Nodes: [x, y], Original ATen: [aten.cat]\n"
+            "    k0(buf0)\n")
+    ks = {k.name: k for k in parse_inductor_kernels(text)}
+    assert ks["extern_kernels.addmm"].source_nodes == ["linear"]
+    assert ks["extern_kernels.addmm"].original_aten == ["aten.t", "aten.addmm"]
+    assert ks["k0"].source_nodes == ["x", "y"] and ks["k0"].original_aten == ["aten.cat"]

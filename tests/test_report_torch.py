@@ -44,7 +44,13 @@ def test_real_dump_overview_and_links(real_report):
     assert data["users"]["12"]["b"] == [0]
     diff = (real_report / "f" / "f_basic_L10" / "diff-c0_0-c0_1.html").read_text(encoding="utf-8")
     assert 'class="changed"' in diff and "<del>" in diff and "<ins>" in diff
+    # Inductor's own metadata links every kernel (C++ kernels included): nothing is inferred
+    k11 = [data["kernels"][k] for k in line11["k"]]
+    assert all(not k["inf"] for k in k11) and any("captured_graph-0:y" in k["n"] for k in k11), k11
     module = _links(real_report / "f" / "forward_basic_L21" / "c2_0.html")
+    assert module["kernels"] and not [k for k in module["kernels"].values() if k["inf"]], module["kernels"]
+    linear = [k for k in module["kernels"].values() if k["name"] == "extern_kernels.addmm"]
+    assert linear and "captured_graph-0:linear" in linear[0]["n"]
     assert any(s.startswith("aot_backward") for s in module["sections"]), module["sections"]
     assert module["users"]["22"]["k"], "the module's line has kernels"
 

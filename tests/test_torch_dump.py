@@ -2,6 +2,7 @@
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -155,3 +156,95 @@ def test_install_adds_decompiled_source_to_bytecode_log(tmp_path):
     env = dict(os.environ, TORCH_LOGS="+bytecode")
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert "DECOMPILED BY UNCOMPILE" in out.stderr
+
+
+def _kernel_names(code):
+    from uncompile.report.links import parse_inductor_kernels
+    return {k.name for k in parse_inductor_kernels(code)}
+
+
+def test_inductor_kernels_are_linked_to_graph_nodes(tmp_path):
+    """graph_nodes' `kernels` and the inductor files' `kernels` come from Inductor's own metadata:
+    C++ kernels (no "Source Nodes" comment in the code) as well as extern kernels, forward and backward."""
+    torch._dynamo.reset()
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            h = torch.relu(self.fc(x))
+            y = h.sin() * 2
+            return y.sum()
+
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with uncompile.prepare_debug(str(tmp_path)):
+            torch.compile(M(), backend="inductor")(torch.randn(2, 4)).backward()
+    torch._dynamo.reset()
+    manifest = check_manifest(tmp_path)
+    assert not manifest["errors"], manifest["errors"]
+    record = manifest["functions"][0]["compiles"][0]
+    files = {(e["kind"], e.get("part")): e for e in record["files"]}
+    forward, backward = files[("inductor", "forward")], files[("inductor", "backward")]
+    read = lambda e: (tmp_path / e["path"]).read_text()  # noqa: E731
+    for entry in (forward, backward):
+        names = _kernel_names(read(entry))
+        assert names and {k["name"] for k in entry["kernels"]} == names
+        for kernel in entry["kernels"]:
+            assert kernel["source_nodes"] and kernel["from"] in ("comment", "inductor_metadata"), kernel
+            assert read(entry).splitlines()[kernel["line"] - 1].lstrip().startswith(kernel["name"]), kernel
+    assert any(k["from"] == "inductor_metadata" and k["name"].startswith("cpp_") for k in forward["kernels"])
+    assert any(k["name"] == "extern_kernels.addmm" and k["source_nodes"] == ["linear"] for k in forward["kernels"])
+    with open(tmp_path / files[("graph_nodes", None)]["path"]) as f:
+        nodes = {n["name"]: n for n in json.load(f)["nodes"]}
+    forward_names = _kernel_names(read(forward))
+    assert nodes["linear"]["kernels"] == ["extern_kernels.addmm"]
+    for name in ("h", "sin", "y", "sum_1"):     # relu, sin, * 2 and sum: fused into C++ kernels
+        assert nodes[name]["kernels"] and set(nodes[name]["kernels"]) <= forward_names, nodes[name]
+    assert (nodes["y"]["op"], nodes["y"]["target"]) == ("call_function", "operator.mul")
+    assert nodes["y"]["user_code"] == "y = h.sin() * 2"
+    backward_nodes = {n for k in backward["kernels"] for n in k["source_nodes"]}
+    aot_backward = read(files[("aot_backward", None)])
+    assert all(re.search(r"\b%s\b" % re.escape(n), aot_backward) or n in nodes for n in backward_nodes), backward_nodes
+
+
+def test_other_backends_have_no_kernels(tmp_path):
+    run_program(tmp_path, "aot_eager")
+    manifest = check_manifest(tmp_path)
+    for fn in manifest["functions"]:
+        for record in fn["compiles"]:
+            assert not [e for e in record["files"] if e["kind"] == "inductor"]
+            for e in record["files"]:
+                if e["kind"] == "graph_nodes":
+                    with open(tmp_path / e["path"]) as f:
+                        assert all(n["kernels"] == [] for n in json.load(f)["nodes"])
+
+
+def test_graph_node_and_kernel_metadata_parsers():
+    from uncompile._torch._session import _parse_graph_nodes, _parse_kernel_metadata
+    graph = ('class GraphModule(torch.nn.Module):\n'
+             '    def forward(self, L_x_: "f32[4][1]cpu", L_w_: "f32[4, 4][4, 1]cpu"):\n'
+             '        l_x_ = L_x_\n'
+             '        l_w_ = L_w_\n'
+             '\n'
+             '        # File: /m.py:3 in f, code: y = x.sin() @ w\n'
+             '        sin: "f32[4][1]cpu" = l_x_.sin();  l_x_ = None\n'
+             '        y: "f32[4][1]cpu" = sin @ l_w_;  sin = l_w_ = None\n'
+             '\n'
+             '        # No stacktrace found for following nodes\n'
+             '        getitem: "f32[][]cpu" = y[0]\n'
+             '        relu: "f32[][]cpu" = torch.relu(getitem);  getitem = None\n'
+             '        return (relu,)\n')
+    nodes = {n["name"]: n for n in _parse_graph_nodes(graph)}
+    assert [n for n in nodes] == ["L_x_", "L_w_", "sin", "y", "getitem", "relu", "output"]
+    assert (nodes["sin"]["op"], nodes["sin"]["target"], nodes["sin"]["user_line"]) == ("call_method", "l_x_.sin", 3)
+    assert (nodes["y"]["target"], nodes["y"]["user_code"]) == ("operator.matmul", "y = x.sin() @ w")
+    assert (nodes["getitem"]["target"], nodes["getitem"]["user_line"]) == ("operator.getitem", None)
+    assert (nodes["relu"]["op"], nodes["relu"]["target"]) == ("call_function", "torch.relu")
+    assert _parse_kernel_metadata("# Topologically Sorted Source Nodes: [h, sin_1], Original ATen: [aten.relu]") == (
+        ["h", "sin_1"], ["aten.relu"])
+    assert _parse_kernel_metadata("# Unsorted Source Nodes: [], Original ATen: []") == ([], [])
+    assert _parse_kernel_metadata(None) == ([], [])

@@ -42,6 +42,13 @@ class TorchAPI:
     resume_metadata: Optional[Any]  # ContinueExecutionCache.generated_code_metadata, if present
     intern_table: Optional[dict]    # torch._logging.structured.INTERN_TABLE, if present
     bytecode_logger: Any
+    # Optional: which captured-graph nodes each C++ (CPU) kernel computes. Inductor writes a
+    # "Source Nodes" comment for Triton and extern kernels but not for C++ kernels; these let the
+    # dump record the same metadata for them. None when this torch lacks them (the dump then has
+    # only the links Inductor's comments give).
+    cpp_scheduling: Optional[Any] = None          # class with codegen_comment(node_schedule, kernel_name)
+    kernel_metadata: Optional[Callable[..., Any]] = None   # torch._inductor.utils.get_kernel_metadata
+    inductor_graph: Optional[Callable[[], Any]] = None     # -> the GraphLowering being compiled
 
 
 def _need(owner: Any, attr: str, where: str, version: str) -> Any:
@@ -96,6 +103,7 @@ def load() -> TorchAPI:
         intern_table = importlib.import_module("torch._logging.structured").INTERN_TABLE
     except (ImportError, AttributeError):
         intern_table = None
+    cpp_scheduling, kernel_metadata, inductor_graph = _kernel_origin_api()
     return TorchAPI(
         torch=torch, version=version,
         register_bytecode_hook=_need(convert_frame, "register_bytecode_hook", "torch._dynamo.convert_frame", version),
@@ -105,4 +113,19 @@ def load() -> TorchAPI:
         fx_graph_module=fx_gm, py_code_cache=py_code_cache, inductor_config=inductor_config,
         dynamo_config=dynamo_config, resume_metadata=resume_metadata, intern_table=intern_table,
         bytecode_logger=torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode"),
+        cpp_scheduling=cpp_scheduling, kernel_metadata=kernel_metadata, inductor_graph=inductor_graph,
     )
+
+
+def _kernel_origin_api() -> Tuple[Optional[Any], Optional[Callable[..., Any]], Optional[Callable[[], Any]]]:
+    """(CppScheduling, get_kernel_metadata, current graph) when all three exist, else (None, None, None)."""
+    try:
+        cpp = importlib.import_module("torch._inductor.codegen.cpp")
+        utils = importlib.import_module("torch._inductor.utils")
+        virtualized = importlib.import_module("torch._inductor.virtualized")
+        scheduling, metadata, V = cpp.CppScheduling, utils.get_kernel_metadata, virtualized.V
+    except (ImportError, AttributeError):
+        return None, None, None
+    if not callable(getattr(scheduling, "codegen_comment", None)) or not callable(metadata):
+        return None, None, None
+    return scheduling, metadata, lambda: V.graph

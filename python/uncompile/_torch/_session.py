@@ -89,6 +89,7 @@ class DumpSession:
         self._fx_file_codes: Dict[bytes, List[types.CodeType]] = {}
         self._inductor_paths: Dict[str, str] = {}
         self._interned: Dict[int, str] = {}
+        self._kernel_origins: Dict[str, Tuple[List[str], List[str]]] = {}  # C++ kernel -> (source nodes, ATen ops)
         self._undo: List[Any] = []
         self._active = False
         self._compiled_before = 0
@@ -106,6 +107,7 @@ class DumpSession:
         self._undo.append(lambda: api.trace_logger.removeHandler(handler))
         self._patch_fx()
         self._patch_inductor()
+        self._patch_kernel_origins()
         previous = api.inductor_config.force_disable_caches
         api.inductor_config.force_disable_caches = True  # cache hits would hide graphs and kernels
         self._undo.append(lambda: setattr(api.inductor_config, "force_disable_caches", previous))
@@ -183,6 +185,36 @@ class DumpSession:
 
         cache.load_by_key_path = classmethod(load_by_key_path)
         self._undo.append(lambda: setattr(cache, "load_by_key_path", original))
+
+    def _patch_kernel_origins(self) -> None:
+        """Record the source nodes of each C++ kernel, which Inductor computes but does not write.
+
+        Inductor's own get_kernel_metadata (the text of the "Source Nodes" comment it writes above
+        Triton and extern kernels) is asked for the same nodes; nothing is added to the code.
+        """
+        api = self.api
+        scheduling, metadata, current_graph = api.cpp_scheduling, api.kernel_metadata, api.inductor_graph
+        if scheduling is None or metadata is None or current_graph is None:
+            return
+        original = scheduling.__dict__.get("codegen_comment")
+        if original is None:
+            return
+        origins, session = self._kernel_origins, self
+
+        def codegen_comment(self: Any, node_schedule: Any, kernel_name: Any = None, *args: Any, **kwargs: Any) -> Any:
+            result = original(self, node_schedule, kernel_name, *args, **kwargs)
+            if isinstance(kernel_name, str) and session._active:
+                try:
+                    text = metadata(node_schedule, current_graph().wrapper_code)[0]
+                    nodes, aten = _parse_kernel_metadata(text)
+                    if nodes or aten:
+                        origins[kernel_name] = (nodes, aten)
+                except Exception as exc:  # a missing link must never break the compile
+                    session.note_error("source nodes of kernel %s" % kernel_name, exc)
+            return result
+
+        scheduling.codegen_comment = codegen_comment
+        self._undo.append(lambda: setattr(scheduling, "codegen_comment", original))
 
     # -- records --------------------------------------------------------------------------
     def _root_code(self, code: types.CodeType) -> types.CodeType:
@@ -385,9 +417,11 @@ class DumpSession:
                         entry["file_backed"] = True
             except OSError:
                 pass
+        entry["kernels"] = self._kernels_of(payload)
         record.add_file(entry)
         record.graphs.append(("inductor", n, payload))
-        self._link_kernels(record, payload)
+        if entry["part"] == "forward":
+            self._link_kernels(record, entry["kernels"])
 
     def _on_guards(self, record: CompileRecord, payload: Any) -> None:
         try:
@@ -471,12 +505,40 @@ class DumpSession:
         self._write(rel, json.dumps({"graph": graph, "kind": kind, "nodes": nodes}, indent=1))
         record.add_file({"kind": "graph_nodes", "path": rel, "graph": graph})
 
-    def _link_kernels(self, record: CompileRecord, inductor_code: str) -> None:
-        kernels = _kernels_by_node(inductor_code)
-        if not kernels:
+    def _kernels_of(self, code: str) -> List[dict]:
+        """Each kernel of an Inductor output file with the captured-graph nodes it computes.
+
+        Source nodes come from Inductor's "Source Nodes" comment above the kernel or its call
+        (Triton and extern kernels), else from the metadata recorded while Inductor generated the
+        C++ kernel (see _patch_kernel_origins); a kernel with neither has no source nodes.
+        """
+        from ..report.links import parse_inductor_kernels
+        recorded = dict(self._kernel_origins)   # recorded while this code was generated
+        self._kernel_origins.clear()
+        kernels = []
+        for kernel in parse_inductor_kernels(code):
+            nodes, aten, origin = list(kernel.source_nodes), list(kernel.original_aten), None
+            if nodes:
+                origin = "comment"
+            elif kernel.name in recorded:
+                nodes, aten, origin = list(recorded[kernel.name][0]), list(recorded[kernel.name][1]), "inductor_metadata"
+            kernels.append({"name": kernel.name,
+                            "line": kernel.def_line or (kernel.call_lines[0] if kernel.call_lines else None),
+                            "source_nodes": nodes, "original_aten": aten, "from": origin})
+        return kernels
+
+    def _link_kernels(self, record: CompileRecord, kernels: List[dict]) -> None:
+        """Fill `kernels` of the captured-graph nodes that the forward (or inference) kernels name."""
+        by_node: Dict[str, List[str]] = collections.defaultdict(list)
+        for kernel in kernels:
+            for node in kernel["source_nodes"]:
+                if kernel["name"] not in by_node[node]:
+                    by_node[node].append(kernel["name"])
+        if not by_node:
             return
+        graph = self._graph_index(record)
         for entry in record.files:
-            if entry["kind"] != "graph_nodes":
+            if entry["kind"] != "graph_nodes" or entry.get("graph") != graph:
                 continue
             path = self._abs(entry["path"])
             try:
@@ -485,7 +547,7 @@ class DumpSession:
             except (OSError, ValueError):
                 continue
             for node in data["nodes"]:
-                node["kernels"] = sorted(set(node["kernels"]) | set(kernels.get(node["name"], ())))
+                node["kernels"] = node["kernels"] + [k for k in by_node.get(node["name"], ()) if k not in node["kernels"]]
             self._write(entry["path"], json.dumps(data, indent=1))
 
     # -- bytecode hook --------------------------------------------------------------------
@@ -734,11 +796,38 @@ def _guard_source(code: str) -> Optional[str]:
 
 
 _NODE_COMMENT = re.compile(r"#\s*File: (.+?):(\d+) in ([^,]+), code: (.*)$")
-_NODE_LINE = re.compile(r"^\s+([A-Za-z_]\w*)(?:\s*:\s*\"[^\"]*\")?\s*=\s*([\w.]+)\(")
+_NODE_LINE = re.compile(r"^\s+([A-Za-z_]\w*)(?:\s*:\s*\"[^\"]*\")?\s*=\s*(.+)$")
+_CALL = re.compile(r"^([A-Za-z_][\w.]*)\(")
+_BINARY = re.compile(r"^[\w.]+ (\*\*|//|==|!=|<=|>=|<<|>>|[*+\-/@%&|^<>]) ")
+_OPERATORS = {"*": "mul", "+": "add", "-": "sub", "/": "truediv", "//": "floordiv", "**": "pow", "@": "matmul",
+              "%": "mod", "&": "and_", "|": "or_", "^": "xor", "<<": "lshift", ">>": "rshift", "==": "eq",
+              "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+def _node_target(rhs: str, names: set) -> Tuple[Optional[str], Optional[str]]:
+    """(op, target) of one line of FX's printed forward(), as FX prints each kind of node."""
+    call = _CALL.match(rhs)
+    if call:
+        target = call.group(1)
+        if target.startswith("self."):
+            return "call_module", target
+        return ("call_method" if target.split(".", 1)[0] in names and "." in target else "call_function"), target
+    binary = _BINARY.match(rhs)
+    if binary:
+        return "call_function", "operator." + _OPERATORS[binary.group(1)]
+    if re.match(r"^[\w.]+\[", rhs):
+        return "call_function", "operator.getitem"
+    if re.match(r"^(-|~|not )[\w.]+$", rhs):
+        return "call_function", {"-": "operator.neg", "~": "operator.invert"}.get(rhs[0], "operator.not_")
+    if re.match(r"^self\.[\w.]+$", rhs):
+        return "get_attr", rhs[len("self."):]
+    return None, None
 
 
 def _parse_graph_nodes(payload: str) -> List[dict]:
-    nodes = []
+    """The nodes of the forward() FX printed, with the user line of FX's "# File:" comment above them."""
+    nodes: List[dict] = []
+    names: set = set()
     current = None
     in_forward = False
     for line in payload.splitlines():
@@ -746,21 +835,29 @@ def _parse_graph_nodes(payload: str) -> List[dict]:
         if stripped.startswith("def forward("):
             in_forward = True
             for arg in re.findall(r"([A-Za-z_]\w*)\s*:", stripped[len("def forward("):]):
+                names.add(arg)
                 nodes.append({"name": arg, "op": "placeholder", "target": arg, "user_file": None,
                               "user_line": None, "user_code": None, "kernels": []})
             continue
         if not in_forward:
             continue
+        if not stripped:
+            current = None
+            continue
         comment = _NODE_COMMENT.search(stripped)
         if comment:
             current = comment
             continue
-        match = _NODE_LINE.match(line)
+        if stripped.startswith("#"):
+            continue
+        match = _NODE_LINE.match(line.split(";  ", 1)[0])
         if match:
-            target = match.group(2)
-            op = "call_method" if target.startswith(match.group(1) + ".") else (
-                "call_module" if target.startswith("self.") else "call_function")
-            nodes.append({"name": match.group(1), "op": op, "target": target,
+            name, rhs = match.group(1), match.group(2).strip()
+            op, target = _node_target(rhs, names)
+            names.add(name)
+            if op is None:  # "l_x_ = L_x_": FX naming a placeholder
+                continue
+            nodes.append({"name": name, "op": op, "target": target,
                           "user_file": current.group(1) if current else None,
                           "user_line": int(current.group(2)) if current else None,
                           "user_code": current.group(4).strip() if current else None, "kernels": []})
@@ -770,21 +867,13 @@ def _parse_graph_nodes(payload: str) -> List[dict]:
     return nodes
 
 
-_SOURCE_NODES = re.compile(r"# Topologically Sorted Source Nodes: \[([^\]]*)\]")
-_KERNEL_DEF = re.compile(r"^([A-Za-z_]\w*) = async_compile\.")
+_KERNEL_METADATA = re.compile(r"Source Nodes: \[(?P<nodes>[^\]]*)\](?:, Original ATen: \[(?P<aten>[^\]]*)\])?")
 
 
-def _kernels_by_node(code: str) -> Dict[str, List[str]]:
-    result: Dict[str, List[str]] = collections.defaultdict(list)
-    nodes: List[str] = []
-    for line in code.splitlines():
-        match = _SOURCE_NODES.search(line)
-        if match:
-            nodes = [n.strip() for n in match.group(1).split(",") if n.strip()]
-            continue
-        kernel = _KERNEL_DEF.match(line)
-        if kernel and nodes:
-            for node in nodes:
-                result[node].append(kernel.group(1))
-            nodes = []
-    return result
+def _parse_kernel_metadata(text: Any) -> Tuple[List[str], List[str]]:
+    """'# Topologically Sorted Source Nodes: [y, cos], Original ATen: [aten.sin]' -> (['y', 'cos'], ['aten.sin'])."""
+    match = _KERNEL_METADATA.search(text) if isinstance(text, str) else None
+    if not match:
+        return [], []
+    split = lambda value: [part.strip() for part in (value or "").split(",") if part.strip()]  # noqa: E731
+    return split(match.group("nodes")), split(match.group("aten"))

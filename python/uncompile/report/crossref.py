@@ -61,6 +61,19 @@ def sections_of(c: Compile) -> List[Section]:
     return sections
 
 
+def apply_kernel_records(kernels: List[Kernel], records: List[dict]) -> None:
+    """Give kernels without a "Source Nodes" comment the source nodes the dumper recorded for them
+    (Inductor's own metadata of C++ kernels, which it does not write into the code)."""
+    for k in kernels:
+        rec = next((r for r in records if r["name"] == k.name and r["line"] in (k.def_line, *k.call_lines)), None)
+        if rec is None and k.def_line is not None:
+            rec = next((r for r in records if r["name"] == k.name), None)
+        if rec is None:
+            continue
+        k.source_nodes += [n for n in rec["source_nodes"] if n not in k.source_nodes]
+        k.original_aten += [a for a in rec["original_aten"] if a not in k.original_aten]
+
+
 def build(fn: Function, c: Compile, sections: List[Section], user_lines: Dict[int, str]) -> dict:
     """The link index of one compile page (serialized into the page as JSON)."""
     nodes: Dict[str, dict] = {}
@@ -99,6 +112,7 @@ def build(fn: Function, c: Compile, sections: List[Section], user_lines: Dict[in
             by_graph.setdefault(s.file.graph if s.file.graph is not None else 0, []).append(s)
         elif s.file.kind == "inductor":
             s.kernels = parse_inductor_kernels(s.file.text) if s.file.text else []
+            apply_kernel_records(s.kernels, s.file.kernels)
 
     for s in sections:
         for n in s.nodes:
@@ -126,7 +140,7 @@ def build(fn: Function, c: Compile, sections: List[Section], user_lines: Dict[in
         for k in s.kernels:
             kid = f"{s.id}:{k.key}"
             kernels[kid] = {"s": s.id, "name": k.name, "line": k.def_line or (k.call_lines[0] if k.call_lines else None),
-                            "calls": k.call_lines, "n": [], "inf": False}
+                            "calls": k.call_lines, "n": [], "inf": False, "aten": k.original_aten}
             matched = False
             for gs in graph_sections:
                 if gs.file.kind == "aot_backward" and want_aot != "aot_backward":
@@ -137,7 +151,8 @@ def build(fn: Function, c: Compile, sections: List[Section], user_lines: Dict[in
                     if n.name in k.source_nodes:
                         link(f"{gs.id}:{n.name}", kid, False)
                         matched = True
-                    if k.name in n.kernels:
+                    # graph_nodes' kernels name forward (or inference) kernels only
+                    if k.name in n.kernels and (gs.file.kind != "captured_graph" or want_aot == "aot_forward"):
                         link(f"{gs.id}:{n.name}", kid, False)
                         matched = True
             if not matched:

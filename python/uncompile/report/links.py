@@ -5,8 +5,11 @@ Sources, best first:
   2. the FX graph files themselves: FX writes "# File: PATH:LINE in FN, code: CODE" above the
      nodes a user line produced (this is how AOT forward/backward nodes get their user line);
   3. Inductor's output code: "# Topologically Sorted Source Nodes: [a, b]" comments above a kernel
-     definition or call name the (post-AOT) nodes a kernel computes;
-  4. failing all that, a kernel's fused name ("cpp_fused_relu_threshold_backward_0") is matched
+     definition or call name the nodes a kernel computes (captured-graph names for forward code,
+     backward-graph names for backward code); Inductor writes them for Triton and extern kernels;
+  4. for C++ kernels, which get no such comment, the same metadata as the dumper recorded it while
+     Inductor generated the kernel (the manifest's "kernels" of the inductor file);
+  5. failing all that, a kernel's fused name ("cpp_fused_relu_threshold_backward_0") is matched
      against the AOT nodes' ops; such links are marked "inferred".
 """
 from __future__ import annotations
@@ -89,11 +92,13 @@ class Kernel:
     def_line: Optional[int]     # where it is defined in the file (None for extern kernels)
     call_lines: List[int] = field(default_factory=list)
     source_nodes: List[str] = field(default_factory=list)
+    original_aten: List[str] = field(default_factory=list)
     inferred: bool = False      # source_nodes matched from the kernel's name, not recorded
 
 
 _KERNEL_DEF = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*async_compile\.\w+\(")
-_SOURCE_NODES = re.compile(r"#\s*(?:Topologically Sorted )?Source Nodes:\s*\[(?P<nodes>[^\]]*)\]")
+_SOURCE_NODES = re.compile(r"#\s*(?:Topologically Sorted |Unsorted )?Source Nodes:\s*\[(?P<nodes>[^\]]*)\]"
+                           r"(?:,\s*Original ATen:\s*\[(?P<aten>[^\]]*)\])?")
 _EXTERN_CALL = re.compile(r"^\s+(?:\w+\s*=\s*)?(?P<name>extern_kernels\.\w+)\(")
 
 
@@ -102,6 +107,7 @@ def parse_inductor_kernels(text: str) -> List[Kernel]:
     kernels: Dict[str, Kernel] = {}
     order: List[str] = []
     pending: List[str] = []     # source nodes of the last comment, waiting for the definition or call below it
+    pending_aten: List[str] = []
     pending_age = 0
     for i, line in enumerate(lines, start=1):
         m = _KERNEL_DEF.match(line)
@@ -112,14 +118,13 @@ def parse_inductor_kernels(text: str) -> List[Kernel]:
                 k = kernels[name] = Kernel(name=name, key=name, def_line=i)
                 order.append(name)
             k.def_line = k.def_line or i
-            for n in pending:
-                if n not in k.source_nodes:
-                    k.source_nodes.append(n)
-            pending = []
+            _take(k, pending, pending_aten)
+            pending, pending_aten = [], []
             continue
         m = _SOURCE_NODES.search(line)
         if m:
             pending = [n.strip() for n in m.group("nodes").split(",") if n.strip()]
+            pending_aten = [n.strip() for n in (m.group("aten") or "").split(",") if n.strip()]
             pending_age = 0
             continue
         stripped = line.strip()
@@ -142,15 +147,18 @@ def parse_inductor_kernels(text: str) -> List[Kernel]:
                     k.call_lines.append(i)
                     break
         if k is not None:
-            for n in pending:
-                if n not in k.source_nodes:
-                    k.source_nodes.append(n)
-            pending = []
+            _take(k, pending, pending_aten)
+            pending, pending_aten = [], []
         else:
             pending_age += 1
             if pending_age > 3:
-                pending = []
+                pending, pending_aten = [], []
     return [kernels[n] for n in order]
+
+
+def _take(kernel: Kernel, nodes: List[str], aten: List[str]) -> None:
+    kernel.source_nodes += [n for n in nodes if n not in kernel.source_nodes]
+    kernel.original_aten += [a for a in aten if a not in kernel.original_aten]
 
 
 _FUSED = re.compile(r"^(?:triton|cpp|cuda|mps|halide|xpu)_\w*?fused_(?P<ops>\w+?)(?:_\d+)?$")

@@ -31,6 +31,7 @@ class SourceFile:
     note: Optional[str] = None
     part: Optional[str] = None      # inductor: "forward" / "backward"
     problem: Optional[str] = None   # why text is None
+    kernels: List[dict] = field(default_factory=list)   # inductor: the dumper's record of each kernel
 
 
 @dataclass
@@ -222,7 +223,20 @@ class _Reader:
         return SourceFile(kind=kind, path=path, text=text, graph=_int(entry.get("graph")),
                           name=_str(entry.get("name")),
                           verified=verified if isinstance(verified, bool) else None,
-                          note=_str(entry.get("note")), part=_str(entry.get("part")), problem=problem)
+                          note=_str(entry.get("note")), part=_str(entry.get("part")), problem=problem,
+                          kernels=_kernel_records(entry.get("kernels")))
+
+
+def _kernel_records(data) -> List[dict]:
+    """The manifest's "kernels" of an inductor file: name, line, source_nodes, original_aten, from."""
+    out = []
+    for k in data if isinstance(data, list) else []:
+        if not isinstance(k, dict) or not isinstance(k.get("name"), str):
+            continue
+        strings = lambda v: [x for x in v if isinstance(x, str)] if isinstance(v, list) else []  # noqa: E731
+        out.append({"name": k["name"], "line": _int(k.get("line")), "source_nodes": strings(k.get("source_nodes")),
+                    "original_aten": strings(k.get("original_aten")), "from": _str(k.get("from"))})
+    return out
 
 
 def _guards(data) -> Optional[List[Guard]]:

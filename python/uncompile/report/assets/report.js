@@ -111,6 +111,7 @@
     pbody.textContent = "";
     pbody.appendChild(el("h4", {id: "panel-title"}, "Kernel " + k.name + " — " + (L.sections[k.s] || k.s)));
     if (k.inf) pbody.appendChild(el("p", {"class": "inf"}, "Nodes matched from the kernel's fused name (Inductor recorded no source nodes)."));
+    if (k.aten && k.aten.length) pbody.appendChild(el("p", {"class": "aten"}, "ATen ops: " + k.aten.join(", ")));
     var ids = [lineOfHref(kernelHref(kid))];
     k.calls.forEach(function (c) { ids.push(k.s + "-L" + c); });
     group("Graph nodes (" + k.n.length + ")", k.n, function (ul, nid) { nodeItem(ul, nid, true); ids.push(lineOfHref(nodeHref(nid))); var u = L.nodes[nid].u; if (u && userHref(u)) ids.push("src-L" + u); });
