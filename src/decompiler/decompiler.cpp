@@ -1222,7 +1222,7 @@ private:
         case N::ListAppend: case N::SetAdd: {
             if (add_inlined_element(op, stack, out)) return;
             require_comprehension_code();
-            element_ = {pop(stack)};
+            element_ = {lambda_or(pop(stack))};
             emit_expr_stmt(out, element_marker_);
             return;
         }
@@ -1230,7 +1230,7 @@ private:
             if (add_inlined_element(op, stack, out)) return;
             require_comprehension_code();
             auto value = pop(stack), key = pop(stack);
-            element_ = {key, value};
+            element_ = {lambda_or(key), lambda_or(value)};
             emit_expr_stmt(out, element_marker_);
             return;
         }
@@ -1369,6 +1369,10 @@ private:
             unsupported("adding to a container outside a comprehension (an inlined comprehension without saved variables?)");
     }
 
+    static bool is_continue_guard(const StmtPtr& s) {
+        return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
+    }
+
     bool is_element_stmt(const StmtPtr& s, const ExprPtr& acc) const {
         return s->kind == StmtKind::Expr && s->value && s->value->kind == ExprKind::Name && s->value->id == "<element>" &&
                s->value->value == acc;
@@ -1405,8 +1409,7 @@ private:
             for (size_t k = 0; k < body.size(); ++k) {
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
-                if (s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue &&
-                    !last) {
+                if (is_continue_guard(s) && !last) {
                     comp->generators.back().ifs.push_back(negate(s->test));
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
@@ -1572,12 +1575,15 @@ private:
         size_t start = 0;
         while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
         if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
-        if (inner.element_.empty()) unsupported("comprehension without an element");
         std::function<void(const Body&)> walk = [&](const Body& b) {
-            for (const auto& s : b) {
+            for (size_t k = 0; k < b.size(); ++k) {
+                const StmtPtr& s = b[k];
                 if (s->kind == StmtKind::For) {
                     comp->generators.push_back({s->target, s->iter, {}, s->is_async});
                     walk(s->body);
+                } else if (is_continue_guard(s) && k + 1 < b.size()) {  // `if c: continue` then the rest
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    comp->generators.back().ifs.push_back(negate(s->test));
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     comp->generators.back().ifs.push_back(s->test);
@@ -1593,6 +1599,7 @@ private:
             }
         };
         walk(Body(level->begin() + start, level->end()));
+        if (inner.element_.empty()) unsupported("comprehension without an element");
         if (comp->generators.empty()) unsupported("comprehension without a loop");
         auto& first = comp->generators.front();
         if (first.iter->kind != ExprKind::Name || first.iter->id != ".0") unsupported("unusual comprehension");
