@@ -1369,6 +1369,21 @@ private:
             unsupported("adding to a container outside a comprehension (an inlined comprehension without saved variables?)");
     }
 
+    // `not (not a and not b)` reads better as `a or b` (the same jumps; the compiler applies De Morgan).
+    ExprPtr negate_guard(const ExprPtr& test) {
+        if (test->kind == ExprKind::BoolOp && !test->elts.empty()) {
+            bool all_negated = true;
+            for (const auto& e : test->elts) all_negated = all_negated && e->kind == ExprKind::UnaryOp && e->id == "not";
+            if (all_negated) {
+                auto flipped = make_expr(ExprKind::BoolOp);
+                flipped->id = test->id == "and" ? "or" : "and";
+                for (const auto& e : test->elts) flipped->elts.push_back(e->value);
+                return flipped;
+            }
+        }
+        return negate(test);
+    }
+
     static bool is_continue_guard(const StmtPtr& s) {
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
@@ -1410,7 +1425,7 @@ private:
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
-                    comp->generators.back().ifs.push_back(negate(s->test));
+                    comp->generators.back().ifs.push_back(negate_guard(s->test));
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty() && !s->is_async) {
