@@ -346,6 +346,56 @@ def f(n):
 }
 SNIPPETS.update(EXCEPTION_SNIPPETS)
 
+# ---- Comprehensions inlined into their function on 3.12+ (PEP 709); separate code objects before.
+SNIPPETS.update({
+    "inlined_comp_clauses": ("""
+def f(xs, k):
+    a = [x * y for x in xs if x > 0 for y in range(x) if y != k]
+    b = {x + y for x in xs for y in xs if x < y}
+    c = {x: [y for y in range(x)] for x in xs if x % 2}
+    d = [x for x in xs if x if not x == k]
+    return a, b, c, d
+""", "f([3, -1, 4, 5], 2), f([], 0)"),
+    "inlined_comp_shadow": ("""
+def f(xs):
+    x = 'outer'
+    ys = [x * 2 for x in xs]
+    pairs = {x: y for x, y in zip(xs, ys)}
+    return x, ys, pairs
+""", "f([1, 2, 3])"),
+    "inlined_comp_in_control_flow": ("""
+def f(rows, flag):
+    out = []
+    for r in rows:
+        out.append([c for c in r if c > 1])
+    if flag:
+        s = {c for r in rows for c in r}
+    else:
+        s = {c: r for r in rows for c in r[:1]}
+    return out, s
+""", "f([[1, 2, 3], [4]], True), f([[1, 2, 3], [4]], False)"),
+    "inlined_comp_nested": ("""
+def f(m, n):
+    grid = [[i * j for j in range(n)] for i in range(m)]
+    flat = [v for row in [[i + j for j in range(n)] for i in range(m)] for v in row]
+    fns = [lambda: i for i in range(m)]
+    return grid, flat, [g() for g in fns], sum([v for v in flat])
+""", "f(3, 4)"),
+    "inlined_comp_module_and_class": ("""
+table = [i * i for i in range(5) if i % 2]
+index = {v: k for k, v in enumerate(table)}
+
+
+class Holder:
+    squares = {s for s in table}
+    names = [str(s) for s in squares]
+
+
+def f():
+    return table, index, sorted(Holder.squares), sorted(Holder.names)
+""", "f()"),
+})
+
 # 3.8's finally machinery (BEGIN_FINALLY / CALL_FINALLY / POP_FINALLY / END_FINALLY, also behind
 # `except ... as name` and `with`) is not structured yet; plain except clauses are.
 UNSUPPORTED_YET = {
@@ -470,6 +520,12 @@ EQUIVALENT_NOW = {
     ('with_in_loops', '3.11'),
 }
 
+
+# ---- Comprehensions (PEP 709 inlined ones on 3.12+, code objects before).
+EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_clauses", "inlined_comp_shadow",
+                                                 "inlined_comp_in_control_flow", "inlined_comp_nested")
+                   for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 
 def decompile_and_check(cli, tmp_path, version, name):
     exe = interpreter(version)

@@ -155,7 +155,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::CheckExcMatch: case N::StopIterationError: case N::Jump:
     case N::SetupFinally: case N::SetupWith: case N::PopBlock:
         return 0;
-    case N::Copy: case N::PushNull: case N::LoadConst: case N::Load: case N::LoadClosure: case N::LoadAssertionError:
+    case N::Copy: case N::PushNull: case N::LoadConst: case N::Load: case N::LoadAndClear: case N::LoadClosure: case N::LoadAssertionError:
     case N::LoadBuildClass: case N::LoadLocals: case N::ImportFrom: case N::PushExcInfo: case N::BeforeWith:
     case N::WithExceptStart:
         return 1;

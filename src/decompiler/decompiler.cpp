@@ -923,6 +923,7 @@ private:
         case N::Nop: return;
         case N::Pop: {
             ExprPtr v = pop(stack);
+            if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
             if (stack.size() < base_) return;  // an enclosing loop's iterator, dropped by `break`/`return`
             if (is_shareable(v) && references(stack, v.get(), nullptr)) return;  // one copy dropped, another still waits
             if (imports_.count(v.get())) {
@@ -948,8 +949,20 @@ private:
         case N::PushNull: stack.push_back(null_); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
         case N::Load: case N::LoadClosure: stack.push_back(make_name(op.name)); return;
+        case N::LoadAndClear: {
+            auto saved = marker("<saved binding>");
+            saved_bindings_[keep(saved)] = op.name;
+            silent_.insert(saved.get());
+            stack.push_back(saved);
+            return;
+        }
         case N::Store: {
             ExprPtr value = pop(stack);
+            if (auto it = saved_bindings_.find(value.get()); it != saved_bindings_.end()) {
+                // The comprehension's end restores what its variable was bound to before.
+                if (op.scope != Scope::Fast || it->second != op.name) unsupported("an inlined comprehension restoring another name");
+                return;
+            }
             assign(out, make_name(op.name), value, stack);
             return;
         }
@@ -1064,14 +1077,11 @@ private:
             stack.push_back(slice(start, stop, step_e));
             return;
         }
-        case N::BuildTuple: case N::BuildList: case N::BuildSet: {
-            auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
-            e->elts = pop_n(stack, op.arg);
-            for (const auto& x : e->elts)
-                if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
-            stack.push_back(e);
-            return;
-        }
+        case N::BuildList: case N::BuildSet: case N::BuildMap:
+            if (!op.comprehension) return build_display(op, stack);
+            return push_accumulator(op.kind == N::BuildList ? ExprKind::ListComp : op.kind == N::BuildSet ? ExprKind::SetComp
+                                                                                                        : ExprKind::DictComp, stack);
+        case N::BuildTuple: return build_display(op, stack);
         case N::ListToTuple: {
             auto list = pop(stack);
             if (list->kind != ExprKind::List) unsupported("LIST_TO_TUPLE of a non-list");
@@ -1095,16 +1105,6 @@ private:
             else
                 updated->elts.push_back(starred(iterable));
             target = updated;
-            return;
-        }
-        case N::BuildMap: {
-            auto items = pop_n(stack, 2 * op.arg);
-            auto e = make_expr(ExprKind::Dict);
-            for (size_t k = 0; k < items.size(); k += 2) {
-                e->elts.push_back(items[k]);
-                e->values.push_back(items[k + 1]);
-            }
-            stack.push_back(e);
             return;
         }
         case N::BuildConstKeyMap: {
@@ -1229,13 +1229,17 @@ private:
             return;
         }
         case N::ListAppend: case N::SetAdd: {
-            element_ = {pop(stack)};
+            if (add_inlined_element(op, stack, out)) return;
+            require_comprehension_code();
+            element_ = {lambda_or(pop(stack))};
             emit_expr_stmt(out, element_marker_);
             return;
         }
         case N::MapAdd: {
+            if (add_inlined_element(op, stack, out)) return;
+            require_comprehension_code();
             auto value = pop(stack), key = pop(stack);
-            element_ = {key, value};
+            element_ = {lambda_or(key), lambda_or(value)};
             emit_expr_stmt(out, element_marker_);
             return;
         }
@@ -1336,6 +1340,123 @@ private:
     }
 
     // ---------------------------------------------------------------- calls
+    void build_display(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        if (op.kind == N::BuildMap) {
+            auto items = pop_n(stack, 2 * op.arg);
+            auto e = make_expr(ExprKind::Dict);
+            for (size_t k = 0; k < items.size(); k += 2) {
+                e->elts.push_back(items[k]);
+                e->values.push_back(items[k + 1]);
+            }
+            stack.push_back(e);
+            return;
+        }
+        auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
+        e->elts = pop_n(stack, op.arg);
+        for (const auto& x : e->elts)
+            if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
+        stack.push_back(e);
+    }
+
+    // ---------------------------------------------------------------- inlined comprehensions (PEP 709)
+    // 3.12+ compiles list/set/dict comprehensions into the enclosing code: the iteration variables'
+    // bindings are saved (LoadAndClear) and restored after the loop, an empty accumulator is built,
+    // and the loop appends to it. The accumulator is a marker until its outermost loop ends; then
+    // the loop statement becomes the comprehension expression, as a comprehension code object's would.
+    void push_accumulator(ExprKind kind, std::vector<ExprPtr>& stack) {
+        auto acc = marker("<comprehension>");
+        accumulators_[keep(acc)] = kind;
+        silent_.insert(acc.get());
+        stack.push_back(acc);
+    }
+
+    // Outside an inlined comprehension, LIST_APPEND/SET_ADD/MAP_ADD only make sense in the body of
+    // a comprehension code object (before 3.12, and generator expressions).
+    void require_comprehension_code() const {
+        const std::string& n = code_.name;
+        if (n != "<listcomp>" && n != "<setcomp>" && n != "<dictcomp>" && n != "<genexpr>")
+            unsupported("adding to a container outside a comprehension (an inlined comprehension without saved variables?)");
+    }
+
+    // `not (not a and not b)` reads better as `a or b` (the same jumps; the compiler applies De Morgan).
+    ExprPtr negate_guard(const ExprPtr& test) {
+        if (test->kind == ExprKind::BoolOp && !test->elts.empty()) {
+            bool all_negated = true;
+            for (const auto& e : test->elts) all_negated = all_negated && e->kind == ExprKind::UnaryOp && e->id == "not";
+            if (all_negated) {
+                auto flipped = make_expr(ExprKind::BoolOp);
+                flipped->id = test->id == "and" ? "or" : "and";
+                for (const auto& e : test->elts) flipped->elts.push_back(e->value);
+                return flipped;
+            }
+        }
+        return negate(test);
+    }
+
+    static bool is_continue_guard(const StmtPtr& s) {
+        return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
+    }
+
+    bool is_element_stmt(const StmtPtr& s, const ExprPtr& acc) const {
+        return s->kind == StmtKind::Expr && s->value && s->value->kind == ExprKind::Name && s->value->id == "<element>" &&
+               s->value->value == acc;
+    }
+
+    // LIST_APPEND/SET_ADD/MAP_ADD into an accumulator: an element statement, `<element>` holding
+    // the accumulator (value) and the element (elts: the item, or key and value).
+    bool add_inlined_element(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
+        size_t popped = op.kind == N::MapAdd ? 2 : 1;
+        if (op.arg < 1 || size_t(op.arg) + popped > stack.size()) return false;
+        const ExprPtr& acc = stack[stack.size() - popped - size_t(op.arg)];
+        if (!accumulators_.count(acc.get())) return false;
+        if ((op.kind == N::MapAdd) != (accumulators_.at(acc.get()) == ExprKind::DictComp) ||
+            (op.kind == N::ListAppend) != (accumulators_.at(acc.get()) == ExprKind::ListComp))
+            unsupported("an inlined comprehension adding to an accumulator of another kind");
+        auto element = marker("<element>");
+        element->value = acc;
+        for (const auto& e : pop_n(stack, int64_t(popped))) element->elts.push_back(lambda_or(e));
+        auto s = make_stmt(StmtKind::Expr);
+        s->value = element;
+        emit_stmt(out, s);
+        return true;
+    }
+
+    // The loop statement of an inlined comprehension, as the comprehension. Its body must be the
+    // compiler's shape: `if c: continue` guards, then one nested `for`, one `if` without else, or
+    // the element, and nothing after.
+    ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc) {
+        if (!loop.orelse.empty() || loop.is_async) unsupported("an inlined comprehension loop with else or async");
+        auto comp = make_expr(accumulators_.at(acc.get()));
+        comp->generators.push_back({loop.target, loop.iter, {}, false});
+        bool found = false;
+        std::function<void(const Body&)> walk = [&](const Body& body) {
+            for (size_t k = 0; k < body.size(); ++k) {
+                const StmtPtr& s = body[k];
+                bool last = k + 1 == body.size();
+                if (is_continue_guard(s) && !last) {
+                    comp->generators.back().ifs.push_back(negate_guard(s->test));
+                } else if (!last) {
+                    unsupported("an inlined comprehension of an unusual shape");
+                } else if (s->kind == StmtKind::For && s->orelse.empty() && !s->is_async) {
+                    comp->generators.push_back({s->target, s->iter, {}, false});
+                    walk(s->body);
+                } else if (s->kind == StmtKind::If && s->orelse.empty()) {
+                    comp->generators.back().ifs.push_back(s->test);
+                    walk(s->body);
+                } else if (is_element_stmt(s, acc) && !found) {
+                    found = true;
+                    comp->elt = s->value->elts[0];
+                    if (s->value->elts.size() == 2) comp->value = s->value->elts[1];
+                } else {
+                    unsupported("an inlined comprehension of an unusual shape");
+                }
+            }
+        };
+        walk(loop.body);
+        if (!found) unsupported("an inlined comprehension without its element");
+        return comp;
+    }
+
     // The callable below a call's arguments. With two slots, a non-NULL "self" slot is the first
     // argument (a method call, or 3.11's call of a comprehension with its iterator).
     ExprPtr pop_callable(const NeutralOp& op, std::vector<ExprPtr>& stack, std::vector<ExprPtr>& args) {
@@ -1478,12 +1599,15 @@ private:
         size_t start = 0;
         while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
         if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
-        if (inner.element_.empty()) unsupported("comprehension without an element");
         std::function<void(const Body&)> walk = [&](const Body& b) {
-            for (const auto& s : b) {
+            for (size_t k = 0; k < b.size(); ++k) {
+                const StmtPtr& s = b[k];
                 if (s->kind == StmtKind::For) {
                     comp->generators.push_back({s->target, s->iter, {}, s->is_async});
                     walk(s->body);
+                } else if (is_continue_guard(s) && k + 1 < b.size()) {  // `if c: continue` then the rest
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    comp->generators.back().ifs.push_back(negate(s->test));
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     comp->generators.back().ifs.push_back(s->test);
@@ -1499,6 +1623,7 @@ private:
             }
         };
         walk(Body(level->begin() + start, level->end()));
+        if (inner.element_.empty()) unsupported("comprehension without an element");
         if (comp->generators.empty()) unsupported("comprehension without a loop");
         auto& first = comp->generators.front();
         if (first.iter->kind != ExprKind::Name || first.iter->id != ".0") unsupported("unusual comprehension");
@@ -1904,12 +2029,20 @@ private:
             for_value_ = marker("<for value>");
             for_target_ = nullptr;
             body_stack.push_back(for_value_);
-            emit_region(header + 1, header, s->body, &loop, body_stack, base + 1);
+            // Inside an inlined comprehension, the values below belong to the enclosing expression.
+            bool in_comprehension = false;
+            for (const auto& v : stack) in_comprehension = in_comprehension || accumulators_.count(v.get());
+            emit_region(header + 1, header, s->body, &loop, body_stack, in_comprehension ? stack.size() : base + 1);
             s->target = for_target_;
             for_value_ = saved_value;
             for_target_ = saved_target;
             if (!s->target) unsupported("for loop whose target was not found");
             stack.pop_back();  // the iterator
+            if (!stack.empty() && accumulators_.count(stack.back().get())) {
+                if (loop.break_to != loop.exit) unsupported("an inlined comprehension loop with else or break");
+                stack.back() = inlined_comprehension(*s, stack.back());
+                return loop.break_to;
+            }
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
             if (loop.break_to != loop.exit) {
                 std::vector<ExprPtr> else_stack = stack;
@@ -2011,6 +2144,7 @@ private:
         for (size_t i = hb.first; i < hb.last; ++i) ops.push_back(&ops_[i]);
         auto is = [&](size_t k, N kind) { return k < ops.size() && ops[k]->kind == kind; };
         if (is(0, N::PushExcInfo)) return is(1, N::WithExceptStart) ? HandlerKind::With : HandlerKind::Try;
+        if (is_comprehension_cleanup(ops)) return HandlerKind::Cleanup;
         bool reraise_last = !ops.empty() && ops.back()->kind == N::Reraise && ops.back()->arg == 1;
         if (!reraise_last) return HandlerKind::Unknown;
         if (ops.size() == 3 && is(0, N::Copy) && ops[0]->arg == 3 && is(1, N::PopExcept)) return HandlerKind::Cleanup;
@@ -2019,6 +2153,19 @@ private:
             return HandlerKind::Cleanup;
         if (ops.size() == 2 && is(0, N::StopIterationError)) return HandlerKind::Cleanup;
         return HandlerKind::Unknown;
+    }
+
+    // PEP 709: an inlined comprehension's handler drops the accumulator, restores the saved
+    // bindings and re-raises: `SWAP 2; POP_TOP; [SWAP n;] STORE_FAST x...; RERAISE 0`.
+    static bool is_comprehension_cleanup(const std::vector<const NeutralOp*>& ops) {
+        if (ops.size() < 4 || ops[0]->kind != N::Swap || ops[0]->arg != 2 || ops[1]->kind != N::Pop) return false;
+        if (ops.back()->kind != N::Reraise || ops.back()->arg != 0) return false;
+        size_t k = 2;
+        if (ops[k]->kind == N::Swap) ++k;
+        if (k + 1 >= ops.size()) return false;
+        for (; k + 1 < ops.size(); ++k)
+            if (ops[k]->kind != N::Store || ops[k]->scope != Scope::Fast) return false;
+        return true;
     }
 
     // Handlers covering `block`, innermost first (a handler's own code is covered by the next).
@@ -2560,6 +2707,10 @@ private:
     std::set<const Expr*> consumed_after_cleanup_;
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
+    // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
+    // accumulators -> the kind of comprehension they become.
+    std::unordered_map<const Expr*, std::string> saved_bindings_;
+    std::unordered_map<const Expr*, ExprKind> accumulators_;
 };
 
 }  // namespace

@@ -19,6 +19,8 @@ enum class N {
     Pop, Copy, Swap, PushNull,
     // Names and attributes.
     LoadConst, Load, Store, Delete, LoadAttr, StoreAttr, DeleteAttr, LoadClosure,
+    // The binding of a fast local saved (and cleared) before an inlined comprehension (3.12+, PEP 709).
+    LoadAndClear,
     LoadAssertionError, LoadBuildClass, LoadLocals, LoadSuperAttr,
     // Operators.
     BinaryOp, UnaryOp, Compare, Subscr, StoreSubscr, DeleteSubscr, Slice3, StoreSlice, BuildSlice,
@@ -59,6 +61,9 @@ struct NeutralOp {
     bool inplace = false;      // BinaryOp
     int conversion = -1;       // FormatValue, ConvertValue: -1 none, else 's', 'r' or 'a'
     bool with_qualname = false;
+    // BuildList/BuildSet/BuildMap: the empty accumulator of a comprehension inlined into this code
+    // (3.12+, PEP 709), built right after its iteration variables were saved.
+    bool comprehension = false;
     // Call/CallKw/CallEx: stack slots below the arguments (1: the callable; 2: callable and
     // NULL-or-self), and whether the NULL-or-callable slot is the lower one (3.11/3.12, CALL_METHOD).
     uint8_t call_slots = 1;

@@ -289,6 +289,17 @@ private:
         return true;
     }
 
+    // PEP 709 (3.12+): `LOAD_FAST_AND_CLEAR x...; [MAKE_CELL x;] SWAP n; BUILD_* 0; SWAP 2` starts a
+    // comprehension inlined into this code; the empty container is its accumulator.
+    bool starts_inlined_comprehension(const Instruction& i) const {
+        const Instruction* next = peek();
+        if (i.arg != 0 || i_ < 2 || !next || next->op != Opcode::SWAP || next->arg != 2) return false;
+        if (ins_[i_ - 1].op != Opcode::SWAP) return false;
+        size_t k = i_ - 2;
+        while (k > 0 && ins_[k].op == Opcode::MAKE_CELL) --k;
+        return ins_[k].op == Opcode::LOAD_FAST_AND_CLEAR;
+    }
+
     int64_t for_iter_exit(const Instruction& i) const {
         int64_t target = i.jump_target;
         for (int s = 0; s < traits_.for_exit_skips; ++s) target += 2;
@@ -347,8 +358,9 @@ private:
         case O::LOAD_CONST: emit(N::LoadConst).value = const_at(i.index); return;
         case O::RETURN_CONST: emit(N::LoadConst).value = const_at(i.index); emit(N::Return); return;
         case O::KW_NAMES: pending_kwnames_ = const_at(i.index); return;
-        case O::LOAD_FAST: case O::LOAD_FAST_CHECK: case O::LOAD_FAST_AND_CLEAR:
+        case O::LOAD_FAST: case O::LOAD_FAST_CHECK:
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
+        case O::LOAD_FAST_AND_CLEAR: emit_scoped(N::LoadAndClear, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
         case O::LOAD_FAST_LOAD_FAST:
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
@@ -441,9 +453,9 @@ private:
         case O::CALL_INTRINSIC_1: return intrinsic(i);
 
         case O::BUILD_TUPLE: emit_count(N::BuildTuple, i.arg); return;
-        case O::BUILD_LIST: emit_count(N::BuildList, i.arg); return;
-        case O::BUILD_SET: emit_count(N::BuildSet, i.arg); return;
-        case O::BUILD_MAP: emit_count(N::BuildMap, i.arg); return;
+        case O::BUILD_LIST: emit_count(N::BuildList, i.arg); out_.back().comprehension = starts_inlined_comprehension(i); return;
+        case O::BUILD_SET: emit_count(N::BuildSet, i.arg); out_.back().comprehension = starts_inlined_comprehension(i); return;
+        case O::BUILD_MAP: emit_count(N::BuildMap, i.arg); out_.back().comprehension = starts_inlined_comprehension(i); return;
         case O::BUILD_CONST_KEY_MAP: emit_count(N::BuildConstKeyMap, i.arg); return;
         case O::BUILD_STRING: emit_count(N::BuildString, i.arg); return;
         case O::LIST_APPEND: emit_count(N::ListAppend, i.arg); return;
