@@ -56,7 +56,7 @@ def test_real_dump_overview_and_links(real_report):
 
 
 def test_real_dump_in_the_browser(real_report):
-    from test_report_browser import Watch, _playwright, shot, CHROMIUM
+    from test_report_browser import Watch, _playwright, shot, title_is, CHROMIUM
     sync_playwright = _playwright()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -67,12 +67,13 @@ def test_real_dump_in_the_browser(real_report):
         assert page.url.endswith("c0_1.html")
         assert "size mismatch" in page.locator(".recompile").inner_text()
         page.locator("#src-L11 .t").click()
+        title_is(page, "User line 11")
         panel = page.locator("#panel")
         assert "y in captured graph 0" in panel.inner_text()
         kernel = panel.locator("a.pn-kernel").first
         name = kernel.inner_text()
         kernel.click()
-        assert page.locator("#panel-title").inner_text().startswith("Kernel " + name)
+        title_is(page, "Kernel " + name, prefix=True)
         assert "line 11" in panel.inner_text()
         shot(page, "real-dump-kernel.png")
         page.locator(".recompile a.diff").click()

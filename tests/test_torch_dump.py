@@ -248,3 +248,35 @@ def test_graph_node_and_kernel_metadata_parsers():
         ["h", "sin_1"], ["aten.relu"])
     assert _parse_kernel_metadata("# Unsorted Source Nodes: [], Original ATen: []") == ([], [])
     assert _parse_kernel_metadata(None) == ([], [])
+
+
+def test_kernel_links_hook_costs_nothing_without_inductor():
+    """Inductor's C++ codegen is hooked only once something imports it: an aot_eager dump does not
+    import it, and a later Inductor compile in the same process still gets its kernels linked;
+    the import hook and the patch are gone after each block."""
+    script = r'''
+import json, sys, tempfile, warnings, torch, uncompile
+warnings.simplefilter("ignore")
+CPP = "torch._inductor.codegen.cpp"
+def f(x):
+    return x.sin() * 2
+finders = list(sys.meta_path)
+with uncompile.prepare_debug(tempfile.mkdtemp()):
+    torch.compile(f, backend="aot_eager")(torch.randn(3))
+assert CPP not in sys.modules, "aot_eager dump imported the C++ codegen"
+assert sys.meta_path == finders
+dump = tempfile.mkdtemp()
+torch._dynamo.reset()
+with uncompile.prepare_debug(dump):
+    torch.compile(f, backend="inductor")(torch.randn(3))
+assert sys.meta_path == finders
+from torch._inductor.codegen.cpp import CppScheduling
+assert CppScheduling.codegen_comment.__qualname__ == "CppScheduling.codegen_comment"
+manifest = json.load(open(dump + "/manifest.json"))
+kernels = [k for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"] if e["kind"] == "inductor"
+           for k in e["kernels"]]
+assert kernels and all(k["source_nodes"] == ["sin", "mul"] and k["from"] == "inductor_metadata" for k in kernels), kernels
+print("OK")
+'''
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-3000:]

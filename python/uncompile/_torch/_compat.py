@@ -42,13 +42,6 @@ class TorchAPI:
     resume_metadata: Optional[Any]  # ContinueExecutionCache.generated_code_metadata, if present
     intern_table: Optional[dict]    # torch._logging.structured.INTERN_TABLE, if present
     bytecode_logger: Any
-    # Optional: which captured-graph nodes each C++ (CPU) kernel computes. Inductor writes a
-    # "Source Nodes" comment for Triton and extern kernels but not for C++ kernels; these let the
-    # dump record the same metadata for them. None when this torch lacks them (the dump then has
-    # only the links Inductor's comments give).
-    cpp_scheduling: Optional[Any] = None          # class with codegen_comment(node_schedule, kernel_name)
-    kernel_metadata: Optional[Callable[..., Any]] = None   # torch._inductor.utils.get_kernel_metadata
-    inductor_graph: Optional[Callable[[], Any]] = None     # -> the GraphLowering being compiled
 
 
 def _need(owner: Any, attr: str, where: str, version: str) -> Any:
@@ -103,7 +96,6 @@ def load() -> TorchAPI:
         intern_table = importlib.import_module("torch._logging.structured").INTERN_TABLE
     except (ImportError, AttributeError):
         intern_table = None
-    cpp_scheduling, kernel_metadata, inductor_graph = _kernel_origin_api()
     return TorchAPI(
         torch=torch, version=version,
         register_bytecode_hook=_need(convert_frame, "register_bytecode_hook", "torch._dynamo.convert_frame", version),
@@ -113,19 +105,34 @@ def load() -> TorchAPI:
         fx_graph_module=fx_gm, py_code_cache=py_code_cache, inductor_config=inductor_config,
         dynamo_config=dynamo_config, resume_metadata=resume_metadata, intern_table=intern_table,
         bytecode_logger=torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode"),
-        cpp_scheduling=cpp_scheduling, kernel_metadata=kernel_metadata, inductor_graph=inductor_graph,
     )
 
 
-def _kernel_origin_api() -> Tuple[Optional[Any], Optional[Callable[..., Any]], Optional[Callable[[], Any]]]:
-    """(CppScheduling, get_kernel_metadata, current graph) when all three exist, else (None, None, None)."""
+CPP_CODEGEN = "torch._inductor.codegen.cpp"
+
+
+@dataclass(frozen=True)
+class KernelOriginAPI:
+    """Which captured-graph nodes each C++ (CPU) kernel computes. Inductor writes a "Source Nodes"
+    comment above Triton and extern kernels but not above C++ kernels; with these the dump records
+    the same metadata for them. Optional: without them the dump has the links the comments give."""
+
+    cpp_scheduling: Any                   # class with codegen_comment(node_schedule, kernel_name)
+    kernel_metadata: Callable[..., Any]   # torch._inductor.utils.get_kernel_metadata
+    inductor_graph: Callable[[], Any]     # -> the GraphLowering being compiled
+
+
+@functools.lru_cache(maxsize=1)
+def kernel_origin_api() -> Optional[KernelOriginAPI]:
+    """Probe the C++ codegen's hook point; call it once Inductor has imported CPP_CODEGEN (importing
+    it costs ~0.1 s, which a program that never uses Inductor should not pay). None if absent."""
     try:
         cpp = importlib.import_module("torch._inductor.codegen.cpp")
         utils = importlib.import_module("torch._inductor.utils")
         virtualized = importlib.import_module("torch._inductor.virtualized")
         scheduling, metadata, V = cpp.CppScheduling, utils.get_kernel_metadata, virtualized.V
     except (ImportError, AttributeError):
-        return None, None, None
+        return None
     if not callable(getattr(scheduling, "codegen_comment", None)) or not callable(metadata):
-        return None, None, None
-    return scheduling, metadata, lambda: V.graph
+        return None
+    return KernelOriginAPI(cpp_scheduling=scheduling, kernel_metadata=metadata, inductor_graph=lambda: V.graph)

@@ -4,12 +4,14 @@ It holds, for every compile: the guards as a function, the compiled graphs, the 
 and the resume functions it calls; then a dispatcher that shows how a call picks its cache entry.
 Executing the file only defines things; nothing in it calls into torch internals.
 """
+import functools
 import re
 from typing import List
 
 from ._records import CompileRecord, FunctionRecord
 
 
+@functools.lru_cache(maxsize=4096)  # the overview is rewritten after every compile; guards repeat
 def _compiles(text: str) -> bool:
     try:
         compile(text, "<overview>", "exec", dont_inherit=True)

@@ -23,7 +23,7 @@ import warnings
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import _codemap, _files, _overview
+from . import _codemap, _compat, _files, _overview
 from ._compat import TorchAPI
 from ._records import CompileRecord, FunctionRecord
 
@@ -43,6 +43,41 @@ _CONVERT_FRAME = os.path.join("_dynamo", "convert_frame.py")
 
 class NotVerifiedWarning(UserWarning):
     """Decompiled code was not verified equivalent; Dynamo's own bytecode runs instead."""
+
+
+class _AfterImport:
+    """A meta-path finder for one module: it lets the usual finders find and load it, then calls
+    `after()`. It never changes what is imported."""
+
+    def __init__(self, name: str, after: Any) -> None:
+        self.name, self.after = name, after
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        spec = None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is self or find is None:
+                continue
+            spec = find(fullname, path, target)
+            if spec is not None:
+                break
+        loader = getattr(spec, "loader", None)
+        exec_module = getattr(loader, "exec_module", None)
+        if exec_module is None:
+            return spec
+        after = self.after
+
+        def exec_then_call(module: Any) -> None:
+            exec_module(module)
+            try:
+                after()
+            except Exception as exc:  # never break the import
+                _log.warning("uncompile dump: after importing %s: %s", fullname, exc)
+
+        loader.exec_module = exec_then_call
+        return spec
 
 
 class _TraceHandler(logging.Handler):
@@ -107,7 +142,7 @@ class DumpSession:
         self._undo.append(lambda: api.trace_logger.removeHandler(handler))
         self._patch_fx()
         self._patch_inductor()
-        self._patch_kernel_origins()
+        self._when_imported(_compat.CPP_CODEGEN, self._patch_kernel_origins)
         previous = api.inductor_config.force_disable_caches
         api.inductor_config.force_disable_caches = True  # cache hits would hide graphs and kernels
         self._undo.append(lambda: setattr(api.inductor_config, "force_disable_caches", previous))
@@ -186,16 +221,30 @@ class DumpSession:
         cache.load_by_key_path = classmethod(load_by_key_path)
         self._undo.append(lambda: setattr(cache, "load_by_key_path", original))
 
+    def _when_imported(self, name: str, patch: Any) -> None:
+        """Run `patch` now if module `name` is imported, else right after something imports it
+        while the session is active (a one-module import hook, removed on stop)."""
+        if name in sys.modules:
+            patch()
+            return
+        hook = _AfterImport(name, patch)
+        sys.meta_path.insert(0, hook)
+
+        def remove() -> None:
+            if hook in sys.meta_path:
+                sys.meta_path.remove(hook)
+        self._undo.append(remove)
+
     def _patch_kernel_origins(self) -> None:
         """Record the source nodes of each C++ kernel, which Inductor computes but does not write.
 
         Inductor's own get_kernel_metadata (the text of the "Source Nodes" comment it writes above
         Triton and extern kernels) is asked for the same nodes; nothing is added to the code.
         """
-        api = self.api
-        scheduling, metadata, current_graph = api.cpp_scheduling, api.kernel_metadata, api.inductor_graph
-        if scheduling is None or metadata is None or current_graph is None:
+        api = _compat.kernel_origin_api()
+        if api is None:
             return
+        scheduling, metadata, current_graph = api.cpp_scheduling, api.kernel_metadata, api.inductor_graph
         original = scheduling.__dict__.get("codegen_comment")
         if original is None:
             return
