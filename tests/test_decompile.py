@@ -16,6 +16,23 @@ from conftest import ROOT, VERSIONS, interpreter
 
 CHECKER = os.path.join(ROOT, "tools", "roundtrip_check.py")
 
+# A context manager that logs enter/exit, shared by the with-statement snippets.
+CONTEXT_MANAGER = """
+class CM:
+    def __init__(self, log, v):
+        self.log, self.v = log, v
+
+    def __enter__(self):
+        self.log.append('enter')
+        return (self.v, self.v + 1)
+
+    def __exit__(self, *exc):
+        self.log.append('exit')
+        return False
+
+
+"""
+
 # name -> (source, call expression or None, versions where the round trip must be equivalent)
 SNIPPETS = {
     "arithmetic": ("""
@@ -174,20 +191,7 @@ def f(xs):
             break
     return total
 """, "f(['1', 'x', '5']), f(['2', None, '7'])"),
-    "with_blocks": ("""
-class CM:
-    def __init__(self, log, v):
-        self.log, self.v = log, v
-
-    def __enter__(self):
-        self.log.append('enter')
-        return (self.v, self.v + 1)
-
-    def __exit__(self, *exc):
-        self.log.append('exit')
-        return False
-
-
+    "with_blocks": (CONTEXT_MANAGER + """
 def f(v):
     log = []
     with CM(log, v) as (a, b):
@@ -313,20 +317,7 @@ def f():
     except NameError:
         return 'deleted'
 """, "f()"),
-    "with_in_loops": ("""
-class CM:
-    def __init__(self, log, v):
-        self.log, self.v = log, v
-
-    def __enter__(self):
-        self.log.append('enter')
-        return (self.v, self.v + 1)
-
-    def __exit__(self, *exc):
-        self.log.append('exit')
-        return False
-
-
+    "with_in_loops": (CONTEXT_MANAGER + """
 def f(n):
     log = []
     for i in range(n):

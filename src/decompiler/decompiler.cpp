@@ -355,12 +355,7 @@ private:
                 if (inner && nested) *nested = true;
                 return;
             }
-            for (const ExprPtr* p : {&e->value, &e->index, &e->left, &e->right, &e->test, &e->body, &e->orelse, &e->lower,
-                                     &e->upper, &e->step, &e->elt, &e->format_spec})
-                walk(*p, true);
-            for (const auto& x : e->elts) walk(x, true);
-            for (const auto& x : e->values) walk(x, true);
-            for (const auto& k : e->keywords) walk(k.value, true);
+            for_each_evaluated_child(*e, [&](const ExprPtr& c) { walk(c, true); });
         };
         for (const auto& e : stack) walk(e, false);
         return n;
@@ -465,14 +460,7 @@ private:
     // True when values of the statement being built are still on the stack: then a store is one
     // target of a parallel assignment (`a, b = b, a + b` stores while `b`'s value waits below).
     bool values_pending(const std::vector<ExprPtr>& stack, const ExprPtr& stored) const {
-        for (size_t k = base_; k < stack.size(); ++k) {
-            const ExprPtr& v = stack[k];
-            if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
-                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()))
-                continue;
-            return true;
-        }
-        return false;
+        return pending_count(stack, stored) > 0;
     }
 
     size_t pending_count(const std::vector<ExprPtr>& stack, const ExprPtr& stored) const {

@@ -177,24 +177,17 @@ void inline_in(Body& body, const std::string& prefix, std::map<std::string, size
         if (!is_temporary_assignment(def, prefix)) continue;
         const std::string name = def.targets[0]->id;
         if (uses[name] != 1 || !evaluated_first_in_statement(*body[i], name)) continue;
+        // The single load of `name` (its node) is replaced by the value.
+        const Expr* load = nullptr;
+        std::function<void(const ExprPtr&)> find = [&](const ExprPtr& e) {
+            if (!e || load) return;
+            if (e->kind == ExprKind::Name && e->id == name) load = e.get();
+            else for_each_child_slot(*e, [&](ExprPtr& c) { find(c); });
+        };
+        for_each_own_expr(*body[i], find);
+        if (!load) continue;
         ExprPtr value = def.value;
-        rewrite_own_exprs(*body[i], [&](const ExprPtr& e) {
-            if (e->kind == ExprKind::Name && e->id == name) return value;
-            std::function<ExprPtr(const ExprPtr&)> sub = [&](const ExprPtr& x) -> ExprPtr {
-                if (x->kind == ExprKind::Name && x->id == name) return value;
-                bool changed = false;
-                auto copy = std::make_shared<Expr>(*x);
-                for_each_child_slot(*copy, [&](ExprPtr& c) {
-                    ExprPtr n = sub(c);
-                    if (n != c) {
-                        c = n;
-                        changed = true;
-                    }
-                });
-                return changed ? copy : x;
-            };
-            return sub(e);
-        });
+        rewrite_own_exprs(*body[i], [&](const ExprPtr& e) { return replace_node(e, load, value, [](const Expr*, const ExprPtr&) {}); });
         uses[name] = 0;
         body.erase(body.begin() + long(i - 1));
     }
@@ -270,14 +263,6 @@ ExprPtr replace_node(const ExprPtr& tree, const Expr* from, const ExprPtr& to,
     if (!copy) return tree;
     on_copy(tree.get(), copy);
     return copy;
-}
-
-bool contains_node(const ExprPtr& tree, const Expr* node) {
-    if (!tree) return false;
-    if (tree.get() == node) return true;
-    bool found = false;
-    for_each_child_slot(*tree, [&](ExprPtr& c) { found = found || contains_node(c, node); });
-    return found;
 }
 
 void for_each_own_expr(const Stmt& s, const std::function<void(const ExprPtr&)>& f) {

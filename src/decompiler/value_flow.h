@@ -28,9 +28,6 @@ std::set<std::string> names_bound_by(const ast::Stmt& s);
 ast::ExprPtr replace_node(const ast::ExprPtr& tree, const ast::Expr* from, const ast::ExprPtr& to,
                           const std::function<void(const ast::Expr*, const ast::ExprPtr&)>& on_copy);
 
-// Whether `tree` contains the node `node` (by identity).
-bool contains_node(const ast::ExprPtr& tree, const ast::Expr* node);
-
 // Calls f(node) for every expression node of the statement's own expressions (not nested bodies).
 void for_each_own_expr(const ast::Stmt& s, const std::function<void(const ast::ExprPtr&)>& f);
 
