@@ -16,8 +16,9 @@ and class bodies are not counted. Per tool and version it reports the share of c
 
 and the median and 99th percentile of the time to decompile one code object (µs; uncompile's
 through `uncompile._core.decompile`, marshal parsing included; depyf's around `depyf.decompile`
-on the unmarshalled code object, in its worker). A function that is a closure is decompiled as a
-bare `def`, so it cannot be equivalent for either tool.
+on the unmarshalled code object, in its worker). Both tools' output is verified the same way: a
+function recompiled inside the context it came from (free variables bound by an enclosing
+function, a class for `__class__`, imports of modules it calls into; see uncompile.verify).
 
 depyf runs in `.venv-depyf-X.Y` (created by hand: `pythonX.Y -m venv .venv-depyf-X.Y &&
 .venv-depyf-X.Y/bin/pip install depyf==0.20.0`) inside a worker process, with a per-function

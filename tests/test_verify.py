@@ -283,11 +283,68 @@ def test_decompile_verify_of_nested_functions_and_methods():
     assert [v.qualname.rsplit(".", 2)[-2:] for v in cls.verdicts] == [["K", "double"], ["K", "s"]]
 
 
-def test_decompile_verify_reports_a_closure_honestly():
+def test_a_closure_is_verified_where_it_was_compiled():
     make = function("def make(a):\n    def inner(b):\n        return a + b\n    return inner\n", "make")
-    result = uncompile.decompile(make(1), verify=True).verification  # a bare def: `a` becomes a global
-    assert result.recompiles and not result.equivalent
-    assert "co_freevars differ" in result.verdicts[0].first_difference
+    inner = make(1)
+    result = uncompile.decompile(inner, verify=True).verification
+    # Recompiled inside a function that binds `a`, so `a` is a free variable again, as in the original.
+    assert result.equivalent, str(result)
+    bound_here = verify_source(inner, "def inner(b):\n    a = 1\n    return a + b\n")
+    assert bound_here.recompiles and not bound_here.equivalent
+
+
+def test_a_method_using_super_is_verified_in_a_class():
+    ns = {}
+    exec("class Base:\n    def m(self):\n        return 1\n"
+         "class K(Base):\n    def m(self):\n        return super().m() + 1\n", ns)
+    method = ns["K"].m
+    assert method.__code__.co_freevars == ("__class__",)
+    result = uncompile.decompile(method, verify=True).verification
+    assert result.equivalent, str(result)
+    assert not verify_source(method, "def m(self):\n    return Base.m(self) + 1\n").equivalent
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="3.11+ compiles calls on imported modules differently")
+def test_calls_into_imported_modules_are_verified_with_the_import():
+    ns = {}
+    exec("import os\ndef f(p):\n    return os.fspath(p)\n", ns)
+    result = uncompile.decompile(ns["f"], verify=True).verification
+    assert result.equivalent, str(result)
+    ns = {}
+    exec("def g(p):\n    return os.fspath(p)\n", ns)  # `os` not imported in this module: a method call
+    assert uncompile.decompile(ns["g"], verify=True).verification.equivalent
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_comprehension_code_objects_on_their_own(version):
+    exe = require(version)
+    source = ("def f(y, z):\n    a = [x * y for x in z if x]\n    b = {k: v for k, v in z}\n"
+              "    c = (w for x in z for w in x)\n    return a, b, c\n")
+    expected = {"3.8": 3, "3.9": 3, "3.10": 3, "3.11": 3}.get(version, 1)  # 3.12+ inlines list/dict comprehensions
+    texts = []
+    for data in _marshalled_items(exe, source):
+        out, failures = uncompile._core.decompile(data, version, [])  # bare marshal data of `version`
+        assert not failures, failures
+        result = verify_source(data, out, version=version)
+        assert result.equivalent, str(result) + "\n" + out
+        texts.append(out.strip())
+    assert len(texts) == expected
+    assert "(w for x in iterable for w in x)" in texts
+    if expected == 3:
+        assert texts[:2] == ["[x * y for x in iterable if x]", "{k: v for k, v in iterable}"]
+
+
+def _marshalled_items(exe, source):
+    script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\n"
+              "for c in ns['f'].__code__.co_consts:\n"
+              "    if hasattr(c, 'co_code'):\n"
+              "        data = marshal.dumps(c)\n"
+              "        sys.stdout.buffer.write(len(data).to_bytes(4, 'little') + data)\n")
+    blob = subprocess.run([exe, "-c", script, source], capture_output=True, check=True).stdout
+    while blob:
+        n = int.from_bytes(blob[:4], "little")
+        yield blob[4:4 + n]
+        blob = blob[4 + n:]
 
 
 def test_decompile_verify_marks_refusals():

@@ -9,6 +9,7 @@
 #include "core/load.h"
 #include "decompiler/decompiler.h"
 #include "verify/interpreter.h"
+#include "verify/recompile_context.h"
 
 namespace uncompile::cli {
 
@@ -43,7 +44,8 @@ void verify_file(const std::string& path, const std::optional<PyVersion>& marsha
     auto original = marshal_version ? load_marshalled_code(data, *marshal_version) : load_pyc(data);
     DecompileOutput decompiled = decompile(*original);
     std::string python = find_interpreter(original->version);
-    RecompileOutcome outcome = recompile_in(python, original->version, decompiled.source, original->filename,
+    RecompileOutcome outcome = recompile_in(python, original->version, source_in_context(*original, decompiled.source),
+                                            original->filename,
                                             original->name == "<module>" ? 0 : original->flags);
     std::cout << path << " (CPython " << original->version.str() << ", recompiled with " << python << ")\n";
     std::vector<CodeVerdict> verdicts;

@@ -9,6 +9,7 @@
 
 #include "ast.h"
 #include "cfg.h"
+#include "core/code_walk.h"
 #include "core/error.h"
 #include "core/exception_table.h"
 #include "core/instruction.h"
@@ -2645,8 +2646,31 @@ public:
             s->value = lambda_or(m);
             return s;
         }
+        if (is_comprehension_code(code)) {
+            // Its outermost iterable was evaluated by the enclosing code and passed as `.0`; a
+            // name stands for it, so the comprehension reads (and compiles) as the one it came from.
+            auto s = make_stmt(StmtKind::Expr);
+            s->value = comprehension(f, make_name(unused_name(code, "iterable")));
+            return s;
+        }
         if (code.name.empty() || code.name[0] == '<') unsupported("a " + code.name + " code object on its own");
         return function_def(f);
+    }
+
+    static bool is_comprehension_code(const CodeObject& code) {
+        static const std::set<std::string> names = {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"};
+        return names.count(code.name) && code.argcount == 1 && !code.varnames.empty() && code.varnames[0] == ".0";
+    }
+
+    // `base`, or `base_2`, `base_3`, ... : the first that no code object inside `code` uses.
+    static std::string unused_name(const CodeObject& code, const std::string& base) {
+        std::set<std::string> used;
+        walk_code_objects(code, [&](const CodeObject& c) {
+            for (const auto* names : {&c.names, &c.varnames, &c.cellvars, &c.freevars}) used.insert(names->begin(), names->end());
+        });
+        std::string name = base;
+        for (int n = 2; used.count(name); ++n) name = base + "_" + std::to_string(n);
+        return name;
     }
 
     std::vector<ExprPtr> element_;

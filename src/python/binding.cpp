@@ -13,6 +13,7 @@
 #include "core/records.h"
 #include "decompiler/decompiler.h"
 #include "verify/interpreter.h"
+#include "verify/recompile_context.h"
 #include "verify/recompile_script.h"
 
 namespace nb = nanobind;
@@ -199,6 +200,20 @@ NB_MODULE(_core, m) {
         },
         nb::arg("version"),
         "Path of the CPython `version` interpreter: UNCOMPILE_PYTHON_X_Y, pythonX.Y on PATH, then pyenv.");
+    m.def(
+        "source_in_context",
+        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders,
+           const std::string& source) {
+            auto code = load(data, version, placeholders);
+            try {
+                return to_python(source_in_context(*code, source));
+            } catch (const Error& e) {
+                raise_python(e);
+            }
+        },
+        nb::arg("data"), nb::arg("version"), nb::arg("placeholders"), nb::arg("source"),
+        "`source`, the decompiled text of the root code object, placed where that code object was compiled:\n"
+        "imports of the modules it calls into, a function binding its free variables, a class for __class__.");
     m.attr("RECOMPILE_SCRIPT") = kRecompileScript;
     m.def("pyc_version", [](nb::bytes data) {
         try {
