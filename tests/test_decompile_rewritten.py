@@ -10,6 +10,7 @@ import types
 import pytest
 
 import uncompile
+from uncompile._value_flow import same_value_flow
 from bytecode_asm import assemble
 
 pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the programs are written in 3.11 bytecode")
@@ -58,6 +59,12 @@ def run_both(program, args=(1,), argcount=None):
             value = ("raised", type(exc).__name__)
         results.append((value, log.events))
     assert results[0] == results[1], "original %r, decompiled %r\n--- source ---\n%s" % (results[0], results[1], source)
+    # What lets decompiled Dynamo code run in its place: the same operations on the same values in
+    # the same order (the globals here are rebound by nobody, as Dynamo's own are).
+    namespace = {}
+    exec(compile(source, "<decompiled>", "exec"), namespace)
+    ok, why = same_value_flow(code, namespace["template"].__code__, stable_globals=lambda name: name == "log")
+    assert ok, why + "\n--- source ---\n" + source
     return source
 
 

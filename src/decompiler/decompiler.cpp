@@ -288,6 +288,10 @@ private:
                 last_effect = std::max(last_effect, n->serial);
                 first_effect = std::min(first_effect, n->serial);
             }
+        // `del name` has no expression but is an action of its own (rewriters put them between a
+        // call and the store of its result to free memory early): values computed with effects
+        // before it keep their place.
+        if (s.kind == StmtKind::Delete) last_effect = first_effect = UINT64_MAX;
         std::set<std::string> bound = names_bound_by(s);
         std::vector<ExprPtr> spill;
         for (size_t k = base_; k < stack.size(); ++k) {

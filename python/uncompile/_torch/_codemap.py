@@ -46,28 +46,34 @@ def same_code(a: types.CodeType, b: types.CodeType) -> bool:
     return len(nested_a) == len(nested_b) and all(same_code(x, y) for x, y in zip(nested_a, nested_b))
 
 
-def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[types.CodeType]) -> Tuple[bool, str]:
-    """Whether `candidate` (compiled from `source`) is equivalent to `target`.
+def _installed_by_dynamo(name: str) -> bool:
+    """Globals Dynamo installs for its own code (compiled graphs, resume functions, module aliases)
+    and never rebinds while that code runs."""
+    return name.startswith(("__compiled_fn_", "__resume_at_", "__import_"))
 
-    Uses uncompile.verify.verify_source when that module exists, and always our strict structural
-    comparison too: code only replaces Dynamo's when both agree.
+
+def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[types.CodeType]) -> Tuple[bool, str]:
+    """Whether `candidate` (compiled from `source`) may run in place of `target`: (ok, how or why not).
+
+    Equivalent bytecode (uncompile.verify and our strict structural comparison agree), or else the
+    same operations on the same values in the same order on every path (uncompile._value_flow),
+    which is what decompiled Dynamo code can reach: it names values Dynamo kept on the stack.
     """
     if candidate is None:
         return False, "decompiled source does not define %s" % target.co_name
+    from ..verify import verify_source
     try:
-        from ..verify import verify_source  # written on another branch; absent means "not verified"
-    except ImportError:
-        verify_source = None
-    if verify_source is not None:
-        try:
-            result = verify_source(target, source)
-            if not getattr(result, "equivalent", False):
-                return False, "uncompile.verify: not equivalent"
-        except Exception as exc:  # a verifier failure is "not verified", never a crash
-            return False, "uncompile.verify failed: %s" % exc
-    if not same_code(target, candidate):
-        return False, "recompiled decompiled source differs from Dynamo's bytecode"
-    return True, ""
+        result = verify_source(target, source)
+        strict = bool(getattr(result, "equivalent", False)) and same_code(target, candidate)
+    except Exception as exc:  # a verifier failure is "not verified", never a crash
+        return False, "uncompile.verify failed: %s" % exc
+    if strict:
+        return True, "equivalent bytecode"
+    from .._value_flow import same_value_flow
+    ok, why = same_value_flow(target, candidate, _installed_by_dynamo)
+    if ok:
+        return True, "same value flow"
+    return False, "not equivalent (%s)" % why
 
 
 def find_code(module_code: types.CodeType, name: str) -> Optional[types.CodeType]:

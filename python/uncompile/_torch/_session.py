@@ -661,7 +661,7 @@ class DumpSession:
                                                   _codemap.find_code(candidate, code.co_name))
             self._write(rel, text if candidate is not None else header + _as_comment(src))
             record.add_file({"kind": "resume", "path": rel, "name": name, "verified": ok,
-                             "note": None if ok else note + "; Dynamo's bytecode kept"})
+                             "note": note if ok else note + "; Dynamo's bytecode kept"})
             record.resume_sources[name] = src
 
     def _write_transformed(self, record: CompileRecord, original: types.CodeType,
@@ -678,10 +678,10 @@ class DumpSession:
         ok, note = _codemap.verify_equivalent(transformed, text, None if candidate is None else
                                               _codemap.find_code(candidate, transformed.co_name))
         if ok:
-            self._write(rel, header + "# Verified equivalent: this is the code that runs; breakpoints here are hit.\n" + src)
+            self._write(rel, header + _verified_note(note) + src)
             replacement = _codemap.find_code(compile(header + "#\n" + src, path, "exec", dont_inherit=True),
                                               transformed.co_name)
-            record.add_file({"kind": "transformed", "path": rel, "verified": True, "note": None})
+            record.add_file({"kind": "transformed", "path": rel, "verified": True, "note": note})
             return replacement
         body = src if candidate is not None else _as_comment(src)
         text = (header + "# NOT VERIFIED (%s): the source below is uncompile's best reading, but Dynamo's own\n"
@@ -766,6 +766,14 @@ class DumpSession:
 
 _RESERVED = {"rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "severity",
              "timestamp", "pathname", "thread", "subgraph_name", "has_payload", "stack"}
+
+
+def _verified_note(how: str) -> str:
+    if how == "same value flow":
+        return ("# Verified: it performs the same operations on the same values in the same order as Dynamo's\n"
+                "# bytecode (names __stackN hold what Dynamo kept on the stack). This is the code that runs;\n"
+                "# breakpoints here are hit.\n")
+    return "# Verified equivalent: this is the code that runs; breakpoints here are hit.\n"
 
 
 def _decompile_text(code: types.CodeType) -> str:

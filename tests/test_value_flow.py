@@ -1,0 +1,90 @@
+"""The value-flow check (uncompile._value_flow) that lets decompiled Dynamo code run in place of
+Dynamo's: it must accept code that only names stack values differently, and reject any change in
+what is computed, on which values, or in which order."""
+import sys
+import textwrap
+
+import pytest
+
+from uncompile._value_flow import same_value_flow
+
+pytestmark = pytest.mark.skipif(not ((3, 11) <= sys.version_info[:2] <= (3, 13)), reason="3.11-3.13 bytecode")
+
+
+def code_of(source, name="f"):
+    namespace = {}
+    exec(compile(textwrap.dedent(source), "<test>", "exec"), namespace)
+    return namespace[name].__code__
+
+
+def flow(a, b, stable=lambda name: False):
+    return same_value_flow(code_of(a), code_of(b), stable)
+
+
+SAME = [
+    # a value named by a temporary instead of kept on the stack
+    ("def f(x):\n    return h(x) + x\n",
+     "def f(x):\n    __stack0 = h(x)\n    return __stack0 + x\n"),
+    # branches: the test and both outcomes
+    ("def f(x):\n    if g(x):\n        return 1\n    return 2\n",
+     "def f(x):\n    __stack0 = g(x)\n    if not __stack0:\n        return 2\n    return 1\n"),
+    # a loop, with a temporary inside
+    ("def f(xs):\n    t = 0\n    for x in xs:\n        t = t + g(x)\n    return t\n",
+     "def f(xs):\n    t = 0\n    for x in xs:\n        __stack0 = g(x)\n        t = t + __stack0\n    return t\n"),
+    # a while loop with break
+    ("def f(n):\n    i = 0\n    while i < n:\n        if g(i):\n            break\n        i = i + 1\n    return i\n",
+     "def f(n):\n    i = 0\n    while i < n:\n        __stack0 = g(i)\n        if __stack0:\n            break\n        i = i + 1\n    return i\n"),
+    # lists built and changed before anyone sees them, then passed as *args
+    ("def f(x, y):\n    a = [x]\n    a.extend([y])\n    return g(*a)\n",
+     "def f(x, y):\n    __stack0 = [x]\n    __stack0.extend([y])\n    return g(*__stack0)\n"),
+]
+
+DIFFERENT = [
+    # two calls in the other order
+    ("def f(x):\n    a = g(1)\n    b = g(2)\n    return (a, b)\n",
+     "def f(x):\n    b = g(2)\n    a = g(1)\n    return (a, b)\n"),
+    # another constant
+    ("def f(x):\n    return g(x, 1)\n", "def f(x):\n    return g(x, 2)\n"),
+    # arguments swapped
+    ("def f(x, y):\n    return g(x, y)\n", "def f(x, y):\n    return g(y, x)\n"),
+    # outcomes of a branch swapped
+    ("def f(x):\n    if g(x):\n        return 1\n    return 2\n",
+     "def f(x):\n    if g(x):\n        return 2\n    return 1\n"),
+    # a loop body that differs in its second half
+    ("def f(xs):\n    t = 0\n    for x in xs:\n        t = t + g(x)\n    return t\n",
+     "def f(xs):\n    t = 0\n    for x in xs:\n        t = g(x) + t\n    return t\n"),
+    # a list changed after a call has seen it, versus before
+    ("def f(x):\n    a = [x]\n    g(a)\n    a.append(1)\n    return a\n",
+     "def f(x):\n    a = [x]\n    a.append(1)\n    g(a)\n    return a\n"),
+    # a deleted local
+    ("def f(x):\n    y = g(x)\n    del y\n    return x\n", "def f(x):\n    y = g(x)\n    return x\n"),
+    # a global read after a call that could rebind it
+    ("def f(x):\n    return F(h(x))\n", "def f(x):\n    __stack0 = h(x)\n    return F(__stack0)\n"),
+]
+
+
+@pytest.mark.parametrize("a,b", SAME)
+def test_same_value_flow_is_accepted(a, b):
+    assert (code_of(a).co_code, code_of(a).co_varnames) != (code_of(b).co_code, code_of(b).co_varnames)
+    ok, why = flow(a, b)
+    assert ok, why
+
+
+@pytest.mark.parametrize("a,b", DIFFERENT)
+def test_a_different_program_is_rejected(a, b):
+    ok, why = flow(a, b)
+    assert not ok and why
+
+
+def test_stable_globals_may_be_loaded_earlier():
+    a = "def f(x):\n    return F(h(x))\n"
+    b = "def f(x):\n    __stack0 = h(x)\n    return F(__stack0)\n"
+    assert not flow(a, b)[0]
+    assert flow(a, b, stable=lambda name: name == "F")[0]
+
+
+def test_a_program_is_the_same_as_itself_and_generators_are_out_of_scope():
+    source = "def f(xs, k=2):\n    out = []\n    for x in xs:\n        if x % k:\n            continue\n        out.append(x)\n    return out\n"
+    assert flow(source, source)[0]
+    ok, why = flow("def f(x):\n    yield x\n", "def f(x):\n    yield x\n")
+    assert not ok and "generator" in why
