@@ -387,6 +387,69 @@ def f():
 """, "f()"),
 })
 
+# ---- Delegation and coroutines: `yield from`, `await`, `async def`, async generators. Coroutines run
+# under asyncio.run; awaited values come from asyncio.sleep(0, result).
+SNIPPETS.update({
+    "yield_from": ("""
+def inner(n):
+    got = yield n
+    yield got
+    return n * 10
+
+
+def outer(n):
+    r = yield from inner(n)
+    yield from [r, r + 1]
+    total = (yield from inner(r)) + 1
+    yield total
+
+
+def f(n):
+    g = outer(n)
+    out = [next(g), g.send('a')]
+    out.extend(g)
+    return out
+""", "f(3)"),
+    "await_coroutine": ("""
+import asyncio
+
+
+async def twice(x):
+    a = await asyncio.sleep(0, x)
+    await asyncio.sleep(0)
+    return a + await asyncio.sleep(0, x)
+
+
+async def f(x):
+    r = await twice(x)
+    if r > 2:
+        r = await twice(r) * 2
+    return [r, await twice(1)]
+""", "__import__('asyncio').run(f(3))"),
+    "async_generator": ("""
+import asyncio
+
+
+async def agen(n):
+    for i in range(n):
+        v = await asyncio.sleep(0, i)
+        yield v * 2
+    yield n
+
+
+async def consume(n):
+    g = agen(n)
+    out = []
+    for _ in range(n + 1):
+        out.append(await g.__anext__())
+    return out
+
+
+def f(n):
+    return asyncio.run(consume(n))
+""", "f(3)"),
+})
+
 # 3.8's finally machinery (BEGIN_FINALLY / CALL_FINALLY / POP_FINALLY / END_FINALLY, also behind
 # `except ... as name` and `with`) is not structured yet; plain except clauses are.
 UNSUPPORTED_YET = {
@@ -515,6 +578,8 @@ EQUIVALENT_NOW = {
 # ---- Comprehensions (PEP 709 inlined ones on 3.12+, code objects before).
 EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_clauses", "inlined_comp_shadow",
                                                  "inlined_comp_in_control_flow", "inlined_comp_nested")
+                   for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine", "async_generator")
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 

@@ -1238,6 +1238,13 @@ private:
             stack.push_back(e);
             return;
         }
+        case N::YieldFrom: case N::Await: {
+            if (op.kind == N::Await && op.arg != 0) unsupported("an await of __aenter__ or __aexit__ outside async with");
+            auto e = make_expr(op.kind == N::Await ? ExprKind::Await : ExprKind::YieldFrom);
+            e->value = pop(stack);
+            stack.push_back(e);
+            return;
+        }
         case N::PushExcInfo: {
             ExprPtr exc = pop(stack);
             if (exc != exception_) unsupported("PUSH_EXC_INFO outside an exception handler");

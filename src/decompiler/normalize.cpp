@@ -520,6 +520,12 @@ private:
         case O::IMPORT_FROM: emit_named(N::ImportFrom, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
         case O::IMPORT_STAR: emit(N::ImportStar); return;
         case O::YIELD_VALUE: emit(N::Yield); return;
+        case O::GET_YIELD_FROM_ITER: return delegation(i, N::YieldFrom, 0);
+        case O::GET_AWAITABLE: return delegation(i, N::Await, i.has_arg ? i.arg : 0);
+        case O::ASYNC_GEN_WRAP: return;  // an async generator's `yield` wraps its value for the caller
+        case O::CLEANUP_THROW:
+            if (!skip_cleanup_throw()) unsupported(i);
+            return;
         case O::PUSH_EXC_INFO: emit(N::PushExcInfo); return;
         case O::POP_EXCEPT: emit(N::PopExcept); return;
         case O::CHECK_EXC_MATCH: emit(N::CheckExcMatch); return;
@@ -541,6 +547,58 @@ private:
             if (!legacy_binary_op(i)) unsupported(i);
             return;
         }
+    }
+
+    // ---------------------------------------------------------------- delegation (yield from, await)
+    // The index of the first instruction at or after `k` that is neither an EXTENDED_ARG prefix
+    // nor an inline CACHE entry.
+    size_t next_real(size_t k) const {
+        while (k < ins_.size() && (ins_[k].op == Opcode::EXTENDED_ARG || ins_[k].op == Opcode::CACHE)) ++k;
+        return k;
+    }
+
+    // After GET_YIELD_FROM_ITER / GET_AWAITABLE at `first`: `LOAD_CONST None; YIELD_FROM` (before
+    // 3.11) or the send loop `LOAD_CONST None; SEND exit; YIELD_VALUE; RESUME;
+    // JUMP_BACKWARD_NO_INTERRUPT send; exit: [END_SEND]` (3.11+). Returns the index of its last
+    // instruction, 0 when the code there is anything else.
+    size_t delegation_end(size_t first) {
+        using O = Opcode;
+        size_t load = next_real(first + 1);
+        if (load >= ins_.size() || ins_[load].op != O::LOAD_CONST || const_at(ins_[load].index)->kind != PyValue::Kind::None ||
+            jump_targets_.count(ins_[load].offset))
+            return 0;
+        size_t send = next_real(load + 1);
+        if (send >= ins_.size()) return 0;
+        if (ins_[send].op == O::YIELD_FROM) return jump_targets_.count(ins_[send].offset) ? 0 : send;
+        size_t yield = next_real(send + 1), resume = next_real(yield + 1), back = next_real(resume + 1);
+        size_t exit = next_real(back + 1);
+        if (exit >= ins_.size() || ins_[send].op != O::SEND || ins_[yield].op != O::YIELD_VALUE ||
+            ins_[resume].op != O::RESUME || ins_[back].op != O::JUMP_BACKWARD_NO_INTERRUPT ||
+            ins_[back].jump_target != ins_[send].offset || ins_[send].jump_target != ins_[exit].offset)
+            return 0;
+        for (size_t k : {yield, resume, back})
+            if (jump_targets_.count(ins_[k].offset)) return 0;
+        if (ins_[exit].op != O::END_SEND) return back;  // 3.11: SEND leaves only the result
+        delegation_exits_.insert(ins_[exit].offset);
+        return exit;
+    }
+
+    void delegation(const Instruction& i, N kind, int64_t arg) {
+        size_t end = delegation_end(i_);
+        if (!end) return unsupported(i);
+        emit_count(kind, arg);
+        i_ = end;
+    }
+
+    // 3.12+: `CLEANUP_THROW; JUMP_BACKWARD exit`, the handler a send loop's YIELD_VALUE has for
+    // an exception thrown into the delegation; it is part of the collapsed delegation.
+    bool skip_cleanup_throw() {
+        size_t back = next_real(i_ + 1);
+        if (back >= ins_.size() || (ins_[back].op != Opcode::JUMP_BACKWARD && ins_[back].op != Opcode::JUMP_BACKWARD_NO_INTERRUPT) ||
+            !delegation_exits_.count(ins_[back].jump_target) || jump_targets_.count(ins_[back].offset))
+            return false;
+        i_ = back;
+        return true;
     }
 
     // BINARY_ADD, INPLACE_ADD, ... before 3.11's BINARY_OP.
@@ -574,6 +632,7 @@ private:
         if (what == "INTRINSIC_UNARY_POSITIVE") emit_named(N::UnaryOp, "+");
         else if (what == "INTRINSIC_LIST_TO_TUPLE") emit(N::ListToTuple);
         else if (what == "INTRINSIC_STOPITERATION_ERROR") emit(N::StopIterationError);
+        else if (what == "INTRINSIC_ASYNC_GEN_WRAP") return;  // as ASYNC_GEN_WRAP (3.11)
         else if (what == "INTRINSIC_IMPORT_STAR") {
             emit(N::ImportStar);
             emit(N::PushNull);  // the intrinsic's result, which a POP_TOP discards
@@ -591,6 +650,7 @@ private:
     // where the exception's three values are popped, which re-raises end a name clean-up.
     std::map<int64_t, HandlerRole> handler_roles_;
     std::set<int64_t> clause_starts_, triple_pops_, cleanup_reraises_;
+    std::set<int64_t> delegation_exits_;  // END_SEND of each collapsed send loop (3.12+)
     bool pending_exception_match_ = false;
     std::vector<NeutralOp> out_;
     ObjectRef pending_kwnames_;
