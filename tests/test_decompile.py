@@ -541,6 +541,24 @@ def f(path):
     with open(path) as fh:
         return fh.read()
 """, ["3.8"]),
+    "async_with_38": ("""
+async def f(cm):
+    async with cm as c:
+        return c
+""", ["3.8"]),
+    # match statements with structural patterns (MATCH_SEQUENCE / MATCH_MAPPING / MATCH_CLASS).
+    "match_patterns": ("""
+def f(x):
+    match x:
+        case [a, *rest]:
+            return a, rest
+        case {'k': v, **kw}:
+            return v, kw
+        case complex(real=r, imag=0):
+            return r
+        case _:
+            return None
+""", ["3.10", "3.11", "3.12", "3.13"]),
 }
 
 
