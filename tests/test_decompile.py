@@ -387,6 +387,143 @@ def f():
 """, "f()"),
 })
 
+# ---- Delegation and coroutines: `yield from`, `await`, `async def`, async generators. Coroutines run
+# under asyncio.run; awaited values come from asyncio.sleep(0, result).
+SNIPPETS.update({
+    "yield_from": ("""
+def inner(n):
+    got = yield n
+    yield got
+    return n * 10
+
+
+def outer(n):
+    r = yield from inner(n)
+    yield from [r, r + 1]
+    total = (yield from inner(r)) + 1
+    yield total
+
+
+def f(n):
+    g = outer(n)
+    out = [next(g), g.send('a')]
+    out.extend(g)
+    return out
+""", "f(3)"),
+    "await_coroutine": ("""
+import asyncio
+
+
+async def twice(x):
+    a = await asyncio.sleep(0, x)
+    await asyncio.sleep(0)
+    return a + await asyncio.sleep(0, x)
+
+
+async def f(x):
+    r = await twice(x)
+    if r > 2:
+        r = await twice(r) * 2
+    return [r, await twice(1)]
+""", "__import__('asyncio').run(f(3))"),
+    "async_generator": ("""
+import asyncio
+
+
+async def agen(n):
+    for i in range(n):
+        v = await asyncio.sleep(0, i)
+        yield v * 2
+    yield n
+
+
+async def consume(n):
+    g = agen(n)
+    out = []
+    for _ in range(n + 1):
+        out.append(await g.__anext__())
+    return out
+
+
+def f(n):
+    return asyncio.run(consume(n))
+""", "f(3)"),
+})
+
+# ---- async for, async with, async comprehensions (3.8's async with uses the finally machinery).
+ASYNC_HELPERS = """
+import asyncio
+
+
+async def numbers(n):
+    for i in range(n):
+        yield await asyncio.sleep(0, i)
+
+
+async def aenter(self):
+    self.log.append('enter')
+    return self.v
+
+
+async def aexit(self, *exc):
+    self.log.append('exit')
+    return False
+
+
+def ACM(log, v):  # a class statement's line number is a constant on 3.13
+    cm = type('ACM', (), {'__aenter__': aenter, '__aexit__': aexit})()
+    cm.log, cm.v = log, v
+    return cm
+
+
+"""
+SNIPPETS.update({
+    "async_for": (ASYNC_HELPERS + """
+async def main(n):
+    out = []
+    async for v in numbers(n):
+        if v == 3:
+            continue
+        out.append(v)
+    async for b in numbers(2):
+        out.append(b)
+    else:
+        out.append('done')
+    return out
+""", "asyncio.run(main(6)), asyncio.run(main(3))"),
+    # `if c: break` as the first statement of a loop body: 3.8/3.9 print it as if/else (as sync for).
+    "async_for_break": (ASYNC_HELPERS + """
+async def main(n):
+    out = []
+    async for a in numbers(n):
+        if a > 4:
+            break
+        out.append(-a)
+    async for b in numbers(2):
+        out.append(b)
+    return out
+""", "asyncio.run(main(6)), asyncio.run(main(3))"),
+    "async_with": (ASYNC_HELPERS + """
+async def main(v):
+    log = []
+    async with ACM(log, v) as a:
+        log.append(a)
+    async with ACM(log, 1) as b, ACM(log, 2):
+        log.append(b + await asyncio.sleep(0, 10))
+    async with ACM(log, 3):
+        return log
+""", "asyncio.run(main(5))"),
+    "async_comprehensions": (ASYNC_HELPERS + """
+async def main(n):
+    a = [x async for x in numbers(n)]
+    b = {x: x * 2 async for x in numbers(n) if x % 2}
+    c = [await asyncio.sleep(0, y) for y in range(n)]
+    d = [v async for v in (x + 1 async for x in numbers(n))]
+    e = {z async for x in numbers(n) for z in range(x)}
+    return a, b, c, d, sorted(e)
+""", "asyncio.run(main(4))"),
+})
+
 # 3.8's finally machinery (BEGIN_FINALLY / CALL_FINALLY / POP_FINALLY / END_FINALLY, also behind
 # `except ... as name` and `with`) is not structured yet; plain except clauses are.
 UNSUPPORTED_YET = {
@@ -404,6 +541,24 @@ def f(path):
     with open(path) as fh:
         return fh.read()
 """, ["3.8"]),
+    "async_with_38": ("""
+async def f(cm):
+    async with cm as c:
+        return c
+""", ["3.8"]),
+    # match statements with structural patterns (MATCH_SEQUENCE / MATCH_MAPPING / MATCH_CLASS).
+    "match_patterns": ("""
+def f(x):
+    match x:
+        case [a, *rest]:
+            return a, rest
+        case {'k': v, **kw}:
+            return v, kw
+        case complex(real=r, imag=0):
+            return r
+        case _:
+            return None
+""", ["3.10", "3.11", "3.12", "3.13"]),
 }
 
 
@@ -516,6 +671,11 @@ EQUIVALENT_NOW = {
 EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_clauses", "inlined_comp_shadow",
                                                  "inlined_comp_in_control_flow", "inlined_comp_nested")
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine", "async_generator", "async_for",
+                                                 "async_comprehensions")
+                   for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 
 def decompile_and_check(cli, tmp_path, version, name):

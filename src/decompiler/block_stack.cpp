@@ -151,7 +151,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     const int n = int(op.arg);
     switch (op.kind) {
     case N::Nop: case N::Swap: case N::Delete: case N::LoadAttr: case N::UnaryOp: case N::ListToTuple:
-    case N::ConvertValue: case N::GetIter: case N::Yield: case N::GetYieldFromIter: case N::GetAwaitable:
+    case N::ConvertValue: case N::GetIter: case N::Yield: case N::YieldFrom: case N::Await:
     case N::CheckExcMatch: case N::StopIterationError: case N::Jump:
     case N::SetupFinally: case N::SetupWith: case N::PopBlock:
         return 0;
@@ -181,7 +181,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::JumpIfOrPop: return -1;
     case N::ForIter: return 1;
     case N::Raise: return -n;
-    case N::Reraise: case N::Send: case N::Unsupported: return std::nullopt;
+    case N::Reraise: case N::Unsupported: return std::nullopt;
     }
     return std::nullopt;
 }

@@ -28,6 +28,7 @@ using namespace ast;
 // CO_* flags of code objects (Include/cpython/code.h).
 constexpr uint32_t kCoVarargs = 0x04;
 constexpr uint32_t kCoVarkeywords = 0x08;
+constexpr uint32_t kCoCoroutine = 0x80;
 
 [[noreturn]] void unsupported(const std::string& what) { throw Error(Error::Kind::Unsupported, what); }
 
@@ -85,6 +86,7 @@ public:
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
         if (!handlers_.empty()) check_no_handler_markers(body);
+        if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         inline_temporaries(body, "__stack");
         if (duplicated_effect(body)) unsupported("a value the bytecode computes once would be computed twice");
         return body;
@@ -1190,6 +1192,7 @@ private:
         }
         case N::GetIter: {
             auto e = pop(stack);
+            if (op.arg == 1) async_iterables_.insert(keep(e));  // GET_AITER
             stack.push_back(e);
             return;
         }
@@ -1243,6 +1246,18 @@ private:
             stack.push_back(e);
             return;
         }
+        case N::YieldFrom: case N::Await: {
+            // An async with's __aexit__(None, None, None) is awaited on the normal path.
+            if (op.kind == N::Await && !stack.empty() && async_exit_results_.count(stack.back().get()) && op.arg != 1) return;
+            if (op.kind == N::Await && op.arg != 0) unsupported("an await of __aenter__ or __aexit__ outside async with");
+            // A comprehension that awaits (a coroutine code object before 3.12) is awaited where it
+            // is built; the source says neither.
+            if (op.kind == N::Await && !stack.empty() && unawaited_comprehensions_.erase(stack.back().get())) return;
+            auto e = make_expr(op.kind == N::Await ? ExprKind::Await : ExprKind::YieldFrom);
+            e->value = pop(stack);
+            stack.push_back(e);
+            return;
+        }
         case N::PushExcInfo: {
             ExprPtr exc = pop(stack);
             if (exc != exception_) unsupported("PUSH_EXC_INFO outside an exception handler");
@@ -1271,6 +1286,7 @@ private:
             silent_.insert(keep(entered));
             with_context_[keep(entered)] = context;
             with_exits_.insert(exit.get());
+            if (op.arg == 1) async_withs_.insert({exit.get(), entered.get()});  // BEFORE_ASYNC_WITH and the await of __aenter__
             stack.push_back(exit);
             stack.push_back(entered);
             return;
@@ -1418,9 +1434,9 @@ private:
     // compiler's shape: `if c: continue` guards, then one nested `for`, one `if` without else, or
     // the element, and nothing after.
     ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc) {
-        if (!loop.orelse.empty() || loop.is_async) unsupported("an inlined comprehension loop with else or async");
+        if (!loop.orelse.empty()) unsupported("an inlined comprehension loop with else");
         auto comp = make_expr(accumulators_.at(acc.get()));
-        comp->generators.push_back({loop.target, loop.iter, {}, false});
+        comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async});
         bool found = false;
         std::function<void(const Body&)> walk = [&](const Body& body) {
             for (size_t k = 0; k < body.size(); ++k) {
@@ -1430,8 +1446,8 @@ private:
                     comp->generators.back().ifs.push_back(negate_guard(s->test));
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
-                } else if (s->kind == StmtKind::For && s->orelse.empty() && !s->is_async) {
-                    comp->generators.push_back({s->target, s->iter, {}, false});
+                } else if (s->kind == StmtKind::For && s->orelse.empty()) {
+                    comp->generators.push_back({s->target, s->iter, {}, s->is_async});
                     walk(s->body);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     comp->generators.back().ifs.push_back(s->test);
@@ -1477,13 +1493,20 @@ private:
         if (with_exits_.count(callable.get())) {  // a `with` statement's __exit__(None, None, None)
             auto done = marker("<with exit result>");
             silent_.insert(keep(done));
+            if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
         }
         if (callable == build_class_) return stack.push_back(class_definition(positional, kwnames, args));
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && positional.size() == 1) {
             const std::string& n = it->second.code->name;
-            if (n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>")
-                return stack.push_back(comprehension(it->second, positional[0]));
+            if (n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>") {
+                ExprPtr comp = comprehension(it->second, positional[0]);
+                bool async_iter = async_iterables_.count(positional[0].get());
+                if (comp->generators.empty() || comp->generators[0].is_async != async_iter)
+                    unsupported("a comprehension whose first loop is async in one place and not in the other");
+                if (it->second.code->flags & kCoCoroutine) unawaited_comprehensions_.insert(keep(comp));
+                return stack.push_back(comp);
+            }
         }
         auto e = make_expr(ExprKind::Call);
         e->value = lambda_or(callable);
@@ -2016,6 +2039,7 @@ private:
             ExprPtr iterable = stack.empty() ? nullptr : stack.back();
             if (!iterable) unsupported("for loop without an iterator");
             auto s = make_stmt(StmtKind::For);
+            s->is_async = first.arg == 1;  // GET_ANEXT and its await
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
             std::vector<ExprPtr> body_stack = stack;
             ExprPtr saved_value = for_value_, saved_target = for_target_;
@@ -2389,6 +2413,7 @@ private:
         // `stack` is the caller's: what follows the statement continues from it.
         mark_handler_region(handler);
         auto w = make_stmt(StmtKind::With);
+        w->is_async = async_withs_.count(entered.get());
         ExprPtr target = with_target_.count(entered.get()) ? with_target_.at(entered.get()) : nullptr;
         w->items.push_back({with_context_.at(entered.get()), target});
         w->body = std::move(body);
@@ -2706,6 +2731,11 @@ private:
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
     std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
+    // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).
+    std::set<const Expr*> async_withs_, async_exit_results_;
+    // Values GET_AITER made (the first iterable of an async comprehension before 3.12), and
+    // comprehensions of coroutine code objects whose await has not been seen yet.
+    std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
     std::unordered_map<const Expr*, FunctionValue> functions_;
     std::unordered_map<const Expr*, StmtPtr> classes_;
     std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;

@@ -32,8 +32,11 @@ enum class N {
     Call, CallKw, CallEx, MakeFunction, SetFunctionAttribute, FormatValue, ConvertValue,
     // Control flow.
     Jump, JumpIf, JumpIfOrPop, GetIter, ForIter, Return, Raise,
-    // Generators and coroutines.
-    Yield, GetYieldFromIter, GetAwaitable, Send,
+    // Generators and coroutines. YieldFrom and Await are a whole delegation: the iterator or
+    // awaitable made from the value on top, the send loop (YIELD_FROM before 3.11; SEND, YIELD_VALUE,
+    // RESUME, JUMP_BACKWARD_NO_INTERRUPT and the CLEANUP_THROW handler after) and its result.
+    // Await's arg: 0 a plain `await`, 1 `__aenter__`'s and 2 `__aexit__`'s result (3.11+ say so).
+    Yield, YieldFrom, Await,
     // Imports.
     ImportName, ImportFrom, ImportStar,
     // Exception handling (3.11+): handler entry and exit, `except T` tests, the compiler's re-raise

@@ -1,6 +1,7 @@
 #include "normalize.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -104,6 +105,18 @@ public:
                 op.handler_lasti = entries[e].lasti;
             }
         }
+        // An async for's ForIter stands for its END_ASYNC_FOR too: it is covered by what covers that.
+        for (auto& op : out_) {
+            if (!async_for_ends_.count(op.handler)) continue;
+            int64_t end = op.handler;
+            op.handler = -1;
+            for (const auto& entry : entries)
+                if (entry.start <= end && end < entry.end) {
+                    op.handler = entry.target;
+                    op.handler_depth = entry.depth;
+                    op.handler_lasti = entry.lasti;
+                }
+        }
     }
 
 private:
@@ -121,9 +134,9 @@ private:
         using O = Opcode;
         for (size_t k = 0; k < ins_.size(); ++k) {
             const Instruction& i = ins_[k];
-            if (i.op == O::SETUP_WITH) {
+            if (i.op == O::SETUP_WITH || i.op == O::SETUP_ASYNC_WITH) {
                 handler_roles_[i.jump_target] = HandlerRole::With;
-            } else if (i.op == O::SETUP_FINALLY) {
+            } else if (i.op == O::SETUP_FINALLY && !is_async_for_end(i.jump_target)) {
                 bool cleanup = is_name_cleanup(i.jump_target);
                 handler_roles_[i.jump_target] = cleanup ? HandlerRole::NameCleanup : HandlerRole::Try;
                 if (!cleanup) {
@@ -145,8 +158,11 @@ private:
                 clause_starts_.insert(next.jump_target);
                 triple_pops_.insert(next.jump_target);
                 triple_pops_.insert(ins_[n + 1].offset);
-            } else if (i.op == O::WITH_EXCEPT_START && next.op == O::POP_JUMP_IF_TRUE) {
-                triple_pops_.insert(next.jump_target);
+            } else if (i.op == O::WITH_EXCEPT_START) {
+                // An async with awaits __aexit__'s result before testing it.
+                size_t end = next.op == O::GET_AWAITABLE ? delegation_end(n) : 0;
+                const Instruction* test = end ? (next_real(end + 1) < ins_.size() ? &ins_[next_real(end + 1)] : nullptr) : &next;
+                if (test && test->op == O::POP_JUMP_IF_TRUE) triple_pops_.insert(test->jump_target);
             }
         }
     }
@@ -229,11 +245,13 @@ private:
     }
 
     void legacy_setup(const Instruction& i) {
+        // SETUP_ASYNC_WITH follows BEFORE_ASYNC_WITH and the await of __aenter__ (one BeforeWith).
+        bool with = i.op == Opcode::SETUP_WITH || i.op == Opcode::SETUP_ASYNC_WITH;
         if (i.op == Opcode::SETUP_WITH) emit(N::BeforeWith);
-        NeutralOp& op = emit(i.op == Opcode::SETUP_WITH ? N::SetupWith : N::SetupFinally);
+        NeutralOp& op = emit(with ? N::SetupWith : N::SetupFinally);
         op.target = i.jump_target;
-        op.arg = i.op == Opcode::SETUP_WITH ? 1 : 0;  // the entered value is above the block's level
-        op.handler_lasti = i.op == Opcode::SETUP_WITH || handler_roles_[i.jump_target] == HandlerRole::NameCleanup;
+        op.arg = with ? 1 : 0;  // the entered value is above the block's level
+        op.handler_lasti = with || handler_roles_[i.jump_target] == HandlerRole::NameCleanup;
     }
 
     NeutralOp& emit(N kind) {
@@ -500,6 +518,7 @@ private:
         case O::FORMAT_WITH_SPEC: emit_count(N::FormatValue, 1); return;
 
         case O::JUMP_FORWARD: case O::JUMP_ABSOLUTE: case O::JUMP_BACKWARD: case O::JUMP_BACKWARD_NO_INTERRUPT:
+            if (dead_jumps_.count(i.offset)) return;
             emit_jump(N::Jump, JumpCondition::IfTrue, i.jump_target);
             return;
         case O::POP_JUMP_IF_TRUE: case O::POP_JUMP_FORWARD_IF_TRUE: case O::POP_JUMP_BACKWARD_IF_TRUE:
@@ -513,6 +532,19 @@ private:
         case O::JUMP_IF_TRUE_OR_POP: emit_jump(N::JumpIfOrPop, JumpCondition::IfTrue, i.jump_target); return;
         case O::JUMP_IF_FALSE_OR_POP: emit_jump(N::JumpIfOrPop, JumpCondition::IfFalse, i.jump_target); return;
         case O::GET_ITER: emit(N::GetIter); return;
+        case O::GET_AITER: emit_count(N::GetIter, 1); return;
+        case O::GET_ANEXT: return async_for_next(i, async_for_handler(i));
+        case O::END_ASYNC_FOR:
+            if (!async_for_ends_.count(i.offset)) unsupported(i);
+            return;
+        case O::BEFORE_ASYNC_WITH: {
+            size_t await = next_real(i_ + 1);
+            size_t end = await < ins_.size() && ins_[await].op == O::GET_AWAITABLE ? delegation_end(await) : 0;
+            if (!end) return unsupported(i);
+            emit_count(N::BeforeWith, 1);
+            i_ = end;
+            return;
+        }
         case O::FOR_ITER: emit_jump(N::ForIter, JumpCondition::IfTrue, for_iter_exit(i)); return;
         case O::RETURN_VALUE: emit(N::Return); return;
         case O::RAISE_VARARGS: emit_count(N::Raise, i.arg); return;
@@ -520,6 +552,12 @@ private:
         case O::IMPORT_FROM: emit_named(N::ImportFrom, name_at(i.index) ? *name_at(i.index) : "<bad name>"); return;
         case O::IMPORT_STAR: emit(N::ImportStar); return;
         case O::YIELD_VALUE: emit(N::Yield); return;
+        case O::GET_YIELD_FROM_ITER: return delegation(i, N::YieldFrom, 0);
+        case O::GET_AWAITABLE: return delegation(i, N::Await, i.has_arg ? i.arg : 0);
+        case O::ASYNC_GEN_WRAP: return;  // an async generator's `yield` wraps its value for the caller
+        case O::CLEANUP_THROW:
+            if (!skip_cleanup_throw()) unsupported(i);
+            return;
         case O::PUSH_EXC_INFO: emit(N::PushExcInfo); return;
         case O::POP_EXCEPT: emit(N::PopExcept); return;
         case O::CHECK_EXC_MATCH: emit(N::CheckExcMatch); return;
@@ -533,7 +571,10 @@ private:
         case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses (the finally machinery is not mapped yet)
             if (clause_starts_.count(i.offset) || unreachable_after_jump()) return emit_count(N::Reraise, 0);
             return unsupported(i);
-        case O::SETUP_FINALLY: case O::SETUP_WITH: return legacy_setup(i);
+        case O::SETUP_FINALLY:
+            if (is_async_for_end(i.jump_target)) return async_for_next(i, i.jump_target);
+            return legacy_setup(i);
+        case O::SETUP_WITH: case O::SETUP_ASYNC_WITH: return legacy_setup(i);
         case O::POP_BLOCK: emit(N::PopBlock); return;
         case O::BEFORE_WITH: emit(N::BeforeWith); return;
         case O::WITH_EXCEPT_START: emit(N::WithExceptStart); return;
@@ -541,6 +582,112 @@ private:
             if (!legacy_binary_op(i)) unsupported(i);
             return;
         }
+    }
+
+    // ---------------------------------------------------------------- delegation (yield from, await)
+    // The index of the first instruction at or after `k` that is neither an EXTENDED_ARG prefix
+    // nor an inline CACHE entry.
+    size_t next_real(size_t k) const {
+        while (k < ins_.size() && (ins_[k].op == Opcode::EXTENDED_ARG || ins_[k].op == Opcode::CACHE)) ++k;
+        return k;
+    }
+
+    // After GET_YIELD_FROM_ITER / GET_AWAITABLE at `first`: `LOAD_CONST None; YIELD_FROM` (before
+    // 3.11) or the send loop `LOAD_CONST None; SEND exit; YIELD_VALUE; RESUME;
+    // JUMP_BACKWARD_NO_INTERRUPT send; exit: [END_SEND]` (3.11+). Returns the index of its last
+    // instruction, 0 when the code there is anything else.
+    size_t delegation_end(size_t first) {
+        using O = Opcode;
+        size_t load = next_real(first + 1);
+        if (load >= ins_.size() || ins_[load].op != O::LOAD_CONST || const_at(ins_[load].index)->kind != PyValue::Kind::None ||
+            jump_targets_.count(ins_[load].offset))
+            return 0;
+        size_t send = next_real(load + 1);
+        if (send >= ins_.size()) return 0;
+        if (ins_[send].op == O::YIELD_FROM) return jump_targets_.count(ins_[send].offset) ? 0 : send;
+        size_t yield = next_real(send + 1), resume = next_real(yield + 1), back = next_real(resume + 1);
+        size_t exit = next_real(back + 1);
+        // 3.12+ may place the loop's CLEANUP_THROW handler right before END_SEND, falling into it.
+        if (exit < ins_.size() && ins_[exit].op == O::CLEANUP_THROW && !jump_targets_.count(ins_[exit].offset))
+            exit = next_real(exit + 1);
+        if (exit >= ins_.size() || ins_[send].op != O::SEND || ins_[yield].op != O::YIELD_VALUE ||
+            ins_[resume].op != O::RESUME || ins_[back].op != O::JUMP_BACKWARD_NO_INTERRUPT ||
+            ins_[back].jump_target != ins_[send].offset || ins_[send].jump_target != ins_[exit].offset)
+            return 0;
+        for (size_t k : {yield, resume, back})
+            if (jump_targets_.count(ins_[k].offset)) return 0;
+        if (ins_[exit].op != O::END_SEND) return back;  // 3.11: SEND leaves only the result
+        delegation_exits_.insert(ins_[exit].offset);
+        return exit;
+    }
+
+    void delegation(const Instruction& i, N kind, int64_t arg) {
+        size_t end = delegation_end(i_);
+        if (!end) return unsupported(i);
+        emit_count(kind, arg);
+        i_ = end;
+    }
+
+    // ---------------------------------------------------------------- async for
+    // `async for` is a for loop whose FOR_ITER is `GET_ANEXT` and the await of its result, with a
+    // handler (END_ASYNC_FOR) that ends the loop on StopAsyncIteration: before 3.11 `SETUP_FINALLY
+    // end; GET_ANEXT; <await>; POP_BLOCK`, after it `GET_ANEXT; <await>` under an exception-table
+    // entry to `end`. Both become one ForIter (arg 1) exiting past END_ASYNC_FOR.
+    bool is_async_for_end(int64_t offset) const {
+        auto it = offset_index_.find(uint32_t(offset));
+        return it != offset_index_.end() && ins_[it->second].op == Opcode::END_ASYNC_FOR;
+    }
+
+    // 3.11+: the END_ASYNC_FOR that the exception table gives GET_ANEXT as its handler (-1: none).
+    int64_t async_for_handler(const Instruction& i) {
+        for (const auto& e : exception_entries())
+            if (e.start <= i.offset && i.offset < e.end) return is_async_for_end(e.target) ? int64_t(e.target) : -1;
+        return -1;
+    }
+
+    const std::vector<ExceptionTableEntry>& exception_entries() {
+        if (!entries_) entries_ = decode_exception_table(code_);
+        return *entries_;
+    }
+
+    void async_for_next(const Instruction& i, int64_t end_offset) {
+        using O = Opcode;
+        size_t anext = i.op == O::GET_ANEXT ? i_ : next_real(i_ + 1);
+        size_t end = end_offset >= 0 && anext < ins_.size() && ins_[anext].op == O::GET_ANEXT ? delegation_end(anext) : 0;
+        if (end && i.op == O::SETUP_FINALLY) {
+            size_t pop_block = next_real(end + 1);
+            end = pop_block < ins_.size() && ins_[pop_block].op == O::POP_BLOCK && !jump_targets_.count(ins_[pop_block].offset) ? pop_block : 0;
+        }
+        if (!end) return unsupported(i);
+        size_t after = next_real(offset_index_.at(uint32_t(end_offset)) + 1);
+        if (after >= ins_.size()) return unsupported(i);
+        int64_t exit = ins_[after].offset;
+        // 3.12+ may lay END_ASYNC_FOR out of line, followed by a jump to the code after the loop.
+        // That jump is then reached by nothing else and is dropped.
+        for (int hops = 0; hops < 8 && offset_index_.count(uint32_t(exit)); ++hops) {
+            const Instruction& next = ins_[offset_index_.at(uint32_t(exit))];
+            if (next.op != O::JUMP_FORWARD && next.op != O::JUMP_BACKWARD && next.op != O::JUMP_ABSOLUTE &&
+                next.op != O::JUMP_BACKWARD_NO_INTERRUPT)
+                break;
+            if (hops == 0 && !jump_targets_.count(next.offset)) dead_jumps_.insert(next.offset);
+            exit = next.jump_target;
+        }
+        NeutralOp& op = emit(N::ForIter);
+        op.arg = 1;
+        op.target = exit;
+        async_for_ends_.insert(end_offset);
+        i_ = end;
+    }
+
+    // 3.12+: `CLEANUP_THROW; JUMP_BACKWARD exit`, the handler a send loop's YIELD_VALUE has for
+    // an exception thrown into the delegation; it is part of the collapsed delegation.
+    bool skip_cleanup_throw() {
+        size_t back = next_real(i_ + 1);
+        if (back >= ins_.size() || (ins_[back].op != Opcode::JUMP_BACKWARD && ins_[back].op != Opcode::JUMP_BACKWARD_NO_INTERRUPT) ||
+            !delegation_exits_.count(ins_[back].jump_target) || jump_targets_.count(ins_[back].offset))
+            return false;
+        i_ = back;
+        return true;
     }
 
     // BINARY_ADD, INPLACE_ADD, ... before 3.11's BINARY_OP.
@@ -574,6 +721,7 @@ private:
         if (what == "INTRINSIC_UNARY_POSITIVE") emit_named(N::UnaryOp, "+");
         else if (what == "INTRINSIC_LIST_TO_TUPLE") emit(N::ListToTuple);
         else if (what == "INTRINSIC_STOPITERATION_ERROR") emit(N::StopIterationError);
+        else if (what == "INTRINSIC_ASYNC_GEN_WRAP") return;  // as ASYNC_GEN_WRAP (3.11)
         else if (what == "INTRINSIC_IMPORT_STAR") {
             emit(N::ImportStar);
             emit(N::PushNull);  // the intrinsic's result, which a POP_TOP discards
@@ -591,6 +739,10 @@ private:
     // where the exception's three values are popped, which re-raises end a name clean-up.
     std::map<int64_t, HandlerRole> handler_roles_;
     std::set<int64_t> clause_starts_, triple_pops_, cleanup_reraises_;
+    std::set<int64_t> delegation_exits_;  // END_SEND of each collapsed send loop (3.12+)
+    std::set<int64_t> async_for_ends_;    // END_ASYNC_FOR of each async for loop
+    std::set<int64_t> dead_jumps_;        // jumps right after an END_ASYNC_FOR, folded into its exit
+    std::optional<std::vector<ExceptionTableEntry>> entries_;
     bool pending_exception_match_ = false;
     std::vector<NeutralOp> out_;
     ObjectRef pending_kwnames_;

@@ -102,8 +102,9 @@ public:
         case ExprKind::DictComp: return concat("{", expr(*e.elt, kTest), ": ", expr(*e.value, kTest), generators(e), "}");
         case ExprKind::GeneratorExp: return concat("(", expr(*e.elt, kTest), generators(e), ")");
         case ExprKind::Await: return wrap(concat("await ", expr(*e.value, kAtom)), prec > kAwait);
-        case ExprKind::Yield: return e.value ? concat("(yield ", expr(*e.value, kTuple), ")") : std::string("(yield)");
-        case ExprKind::YieldFrom: return concat("(yield from ", expr(*e.value, kTest), ")");
+        // A yield needs no parentheses only as a statement of its own (the one place asking kYield).
+        case ExprKind::Yield: return wrap(e.value ? concat("yield ", expr(*e.value, kTuple)) : "yield", prec != kYield);
+        case ExprKind::YieldFrom: return wrap(concat("yield from ", expr(*e.value, kTest)), prec != kYield);
         case ExprKind::JoinedStr: return fstring(e);
         case ExprKind::FormattedValue: {
             auto js = std::make_shared<Expr>();
