@@ -69,3 +69,9 @@ def test_pdb_stops_in_dumped_files(tmp_path):
                 graph: _line(graph, lambda t: ".sin()" in t),
                 resume_file: _transformed_line(resume_file, resume_entry["verified"]),
                 kernel: _line(kernel, lambda t: True, after=lambda t: t.strip().startswith("def call("))})
+    # pdb's own trace functions run inside the compiled region and Dynamo tries them too; they are
+    # not the user's program and must not appear in the dump that debug() updates.
+    with open(dump / "manifest.json") as f:
+        after = json.load(f)
+    assert [fn["name"] for fn in after["functions"] if os.path.basename(fn["filename"]) in ("bdb.py", "pdb.py")] == []
+    assert {"f", "g"} <= {fn["name"] for fn in after["functions"]}

@@ -14,6 +14,7 @@ import collections
 import inspect
 import json
 import logging
+import functools
 import os
 import re
 import sys
@@ -312,7 +313,9 @@ class DumpSession:
         return record
 
     def _attach(self, record: CompileRecord, code: types.CodeType) -> None:
-        if record.dir:
+        if record.dir or _is_debugger_code(code):
+            # A debugger's own frames (pdb's trace functions run inside the compiled region, so
+            # Dynamo tries them too) are not the user's program: nothing of them is dumped.
             return
         function = self._function_for(code)
         record.code = code
@@ -766,6 +769,20 @@ class DumpSession:
 
 _RESERVED = {"rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "severity",
              "timestamp", "pathname", "thread", "subgraph_name", "has_payload", "stack"}
+
+
+@functools.lru_cache(maxsize=None)
+def _debugger_files() -> Tuple[str, ...]:
+    import bdb
+    import pdb
+    return tuple(os.path.realpath(m.__file__) for m in (bdb, pdb) if getattr(m, "__file__", None))
+
+
+def _is_debugger_code(code: types.CodeType) -> bool:
+    filename = code.co_filename
+    if "pydevd" in filename or "debugpy" in filename:  # IDE debuggers (VS Code, PyCharm)
+        return True
+    return os.path.realpath(filename) in _debugger_files()
 
 
 def _verified_note(how: str) -> str:
