@@ -34,6 +34,9 @@ SAME = [
     # a while loop with break
     ("def f(n):\n    i = 0\n    while i < n:\n        if g(i):\n            break\n        i = i + 1\n    return i\n",
      "def f(n):\n    i = 0\n    while i < n:\n        __stack0 = g(i)\n        if __stack0:\n            break\n        i = i + 1\n    return i\n"),
+    # a local stored at another point (only this frame's loads see it)
+    ("def f(x):\n    a = g(x)\n    b = x\n    return (a, b)\n",
+     "def f(x):\n    b = x\n    a = g(x)\n    return (a, b)\n"),
     # lists built and changed before anyone sees them, then passed as *args
     ("def f(x, y):\n    a = [x]\n    a.extend([y])\n    return g(*a)\n",
      "def f(x, y):\n    __stack0 = [x]\n    __stack0.extend([y])\n    return g(*__stack0)\n"),
@@ -58,6 +61,8 @@ DIFFERENT = [
      "def f(x):\n    a = [x]\n    a.append(1)\n    g(a)\n    return a\n"),
     # a deleted local
     ("def f(x):\n    y = g(x)\n    del y\n    return x\n", "def f(x):\n    y = g(x)\n    return x\n"),
+    # a dict with its values swapped
+    ("def f(x, y):\n    return {'a': x, 'b': y}\n", "def f(x, y):\n    return {'a': y, 'b': x}\n"),
     # a global read after a call that could rebind it
     ("def f(x):\n    return F(h(x))\n", "def f(x):\n    __stack0 = h(x)\n    return F(__stack0)\n"),
 ]

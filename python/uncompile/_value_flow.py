@@ -8,12 +8,12 @@ run exactly the same operations on exactly the same values in exactly the same o
 checks that, by executing both code objects symbolically in lockstep:
 
 - every operation that can run user code or be observed (calls, attribute and item access,
-  operators, stores to and deletes of the function's own locals, branches on a value's truth,
-  returns, raises, ...) is an *event*; both sides must produce the same events in the same order,
+  operators, deletes of locals, branches on a value's truth, returns, raises, ...) is an *event*; both sides must produce the same events in the same order,
   with operands that are the same symbolic values (a parameter, a constant, the result of an
   earlier event);
-- stack shuffles (COPY, SWAP, POP_TOP, PUSH_NULL) and locals that exist on one side only (the
-  decompiler's temporaries) only move values around and are followed, not compared;
+- stack shuffles (COPY, SWAP, POP_TOP, PUSH_NULL) and stores to locals only move values around
+  and are followed, not compared: a local is seen by this frame's later loads, which are followed,
+  not by the code it calls (frame introspection aside);
 - a branch explores both outcomes; a loop header reached again is compared on the equalities
   between the two states (widening), so loops terminate;
 - globals named stable (Dynamo's `__compiled_fn_*`, `__resume_at_*`, `__import_*`, which nothing
@@ -212,14 +212,10 @@ class _Checker:
             return self._store_local(side, st, ins.argval, op == "DELETE_FAST")
         elif op == "STORE_FAST_LOAD_FAST":
             store, load = ins.argval
-            event = self._store_local(side, st, store, False)
-            if event is not None:
-                raise _NotShown("a combined store of a shared local")
+            self._store_local(side, st, store, False)
             self._load_local(side, st, load)
         elif op == "STORE_FAST_STORE_FAST":
             first, second = ins.argval
-            if first in side.shared or second in side.shared:
-                raise _NotShown("a combined store of a shared local")
             self._store_local(side, st, first, False)
             self._store_local(side, st, second, False)
         elif op in _JUMPS:
@@ -303,9 +299,18 @@ class _Checker:
         elif op in ("BUILD_SET", "BUILD_STRING"):
             return _Event((op, ins.arg, tuple(self._pop(st, ins.arg))), pushes=1)
         elif op == "BUILD_MAP":
-            return _Event((op, ins.arg, tuple(self._pop(st, 2 * ins.arg))), pushes=1)
+            items = self._pop(st, 2 * ins.arg)
+            keys, values = items[0::2], items[1::2]
+            if all(k[0] == "const" and k[1][0] == "str" for k in keys):
+                # {'a': x, 'b': y} with constant str keys: the same dict as BUILD_CONST_KEY_MAP builds
+                return _Event(("dict", tuple(k[1] for k in keys), tuple(values)), pushes=1)
+            return _Event((op, ins.arg, tuple(items)), pushes=1)
         elif op == "BUILD_CONST_KEY_MAP":
-            return _Event((op, ins.arg, tuple(self._pop(st, ins.arg + 1))), pushes=1)
+            items = self._pop(st, ins.arg + 1)
+            keys = items[-1]
+            if keys[0] == "const" and keys[1][0] == "tuple" and all(k[0] == "str" for k in keys[1][1:]):
+                return _Event(("dict", tuple(keys[1][1:]), tuple(items[:-1])), pushes=1)
+            return _Event((op, ins.arg, tuple(items)), pushes=1)
         elif op == "FORMAT_VALUE":
             return _Event((op, ins.arg, tuple(self._pop(st, 2 if ins.arg & 4 else 1))), pushes=1)
         elif op == "UNPACK_SEQUENCE":
@@ -435,10 +440,10 @@ class _Checker:
                 return _Event(("DELETE_FAST", name))
             st.env[name] = ("deleted",)
             return None
-        value = self._pop(st)[0]
-        st.env[name] = value
-        if name in side.shared:
-            return _Event(("STORE_FAST", name, value))
+        # A store is not an event: only this frame's later loads see a local (and they are
+        # followed), not the code it calls. A delete is one: it frees the value (what Dynamo's
+        # `del` is for), so it must not move later.
+        st.env[name] = self._pop(st)[0]
         return None
 
     def _branch(self, side: _Side, st: _State, ins: dis.Instruction, op: str) -> _Event:
@@ -558,8 +563,6 @@ class _Checker:
         sa.back = sb.back = False
         if len(sa.stack) != len(sb.stack) or sa.kwnames is not None or sb.kwnames is not None:
             raise _NotShown("a loop keeps different stacks")
-        if any(not escaped for _, _, escaped in list(sa.heap.values()) + list(sb.heap.values())):
-            raise _NotShown("a loop over containers the code builds itself")
         fresh: Dict[object, tuple] = {}
         key = (sa.pc, sb.pc)
 
@@ -590,6 +593,10 @@ class _Checker:
                 if name not in self.sides[0].shared:
                     # A temporary: usable after the loop only if it holds a value the other side has too.
                     out[name] = fresh.get(translate(value), ("deleted",))
+        # Containers still private here become ordinary values from now on (their changes inside
+        # the loop are events), so a loop iteration does not depend on their contents.
+        for state in (sa, sb):
+            self._escape(state, tuple(state.stack) + tuple(state.env.values()))
         shape = (tuple(stack), tuple(sorted(env_a.items())), tuple(sorted(env_b.items())))
         seen = self.widened.get(key)
         if seen is not None:
