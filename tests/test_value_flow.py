@@ -37,6 +37,11 @@ SAME = [
     # a local stored at another point (only this frame's loads see it)
     ("def f(x):\n    a = g(x)\n    b = x\n    return (a, b)\n",
      "def f(x):\n    b = x\n    a = g(x)\n    return (a, b)\n"),
+    # try/except and with, a temporary inside
+    ("def f(x):\n    try:\n        a = h(x) + 1\n    except ValueError as e:\n        a = k(e)\n    return a\n",
+     "def f(x):\n    try:\n        __stack0 = h(x)\n        a = __stack0 + 1\n    except ValueError as e:\n        a = k(e)\n    return a\n"),
+    ("def f(x):\n    with g(x) as y:\n        r = h(y) + 1\n    return r\n",
+     "def f(x):\n    with g(x) as y:\n        __stack0 = h(y)\n        r = __stack0 + 1\n    return r\n"),
     # lists built and changed before anyone sees them, then passed as *args
     ("def f(x, y):\n    a = [x]\n    a.extend([y])\n    return g(*a)\n",
      "def f(x, y):\n    __stack0 = [x]\n    __stack0.extend([y])\n    return g(*__stack0)\n"),
@@ -61,6 +66,14 @@ DIFFERENT = [
      "def f(x):\n    a = [x]\n    a.append(1)\n    g(a)\n    return a\n"),
     # a deleted local
     ("def f(x):\n    y = g(x)\n    del y\n    return x\n", "def f(x):\n    y = g(x)\n    return x\n"),
+    # another exception caught, another handler, a call moved out of the try
+    ("def f(x):\n    try:\n        a = g(x)\n    except ValueError:\n        a = 0\n    return a\n",
+     "def f(x):\n    try:\n        a = g(x)\n    except TypeError:\n        a = 0\n    return a\n"),
+    ("def f(x):\n    try:\n        a = g(x)\n    except ValueError:\n        a = 0\n    return a\n",
+     "def f(x):\n    try:\n        a = g(x)\n    except ValueError:\n        a = 1\n    return a\n"),
+    ("def f(x):\n    try:\n        a = g(x)\n        b = h(a)\n    except ValueError:\n        b = 0\n    return b\n",
+     "def f(x):\n    try:\n        a = g(x)\n    except ValueError:\n        return 0\n    b = h(a)\n    return b\n"),
+    ("def f(x):\n    with g(x):\n        h(x)\n    k(x)\n", "def f(x):\n    with g(x):\n        h(x)\n        k(x)\n"),
     # a dict with its values swapped
     ("def f(x, y):\n    return {'a': x, 'b': y}\n", "def f(x, y):\n    return {'a': y, 'b': x}\n"),
     # a global read after a call that could rebind it
@@ -91,5 +104,7 @@ def test_stable_globals_may_be_loaded_earlier():
 def test_a_program_is_the_same_as_itself_and_generators_are_out_of_scope():
     source = "def f(xs, k=2):\n    out = []\n    for x in xs:\n        if x % k:\n            continue\n        out.append(x)\n    return out\n"
     assert flow(source, source)[0]
+    exceptions = "def f(x):\n    try:\n        return g(x)\n    except (ValueError, KeyError) as e:\n        raise TypeError(e) from e\n    finally:\n        h()\n"
+    assert flow(exceptions, exceptions)[0]
     ok, why = flow("def f(x):\n    yield x\n", "def f(x):\n    yield x\n")
     assert not ok and "generator" in why

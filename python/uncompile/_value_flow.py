@@ -20,7 +20,10 @@ checks that, by executing both code objects symbolically in lockstep:
   rebinds while the code runs) are values, so loading one earlier or later does not matter; any
   other global load is an event.
 
-Anything this model does not cover (exception tables, generators, cells, unusual opcodes) makes
+Exception tables are followed too: every event inside a try may raise, so its handler is explored
+from that point (both sides must have one); a handler is a join of all the ways into it.
+
+Anything this model does not cover (generators, unusual opcodes) makes
 the answer "not shown equivalent": the check is only ever used to allow something, never to deny.
 """
 import dis
@@ -77,14 +80,27 @@ class _Side:
     def __init__(self, code: types.CodeType, shared_locals: set):
         if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine, async generator
             raise _NotShown("%s is a generator or coroutine" % code.co_name)
-        if getattr(code, "co_exceptiontable", b""):
-            raise _NotShown("%s has exception handling" % code.co_name)
         self.code = code
         self.ins = list(dis.get_instructions(code))
         self.index = {ins.offset: k for k, ins in enumerate(self.ins)}
+        # instruction index -> (handler index, stack depth, lasti)
+        self.handlers: Dict[int, Tuple[int, int, bool]] = {}
+        if getattr(code, "co_exceptiontable", b""):
+            parse = getattr(dis, "_parse_exception_table", None)
+            if parse is None:
+                raise _NotShown("no reader for exception tables")
+            for entry in parse(code):
+                if entry.target not in self.index:
+                    raise _NotShown("an exception handler at a non-instruction")
+                for k, ins in enumerate(self.ins):
+                    if entry.start <= ins.offset < entry.end:
+                        self.handlers[k] = (self.index[entry.target], entry.depth, entry.lasti)
         self.shared = shared_locals
         nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
         self.arguments = set(code.co_varnames[:nargs])
+
+    def handler(self, index: int) -> Optional[Tuple[int, int, bool]]:
+        return self.handlers.get(index)
 
 
 class _State:
@@ -168,18 +184,15 @@ class _Checker:
             st.back = True
         st.pc = k
 
-    def _load_local(self, side: _Side, st: _State, name: str, clear: bool = False) -> None:
+    def _load_local(self, side: _Side, st: _State, name: str) -> Optional[_Event]:
         value = st.env.get(name)
-        if value is None:
-            if name in side.shared and name in side.arguments:
-                value = ("argument", name)
-            else:
-                raise _NotShown("a local read before it is stored: %s" % name)
-        if value == ("deleted",):
-            raise _NotShown("a deleted local is read: %s" % name)
+        if value is None and name in side.shared and name in side.arguments:
+            value = ("argument", name)
+        if value is None or value == ("deleted",):
+            # Never stored on this path, or deleted: the load raises UnboundLocalError.
+            return _Event(("unbound local", name), terminal=True)
         st.stack.append(value)
-        if clear:
-            st.env[name] = ("deleted",)
+        return None
 
     def _execute(self, side: _Side, st: _State, ins: dis.Instruction, op: str) -> Optional[_Event]:
         stack = st.stack
@@ -199,21 +212,20 @@ class _Checker:
         elif op == "LOAD_CONST":
             stack.append(("const", _const_key(ins.argval)))
         elif op in ("LOAD_FAST", "LOAD_FAST_CHECK"):
-            self._load_local(side, st, ins.argval)
+            return self._load_local(side, st, ins.argval)
         elif op == "LOAD_FAST_AND_CLEAR":
             value = st.env.get(ins.argval, ("deleted",) if ins.argval not in side.arguments else ("argument", ins.argval))
             stack.append(value)
             st.env[ins.argval] = ("deleted",)
         elif op == "LOAD_FAST_LOAD_FAST":
             first, second = ins.argval
-            self._load_local(side, st, first)
-            self._load_local(side, st, second)
+            return self._load_local(side, st, first) or self._load_local(side, st, second)
         elif op in ("STORE_FAST", "DELETE_FAST"):
             return self._store_local(side, st, ins.argval, op == "DELETE_FAST")
         elif op == "STORE_FAST_LOAD_FAST":
             store, load = ins.argval
             self._store_local(side, st, store, False)
-            self._load_local(side, st, load)
+            return self._load_local(side, st, load)
         elif op == "STORE_FAST_STORE_FAST":
             first, second = ins.argval
             self._store_local(side, st, first, False)
@@ -237,6 +249,24 @@ class _Checker:
             return _Event(("return", value), terminal=True)
         elif op == "RAISE_VARARGS":
             return _Event(("raise", tuple(self._pop(st, ins.arg))), terminal=True)
+        elif op == "RERAISE":
+            # Only the exception is popped; with an argument, a saved lasti below it is read, not popped.
+            return _Event(("raise", self._pop(st)[0]), terminal=True)
+        elif op == "PUSH_EXC_INFO":
+            exception = self._pop(st)[0]
+            stack.extend([("handled exception",), exception])
+        elif op == "POP_EXCEPT":
+            self._pop(st)
+            return _Event(("POP_EXCEPT",))
+        elif op == "CHECK_EXC_MATCH":
+            kind = self._pop(st)[0]
+            return _Event(("CHECK_EXC_MATCH", stack[-1] if stack else None, kind), pushes=1)
+        elif op == "WITH_EXCEPT_START":
+            if len(stack) < 4:
+                raise _NotShown("stack underflow")
+            return _Event(("WITH_EXCEPT_START", stack[-4], stack[-1]), pushes=1)
+        elif op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
+            return _Event((op, self._pop(st)[0]), pushes=("with",))
         elif op.startswith("POP_JUMP") or op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
             return self._branch(side, st, ins, op)
         elif op == "FOR_ITER":
@@ -493,6 +523,9 @@ class _Checker:
                         _describe(ea.key), a.ins[sa.pc - 1].offset, _describe(eb.key), b.ins[sb.pc - 1].offset))
                 self._escape(sa, ea.key)
                 self._escape(sb, eb.key)
+                handled = self._exceptional(sa, sb) if ea.key[0] != "return" else None
+                if handled is not None:
+                    work.append(handled)
                 if ea.terminal:
                     break
                 if sa.back or sb.back:
@@ -516,6 +549,8 @@ class _Checker:
     def _same(self, x: object, y: object, sa: _State, sb: _State) -> bool:
         """Whether x (a value or event on side A) is y (on side B): equal, with containers each side
         built paired one to one and equal in their items."""
+        if x == ("top",) or y == ("top",):
+            return False  # a local whose value depends on the way into a handler: never the same
         if isinstance(x, tuple) and isinstance(y, tuple):
             if x and y and x[0] == "obj" and y[0] == "obj":
                 ux, uy = x[1], y[1]
@@ -550,6 +585,8 @@ class _Checker:
             pushes = event.pushes
             if pushes == -2:  # 3.13 LOAD_GLOBAL with NULL: the global, then NULL
                 values = [r, ("null",)]
+            elif pushes == ("with",):  # BEFORE_WITH: the bound __exit__, then what __enter__ returned
+                values = [("exit", self.results), r]
             elif isinstance(pushes, tuple):  # unpacking: the first item ends on top
                 values = [("item", self.results, k) for k in reversed(range(pushes[1]))]
             elif pushes == 2:  # a method load: the method and its self, folded again by the call
@@ -558,31 +595,36 @@ class _Checker:
                 values = [r] * pushes
             state.stack.extend(values)
 
-    def _widen(self, sa: _State, sb: _State) -> Optional[Tuple[_State, _State]]:
-        """At a state reached through a backward jump: keep only what the two sides share."""
-        sa.back = sb.back = False
+    def _abstract(self, sa: _State, sb: _State, key: tuple) -> tuple:
+        """What two states at a join (a loop header, an exception handler) share, with fresh
+        symbols named by `key` and place for the values: (stack, env of A, env of B)."""
         if len(sa.stack) != len(sb.stack) or sa.kwnames is not None or sb.kwnames is not None:
-            raise _NotShown("a loop keeps different stacks")
+            raise _NotShown("different stacks where paths join")
         fresh: Dict[object, tuple] = {}
-        key = (sa.pc, sb.pc)
 
         def symbol(value: object, where: str) -> tuple:
+            if value == ("top",):
+                return value
             if value not in fresh:
-                fresh[value] = ("loop", key, where)
+                fresh[value] = ("joined", key, where)
             return fresh[value]
 
         stack = []
         for k, (x, y) in enumerate(zip(sa.stack, sb.stack)):
             if not self._same(x, y, sa, sb):
-                raise _NotShown("a loop keeps different values on the stack")
+                raise _NotShown("different values on the stack where paths join")
             stack.append(symbol(x, "stack%d" % k))
         env_a, env_b = {}, {}
         for name in sorted(self.sides[0].shared):
             x, y = sa.env.get(name), sb.env.get(name)
+            if x == y == ("top",):
+                env_a[name] = env_b[name] = x
+                continue
             if (x is None) != (y is None) or (x is not None and not self._same(x, y, sa, sb)):
-                raise _NotShown("a loop keeps different values in %s" % name)
+                raise _NotShown("different values in %s where paths join" % name)
             if x is not None:
                 env_a[name] = env_b[name] = x if x == ("deleted",) else symbol(x, name)
+
         def as_a(value: object) -> object:  # a container of side B named as its partner on side A
             if isinstance(value, tuple) and value and value[0] == "obj":
                 return ("obj", sb.pairs.get(value[1]))
@@ -591,21 +633,74 @@ class _Checker:
         for env, out, translate in ((sa.env, env_a, lambda v: v), (sb.env, env_b, as_a)):
             for name, value in env.items():
                 if name not in self.sides[0].shared:
-                    # A temporary: usable after the loop only if it holds a value the other side has too.
+                    # A temporary: usable after the join only if it holds a value the other side has too.
                     out[name] = fresh.get(translate(value), ("deleted",))
-        # Containers still private here become ordinary values from now on (their changes inside
-        # the loop are events), so a loop iteration does not depend on their contents.
+        # Containers still private here become ordinary values from now on (their changes after
+        # the join are events), so what follows does not depend on their contents.
         for state in (sa, sb):
             self._escape(state, tuple(state.stack) + tuple(state.env.values()))
-        shape = (tuple(stack), tuple(sorted(env_a.items())), tuple(sorted(env_b.items())))
+        return (tuple(stack), tuple(sorted(env_a.items())), tuple(sorted(env_b.items())))
+
+    @staticmethod
+    def _states(shape: tuple, pc_a: int, pc_b: int) -> Tuple[_State, _State]:
+        # Every value in the new states is a join symbol, so the container heaps start empty.
+        stack, env_a, env_b = shape
+        return _State(pc_a, list(stack), dict(env_a)), _State(pc_b, list(stack), dict(env_b))
+
+    def _widen(self, sa: _State, sb: _State) -> Optional[Tuple[_State, _State]]:
+        """At a state reached through a backward jump: keep only what the two sides share; None
+        when this loop state was explored already."""
+        sa.back = sb.back = False
+        key = ("loop", sa.pc, sb.pc)
+        shape = self._abstract(sa, sb, key)
         seen = self.widened.get(key)
         if seen is not None:
             if seen != shape:
                 raise _NotShown("a loop whose state differs between iterations")
             return None
         self.widened[key] = shape
-        # Every value in the new states is a loop symbol, so container counts can start over.
-        return _State(sa.pc, list(stack), env_a), _State(sb.pc, list(stack), env_b)
+        return self._states(shape, sa.pc, sb.pc)
+
+    def _join(self, sa: _State, sb: _State) -> Optional[Tuple[_State, _State]]:
+        """At an exception handler, reached from every operation it protects: the states joined so
+        far, where a local that differs between the ways in becomes unknown (its use: not shown);
+        None when nothing new reaches the handler."""
+        key = ("handler", sa.pc, sb.pc)
+        shape = self._abstract(sa, sb, key)
+        old = self.widened.get(key)
+        if old is not None:
+            if old[0] != shape[0]:
+                raise _NotShown("an exception handler reached with different stacks")
+            envs = []
+            for before, now in ((old[1], shape[1]), (old[2], shape[2])):
+                before, now = dict(before), dict(now)
+                envs.append(tuple(sorted((name, before.get(name) if before.get(name) == now.get(name) else ("top",))
+                                         for name in set(before) | set(now))))
+            shape = (old[0], envs[0], envs[1])
+            if shape == old:
+                return None
+        self.widened[key] = shape
+        return self._states(shape, sa.pc, sb.pc)
+
+    def _exceptional(self, sa: _State, sb: _State) -> Optional[Tuple[_State, _State]]:
+        """Where an exception raised by the event both sides just ran goes: the handlers' states
+        (stack cut to the handler's depth, lasti, the exception), or None when neither handles it."""
+        a, b = self.sides
+        ha, hb = a.handler(sa.pc - 1), b.handler(sb.pc - 1)
+        if ha is None and hb is None:
+            return None
+        if ha is None or hb is None:
+            raise _NotShown("an operation is inside a try on one side only")
+        self.results += 1
+        exception = ("exception", self.results)
+        states = []
+        for st, (target, depth, lasti) in ((sa, ha), (sb, hb)):
+            if depth > len(st.stack):
+                raise _NotShown("an exception handler deeper than the stack")
+            heap = {uid: [kind, list(items), escaped] for uid, (kind, items, escaped) in st.heap.items()}
+            stack = st.stack[:depth] + ([("lasti",)] if lasti else []) + [exception]
+            states.append(_State(target, stack, dict(st.env), None, False, heap, dict(st.pairs)))
+        return self._join(states[0], states[1])
 
 
 def _callable(operands: list) -> tuple:
