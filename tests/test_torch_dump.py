@@ -280,3 +280,40 @@ print("OK")
 '''
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0 and "OK" in out.stdout, out.stderr[-3000:]
+
+
+def _scaled(x, scale=2.0, *, shift=1):
+    try:
+        y = x * scale
+    except RuntimeError:
+        y = x
+    z = y + shift
+    torch._dynamo.graph_break()
+    return z.tanh(), x.shape
+
+
+def test_dynamo_code_runs_decompiled_when_its_value_flow_is_the_same(tmp_path):
+    """Dynamo's transformed code and resume functions keep values on the stack, load globals early,
+    hold a torch.Size among their constants and use try/except: the decompiled source is checked
+    to do the same operations in the same order, and then it is what runs."""
+    torch._dynamo.reset()
+    x = torch.randn(3, 2)
+    expected = _scaled(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with uncompile.prepare_debug(str(tmp_path)):
+            got = torch.compile(_scaled, backend="eager")(x)
+    assert torch.equal(got[0], expected[0]) and got[1] == expected[1]
+    manifest = check_manifest(tmp_path)
+    entries = [e for f in manifest["functions"] for r in f["compiles"] for e in r["files"]
+               if e["kind"] in ("transformed", "resume")]
+    assert entries and all(e["verified"] for e in entries), entries
+    assert any(e["note"] == "same value flow" for e in entries)
+    texts = [open(os.path.join(tmp_path, e["path"])).read() for e in entries if e["kind"] == "transformed"]
+    assert all("NOT VERIFIED" not in t for t in texts)
+    # the torch.Size constant is a global of the decompiled code, named per compile and installed
+    assert any(re.search(r"__uncompile_const_\d+_\d+_0\b", t) for t in texts)
+    # the decompiled code runs: calling again goes through it and still gives the same result
+    torch.compile(_scaled, backend="eager")  # no recompile needed
+    again = torch.compile(_scaled, backend="eager")(x)
+    assert torch.equal(again[0], expected[0]) and again[1] == expected[1]

@@ -28,16 +28,16 @@ def _marshallable(value: Any) -> bool:
 
 
 def _without_unmarshallable(code: types.CodeType, path: Tuple[int, ...], placeholders: List[PlaceholderSpec],
-                            constants: Dict[str, Any]) -> types.CodeType:
+                            constants: Dict[str, Any], prefix: str) -> types.CodeType:
     consts = list(code.co_consts)
     changed = False
     for index, value in enumerate(consts):
         if isinstance(value, types.CodeType):
-            replacement = _without_unmarshallable(value, path + (index,), placeholders, constants)
+            replacement = _without_unmarshallable(value, path + (index,), placeholders, constants, prefix)
         elif _marshallable(value):
             continue
         else:
-            name = "__uncompile_const_%d" % len(placeholders)
+            name = "%s%d" % (prefix, len(placeholders))
             placeholders.append((list(path), index, name))
             constants[name] = value
             replacement = None
@@ -47,8 +47,9 @@ def _without_unmarshallable(code: types.CodeType, path: Tuple[int, ...], placeho
     return code.replace(co_consts=tuple(consts)) if changed else code
 
 
-def marshal_code(code: types.CodeType) -> MarshalledCode:
-    """Marshal `code` for the core, replacing constants marshal cannot write by placeholders."""
+def marshal_code(code: types.CodeType, prefix: str = "__uncompile_const_") -> MarshalledCode:
+    """Marshal `code` for the core, replacing constants marshal cannot write by placeholders named
+    `prefix` + a number."""
     version = "%d.%d" % sys.version_info[:2]
     try:
         return MarshalledCode(marshal.dumps(code), version, [], {})
@@ -56,5 +57,5 @@ def marshal_code(code: types.CodeType) -> MarshalledCode:
         pass
     placeholders: List[PlaceholderSpec] = []
     constants: Dict[str, Any] = {}
-    cleaned = _without_unmarshallable(code, (), placeholders, constants)
+    cleaned = _without_unmarshallable(code, (), placeholders, constants, prefix)
     return MarshalledCode(marshal.dumps(cleaned), version, placeholders, constants)

@@ -129,7 +129,8 @@ class _Event:
 
 
 class _Checker:
-    def __init__(self, a: types.CodeType, b: types.CodeType, stable_globals: Callable[[str], bool]):
+    def __init__(self, a: types.CodeType, b: types.CodeType, stable_globals: Callable[[str], bool],
+                 global_constants: Dict[str, object]):
         for field in ("co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_freevars", "co_cellvars"):
             if getattr(a, field) != getattr(b, field):
                 raise _NotShown("%s differs" % field)
@@ -141,6 +142,7 @@ class _Checker:
         shared = set(a.co_varnames) & set(b.co_varnames)
         self.sides = (_Side(a, shared), _Side(b, shared))
         self.stable = stable_globals
+        self.global_constants = global_constants
         self.version = sys.version_info[:2]
         self.steps = 0
         self.results = 0
@@ -237,6 +239,11 @@ class _Checker:
             name = ins.argval
             if null and v < (3, 13):
                 stack.append(("null",))
+            if name in self.global_constants:
+                stack.append(("const", _const_key(self.global_constants[name])))
+                if null and v >= (3, 13):
+                    stack.append(("null",))
+                return None
             if self.stable(name):
                 stack.append(("global", name))
                 if null and v >= (3, 13):
@@ -724,14 +731,17 @@ def _describe(key: tuple) -> str:
 
 
 def same_value_flow(original: types.CodeType, recompiled: types.CodeType,
-                    stable_globals: Callable[[str], bool] = lambda name: False) -> Tuple[bool, str]:
+                    stable_globals: Callable[[str], bool] = lambda name: False,
+                    global_constants: Optional[Dict[str, object]] = None) -> Tuple[bool, str]:
     """Whether `recompiled` performs the same operations on the same values in the same order as
     `original` on every path (see the module docstring); (False, why) when that is not shown.
-    Nested code objects must be equal constants. Only for code of the running interpreter, 3.11+."""
+    Nested code objects must be equal constants. `global_constants`: globals of `recompiled` that
+    stand for constants of `original` (objects marshal cannot write). Only for code of the running
+    interpreter, 3.11+."""
     if not ((3, 11) <= sys.version_info[:2] <= (3, 13)):
         return False, "value-flow check needs Python 3.11-3.13"
     try:
-        _Checker(original, recompiled, stable_globals).run()
+        _Checker(original, recompiled, stable_globals, global_constants or {}).run()
     except _NotShown as why:
         return False, str(why)
     except (RecursionError, MemoryError):

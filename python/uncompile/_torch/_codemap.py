@@ -5,7 +5,7 @@ ones we have checked, so results cannot change; only filenames and line numbers 
 import dis
 import sys
 import types
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 _IGNORED_OPS = {"CACHE", "NOP", "EXTENDED_ARG", "RESUME"}
 
@@ -52,12 +52,14 @@ def _installed_by_dynamo(name: str) -> bool:
     return name.startswith(("__compiled_fn_", "__resume_at_", "__import_"))
 
 
-def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[types.CodeType]) -> Tuple[bool, str]:
+def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[types.CodeType],
+                      constants: Optional[Dict[str, object]] = None) -> Tuple[bool, str]:
     """Whether `candidate` (compiled from `source`) may run in place of `target`: (ok, how or why not).
 
     Equivalent bytecode (uncompile.verify and our strict structural comparison agree), or else the
     same operations on the same values in the same order on every path (uncompile._value_flow),
     which is what decompiled Dynamo code can reach: it names values Dynamo kept on the stack.
+    `constants`: globals the source loads in place of constants marshal cannot write.
     """
     if candidate is None:
         return False, "decompiled source does not define %s" % target.co_name
@@ -70,7 +72,7 @@ def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[t
     if strict:
         return True, "equivalent bytecode"
     from .._value_flow import same_value_flow
-    ok, why = same_value_flow(target, candidate, _installed_by_dynamo)
+    ok, why = same_value_flow(target, candidate, _installed_by_dynamo, constants or {})
     if ok:
         return True, "same value flow"
     return False, "not equivalent (%s)" % why

@@ -627,7 +627,7 @@ class DumpSession:
         if self.log_bytecode:
             _bytecode_log.info("transformed code of %s (compile %s):\n%s", original.co_name, record.compile_id,
                                _decompile_text(transformed))
-        replacement = self._write_transformed(record, original, transformed)
+        replacement = self._write_transformed(record, original, transformed, glb)
         self._write_resume_files(record)
         self._write_overview(self._function_for(original))
         self.write_manifest()
@@ -668,19 +668,29 @@ class DumpSession:
             record.resume_sources[name] = src
 
     def _write_transformed(self, record: CompileRecord, original: types.CodeType,
-                           transformed: types.CodeType) -> Optional[types.CodeType]:
+                           transformed: types.CodeType, glb: Optional[dict]) -> Optional[types.CodeType]:
         rel = record.dir + "/transformed.py"
         path = self._abs(rel)
-        src = _decompile_text(transformed)
+        # Objects Dynamo put among the constants become globals, named per compile like its own.
+        prefix = "__uncompile_const_%d_%d_" % (record.frame_id, record.attempt)
+        src, constants = _decompile_with_constants(transformed, prefix)
+        if constants and glb is None:
+            constants = None  # nowhere to install them: not verified
         record.transformed_source = src
         what = "%s (%s:%d)" % (getattr(original, "co_qualname", original.co_name), original.co_filename,
                                original.co_firstlineno)
         header = ("# Dynamo's transformed code of %s, compile %s, decompiled by uncompile.\n" % (what, record.compile_id))
+        for name, value in (constants or {}).items():
+            shown = repr(value).replace("\n", " ")
+            header += "# %s: a constant of Dynamo's code (a global while it runs): %s\n" % (
+                name, shown if len(shown) < 120 else shown[:117] + "...")
         text = header + src
         candidate = _compile_or_none(text, path)
-        ok, note = _codemap.verify_equivalent(transformed, text, None if candidate is None else
-                                              _codemap.find_code(candidate, transformed.co_name))
+        ok, note = (False, "constants with no module to hold them") if constants is None else \
+            _codemap.verify_equivalent(transformed, text, None if candidate is None else
+                                       _codemap.find_code(candidate, transformed.co_name), constants)
         if ok:
+            glb.update(constants or {})
             self._write(rel, header + _verified_note(note) + src)
             replacement = _codemap.find_code(compile(header + "#\n" + src, path, "exec", dont_inherit=True),
                                               transformed.co_name)
@@ -794,11 +804,20 @@ def _verified_note(how: str) -> str:
 
 
 def _decompile_text(code: types.CodeType) -> str:
-    from ..decompiler import decompile
+    return _decompile_with_constants(code, "__uncompile_const_")[0]
+
+
+def _decompile_with_constants(code: types.CodeType, prefix: str) -> Tuple[str, Dict[str, Any]]:
+    """The decompiled source, and the objects that stand for constants marshal cannot write (the
+    source loads them as globals named `prefix` + a number)."""
+    from .. import _core
+    from .._bridge import marshal_code
     try:
-        return str(decompile(code))
+        marshalled = marshal_code(code, prefix)
+        text, _ = _core.decompile(marshalled.data, marshalled.version, marshalled.placeholders)
+        return text, marshalled.constants
     except Exception as exc:
-        return "# uncompile could not decompile %s: %s\n" % (code.co_name, exc)
+        return "# uncompile could not decompile %s: %s\n" % (code.co_name, exc), {}
 
 
 def _compile_or_none(text: str, path: str) -> Optional[types.CodeType]:
