@@ -70,7 +70,8 @@ class StructuredDecompiler {
 public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
         : code_(code), failures_(failures), table_(table_for(code)),
-          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
+          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
+          dead_code_kept_(keeps_dead_code(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -1884,7 +1885,10 @@ private:
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
         bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
+        std::vector<bool> before_else = emitted_;
         bool else_flows = c.else_block == merge ? true : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
+                         else_ends_before_dead_code(before_else);
         // A value left on the stack by both sides is a conditional expression.
         if (then_flows && else_flows && then_stack.size() == stack.size() + 1 && else_stack.size() == stack.size() + 1 &&
             then_body.empty() && else_body.empty()) {
@@ -1925,11 +1929,24 @@ private:
         auto s = make_stmt(StmtKind::If);
         s->test = c.test;
         s->body = then_body.empty() ? Body{make_stmt(StmtKind::Pass)} : then_body;
-        s->orelse = else_body;
+        if (keep_else) s->orelse = else_body;
         emit_stmt(out, s);
+        if (!keep_else)
+            for (const auto& st : else_body) emit_stmt(out, st);
         if (!then_flows && !else_flows) return kFlowEnded;
         if (merge == loop_header_of(loop)) return merge;
         return merge < 0 ? kFlowEnded : merge;
+    }
+
+    // When neither side of an `if` goes on, `else:` and a flat `if` compile to the same code except
+    // that the compiler still lays out the (dead) code after an `else:` arm, where it keeps dead
+    // code (before 3.10): an implicit `return None` or the jump out of the enclosing statement.
+    // Dead code right after the else side is that trace; without it the source had no `else:`.
+    bool else_ends_before_dead_code(const std::vector<bool>& emitted_before) const {
+        int last = -1;
+        for (int b = 0; b < cfg_.size(); ++b)
+            if (emitted_[b] && !emitted_before[b]) last = b;
+        return last >= 0 && last + 1 < cfg_.size() && !reachable_at_all(last + 1);
     }
 
     // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert.
@@ -2474,6 +2491,10 @@ private:
         }
     }
 
+    bool is_except_clause_test(const ExprPtr& test) const {
+        return test->kind == ExprKind::Call && test->value == exception_matches_;
+    }
+
     bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && s->value == reraise_; }
 
     // The handler body simulates to `if <match T1>: ... elif <match T2>: ... else: <re-raise>` or
@@ -2482,8 +2503,7 @@ private:
         std::vector<ExceptHandler> clauses;
         Body rest = handler_body;
         while (true) {
-            if (rest.size() == 1 && rest[0]->kind == StmtKind::If && rest[0]->test->kind == ExprKind::Call &&
-                rest[0]->test->value == exception_matches_) {
+            if (rest.size() == 1 && rest[0]->kind == StmtKind::If && is_except_clause_test(rest[0]->test)) {
                 ExceptHandler h;
                 h.type = rest[0]->test->elts[0];
                 h.body = rest[0]->body;
@@ -2659,6 +2679,7 @@ private:
     std::vector<NeutralOp> ops_;
     ControlFlowGraph cfg_;
     std::vector<bool> emitted_;
+    bool dead_code_kept_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");

@@ -604,4 +604,6 @@ std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instr
     return Normalizer(code, instructions, table).run();
 }
 
+bool keeps_dead_code(PyVersion version) { return version < PyVersion{3, 10}; }
+
 }  // namespace uncompile
