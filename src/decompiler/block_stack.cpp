@@ -181,7 +181,10 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::JumpIfOrPop: return -1;
     case N::ForIter: return 1;
     case N::Raise: return -n;
-    case N::Reraise: case N::Send: case N::Unsupported: return std::nullopt;
+    case N::Reraise: case N::Send: case N::Unsupported:
+    case N::BeginFinally: case N::CallFinally: case N::PopFinally: case N::EndFinally: case N::WithCleanupStart:
+    case N::WithCleanupFinish:
+        return std::nullopt;
     }
     return std::nullopt;
 }

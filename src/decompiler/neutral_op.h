@@ -43,6 +43,10 @@ enum class N {
     // above the block's stack level) and POP_BLOCK. normalize's block-stack pass turns them into
     // the handler fields below and removes them: nothing after normalize sees one.
     SetupFinally, SetupWith, PopBlock,
+    // 3.8's finally subroutine (BEGIN_FINALLY / CALL_FINALLY enter a finally body, a with statement's
+    // __exit__ call or an except clause's name unbinding; END_FINALLY / POP_FINALLY leave it).
+    // normalize's finally pass (finally_subroutines.cpp) rewrites them into 3.9's inline copies.
+    BeginFinally, CallFinally, PopFinally, EndFinally, WithCleanupStart, WithCleanupFinish,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "block_stack.h"
+#include "finally_subroutines.h"
 #include "core/exception_table.h"
 
 namespace uncompile {
@@ -59,7 +60,10 @@ public:
                 emit(N::PushExcInfo);  // 3.11's handler prologue; the block-stack pass gives the exception
             translate(ins_[i_]);
         }
-        if (traits_.block_stack) assign_block_handlers(out_);
+        if (traits_.block_stack) {
+            inline_finally_subroutines(out_);
+            assign_block_handlers(out_);
+        }
         else attach_handlers();
         drop_except_name_cleanups();
         return std::move(out_);
@@ -149,6 +153,11 @@ private:
                 triple_pops_.insert(next.jump_target);
             }
         }
+    }
+
+    bool is_finally_handler(int64_t offset) const {
+        auto it = handler_roles_.find(offset);
+        return it != handler_roles_.end() && it->second == HandlerRole::Try;
     }
 
     // The index of the first instruction at or after `k` that is not an EXTENDED_ARG prefix.
@@ -530,9 +539,16 @@ private:
             emit(N::CheckExcMatch);
             emit_jump(N::JumpIf, JumpCondition::IfFalse, i.jump_target);
             return;
-        case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses (the finally machinery is not mapped yet)
+        case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses, or the end of a finally subroutine
+            if (is_finally_handler(i.offset)) return emit(N::EndFinally), void();  // an empty `finally: pass`
             if (clause_starts_.count(i.offset) || unreachable_after_jump()) return emit_count(N::Reraise, 0);
-            return unsupported(i);
+            emit(N::EndFinally);
+            return;
+        case O::BEGIN_FINALLY: emit(N::BeginFinally); return;
+        case O::CALL_FINALLY: emit_jump(N::CallFinally, JumpCondition::IfTrue, i.jump_target); return;
+        case O::POP_FINALLY: emit_count(N::PopFinally, i.arg); return;
+        case O::WITH_CLEANUP_START: emit(N::WithCleanupStart); return;
+        case O::WITH_CLEANUP_FINISH: emit(N::WithCleanupFinish); return;
         case O::SETUP_FINALLY: case O::SETUP_WITH: return legacy_setup(i);
         case O::POP_BLOCK: emit(N::PopBlock); return;
         case O::BEFORE_WITH: emit(N::BeforeWith); return;
