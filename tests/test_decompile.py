@@ -421,6 +421,22 @@ def h(x):
 """, "[f(v, [1]) for v in (3, 0, -3)], [g(v, w) for v in (0, 1, 2) for w in (0, 5)], [h(v) for v in (0, 1, None)]"),
     # 3.8 runs finally bodies, with exits and `except ... as name` unbinding as subroutines
     # (BEGIN_FINALLY / CALL_FINALLY / END_FINALLY, WITH_CLEANUP_*): normalize copies them inline as 3.9 does.
+    # 3.8 concatenates starred items with BUILD_*_UNPACK[_WITH_CALL]; 3.9+ extends an empty display.
+    "star_unpacking": ("""
+def g(*args, **kwargs):
+    return args, sorted(kwargs.items())
+
+
+def f(a, b, k, m, x=0):
+    r = [g(*a, *b), g(1, 2, *a, 3, x, *b, 4), g(*a, **k, **m), g(x, *a, y=1, **k, z=2, w=3), g(**k, **m)]
+    r.append(g(**{**k, **m, 'p': 5}))
+    l = [1, *a, 2, *b]
+    s = {1, *a, 2, *b}
+    t = (*a, 1, *b)
+    d = {'x': 1, **k, 'y': 2, **m}
+    e = {**k}
+    return r, l, sorted(s), t, d, e
+""", "f([1, 2], (3,), {'q': 1}, {'r': 2}), f([], [], {}, {})"),
     "with_block": ("""
 def f(path):
     with open(path) as fh:
@@ -603,8 +619,9 @@ EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).
-EQUIVALENT_NOW |= {(name, v) for name in ("else_after_return", "with_block") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("finally_subroutines", "3.8"), ("finally_subroutines", "3.9"), ("asserts_and_raises", "3.9")}
+EQUIVALENT_NOW |= {(name, v) for name in ("else_after_return", "with_block", "star_unpacking") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_subroutines", "3.8"), ("finally_subroutines", "3.9"), ("asserts_and_raises", "3.9"),
+                   ("calls_and_strings", "3.8")}
 # 3.8's finally subroutines, copied inline as 3.9 compiles them.
 EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clauses_else", "except_name_unbound",
                                                "except_returns", "nested_try", "raise_in_except", "try_except_finally",

@@ -1,6 +1,7 @@
 #include "decompiler.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -1071,6 +1072,7 @@ private:
             return push_accumulator(op.kind == N::BuildList ? ExprKind::ListComp : op.kind == N::BuildSet ? ExprKind::SetComp
                                                                                                         : ExprKind::DictComp, stack);
         case N::BuildTuple: return build_display(op, stack);
+        case N::BuildUnpack: return build_unpack(op, stack);
         case N::ListToTuple: {
             auto list = pop(stack);
             if (list->kind != ExprKind::List) unsupported("LIST_TO_TUPLE of a non-list");
@@ -1219,6 +1221,7 @@ private:
         }
         case N::ListAppend: case N::SetAdd: {
             if (add_inlined_element(op, stack, out)) return;
+            if (add_display_item(op, stack)) return;
             require_comprehension_code();
             element_ = {lambda_or(pop(stack))};
             emit_expr_stmt(out, element_marker_);
@@ -1391,6 +1394,19 @@ private:
                s->value->value == acc;
     }
 
+    // 3.9+: `[*a, x]` extends an empty display and then appends the plain items right below them
+    // (a comprehension's own append reaches past its iterator: arg >= 2).
+    bool add_display_item(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        if (op.arg != 1 || stack.size() < 2) return false;
+        ExprPtr& target = stack[stack.size() - 2];
+        ExprKind kind = op.kind == N::ListAppend ? ExprKind::List : ExprKind::Set;
+        if (target->kind != kind || accumulators_.count(target.get())) return false;
+        auto updated = std::make_shared<Expr>(*target);
+        updated->elts.push_back(lambda_or(pop(stack)));
+        stack.back() = updated;
+        return true;
+    }
+
     // LIST_APPEND/SET_ADD/MAP_ADD into an accumulator: an element statement, `<element>` holding
     // the accumulator (value) and the element (elts: the item, or key and value).
     bool add_inlined_element(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
@@ -1488,6 +1504,60 @@ private:
         stack.push_back(e);
     }
 
+    // 3.8 packs the plain items between starred ones into a tuple (a set, a dict) of their own and
+    // concatenates the packs with the starred values: a pack's items are the display's own (two
+    // packs are never next to each other), anything else was starred.
+    void build_unpack(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        std::vector<ExprPtr> parts = pop_n(stack, op.arg);
+        const bool dict = op.name == "dict";
+        auto e = make_expr(dict ? ExprKind::Dict : op.name == "list" ? ExprKind::List : op.name == "set" ? ExprKind::Set
+                                                                                                        : ExprKind::Tuple);
+        bool after_pack = false;
+        for (const ExprPtr& part : parts) {
+            bool pack = !after_pack && is_unpack_pack(part, op);
+            if (dict && pack) {
+                e->elts.insert(e->elts.end(), part->elts.begin(), part->elts.end());
+                e->values.insert(e->values.end(), part->values.begin(), part->values.end());
+            } else if (dict) {
+                e->elts.push_back(nullptr);
+                e->values.push_back(part);
+            } else if (pack && part->kind == ExprKind::Constant) {
+                for (const auto& item : part->constant->items) e->elts.push_back(make_constant(item));
+            } else if (pack) {
+                e->elts.insert(e->elts.end(), part->elts.begin(), part->elts.end());
+            } else {
+                e->elts.push_back(starred(part));
+            }
+            after_pack = pack;
+        }
+        // `{**a, **b}` passed as `f(**{**a, **b})` keeps duplicate keys that `f(**a, **b)` rejects.
+        if (dict && !op.for_call) merged_displays_.insert(keep(e));
+        stack.push_back(e);
+    }
+
+    bool is_unpack_pack(const ExprPtr& part, const NeutralOp& op) const {
+        if (op.name == "set") return part->kind == ExprKind::Set && !has_starred(part);
+        if (op.name != "dict") return (part->kind == ExprKind::Tuple && !has_starred(part)) || is_const_kind(part, PyValue::Kind::Tuple);
+        if (part->kind != ExprKind::Dict || merged_displays_.count(part.get())) return false;
+        for (const ExprPtr& key : part->elts) {
+            if (!key) return false;
+            if (op.for_call && !(is_const_kind(key, PyValue::Kind::Str) && is_identifier(key->constant->text))) return false;
+        }
+        return true;
+    }
+
+    static bool has_starred(const ExprPtr& display) {
+        return std::any_of(display->elts.begin(), display->elts.end(),
+                           [](const ExprPtr& x) { return x && x->kind == ExprKind::Starred; });
+    }
+
+    static bool is_identifier(const std::string& s) {
+        if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+        return std::all_of(s.begin(), s.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || static_cast<unsigned char>(ch) >= 0x80;
+        });
+    }
+
     void call_ex(const NeutralOp& op, std::vector<ExprPtr>& stack) {
         ExprPtr kwargs = (op.arg & 1) ? pop(stack) : nullptr;
         ExprPtr args = pop(stack);
@@ -1501,7 +1571,7 @@ private:
             for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
         else e->elts.push_back(starred(args));
         if (kwargs) {
-            if (kwargs->kind == ExprKind::Dict) {
+            if (kwargs->kind == ExprKind::Dict && !merged_displays_.count(kwargs.get())) {
                 for (size_t k = 0; k < kwargs->elts.size(); ++k) {
                     const ExprPtr& key = kwargs->elts[k];
                     if (!key) e->keywords.push_back({std::nullopt, kwargs->values[k]});
@@ -2699,6 +2769,7 @@ private:
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
     std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
+    std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
     std::unordered_map<const Expr*, FunctionValue> functions_;
     std::unordered_map<const Expr*, StmtPtr> classes_;
     std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;

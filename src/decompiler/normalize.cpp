@@ -475,6 +475,15 @@ private:
         case O::DICT_UPDATE: emit_count(N::DictUpdate, i.arg); return;
         case O::DICT_MERGE: emit_count(N::DictMerge, i.arg); return;
         case O::LIST_TO_TUPLE: emit(N::ListToTuple); return;
+        case O::BUILD_TUPLE_UNPACK: case O::BUILD_TUPLE_UNPACK_WITH_CALL: case O::BUILD_LIST_UNPACK:
+        case O::BUILD_SET_UNPACK: case O::BUILD_MAP_UNPACK: case O::BUILD_MAP_UNPACK_WITH_CALL: {
+            NeutralOp& op = emit(N::BuildUnpack);
+            op.arg = i.arg;
+            op.for_call = i.op == O::BUILD_TUPLE_UNPACK_WITH_CALL || i.op == O::BUILD_MAP_UNPACK_WITH_CALL;
+            op.name = i.op == O::BUILD_LIST_UNPACK ? "list" : i.op == O::BUILD_SET_UNPACK ? "set"
+                      : i.op == O::BUILD_MAP_UNPACK || i.op == O::BUILD_MAP_UNPACK_WITH_CALL ? "dict" : "tuple";
+            return;
+        }
         case O::UNPACK_SEQUENCE: emit_count(N::UnpackSequence, i.arg); return;
         case O::UNPACK_EX: emit_count(N::UnpackEx, i.arg); return;
 
