@@ -169,6 +169,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::StoreSlice: return -4;
     case N::BuildSlice: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return 1 - n;
     case N::BuildMap: return 1 - 2 * n;
+    case N::BuildUnpack: return 1 - n;
     case N::BuildConstKeyMap: return -n;
     case N::UnpackSequence: return n - 1;
     case N::UnpackEx: return (n & 0xff) + (n >> 8);
@@ -181,7 +182,10 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::JumpIfOrPop: return -1;
     case N::ForIter: return 1;
     case N::Raise: return -n;
-    case N::Reraise: case N::Unsupported: return std::nullopt;
+    case N::Reraise: case N::Unsupported:
+    case N::BeginFinally: case N::CallFinally: case N::PopFinally: case N::EndFinally: case N::WithCleanupStart:
+    case N::WithCleanupFinish:
+        return std::nullopt;
     }
     return std::nullopt;
 }

@@ -1,6 +1,7 @@
 #include "decompiler.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -72,7 +73,8 @@ class StructuredDecompiler {
 public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
         : code_(code), failures_(failures), table_(table_for(code)),
-          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
+          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
+          dead_code_kept_(keeps_dead_code(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -1077,6 +1079,7 @@ private:
             return push_accumulator(op.kind == N::BuildList ? ExprKind::ListComp : op.kind == N::BuildSet ? ExprKind::SetComp
                                                                                                         : ExprKind::DictComp, stack);
         case N::BuildTuple: return build_display(op, stack);
+        case N::BuildUnpack: return build_unpack(op, stack);
         case N::ListToTuple: {
             auto list = pop(stack);
             if (list->kind != ExprKind::List) unsupported("LIST_TO_TUPLE of a non-list");
@@ -1226,6 +1229,7 @@ private:
         }
         case N::ListAppend: case N::SetAdd: {
             if (add_inlined_element(op, stack, out)) return;
+            if (add_display_item(op, stack)) return;
             require_comprehension_code();
             element_ = {lambda_or(pop(stack))};
             emit_expr_stmt(out, element_marker_);
@@ -1411,6 +1415,19 @@ private:
                s->value->value == acc;
     }
 
+    // 3.9+: `[*a, x]` extends an empty display and then appends the plain items right below them
+    // (a comprehension's own append reaches past its iterator: arg >= 2).
+    bool add_display_item(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        if (op.arg != 1 || stack.size() < 2) return false;
+        ExprPtr& target = stack[stack.size() - 2];
+        ExprKind kind = op.kind == N::ListAppend ? ExprKind::List : ExprKind::Set;
+        if (target->kind != kind || accumulators_.count(target.get())) return false;
+        auto updated = std::make_shared<Expr>(*target);
+        updated->elts.push_back(lambda_or(pop(stack)));
+        stack.back() = updated;
+        return true;
+    }
+
     // LIST_APPEND/SET_ADD/MAP_ADD into an accumulator: an element statement, `<element>` holding
     // the accumulator (value) and the element (elts: the item, or key and value).
     bool add_inlined_element(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
@@ -1515,6 +1532,60 @@ private:
         stack.push_back(e);
     }
 
+    // 3.8 packs the plain items between starred ones into a tuple (a set, a dict) of their own and
+    // concatenates the packs with the starred values: a pack's items are the display's own (two
+    // packs are never next to each other), anything else was starred.
+    void build_unpack(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        std::vector<ExprPtr> parts = pop_n(stack, op.arg);
+        const bool dict = op.name == "dict";
+        auto e = make_expr(dict ? ExprKind::Dict : op.name == "list" ? ExprKind::List : op.name == "set" ? ExprKind::Set
+                                                                                                        : ExprKind::Tuple);
+        bool after_pack = false;
+        for (const ExprPtr& part : parts) {
+            bool pack = !after_pack && is_unpack_pack(part, op);
+            if (dict && pack) {
+                e->elts.insert(e->elts.end(), part->elts.begin(), part->elts.end());
+                e->values.insert(e->values.end(), part->values.begin(), part->values.end());
+            } else if (dict) {
+                e->elts.push_back(nullptr);
+                e->values.push_back(part);
+            } else if (pack && part->kind == ExprKind::Constant) {
+                for (const auto& item : part->constant->items) e->elts.push_back(make_constant(item));
+            } else if (pack) {
+                e->elts.insert(e->elts.end(), part->elts.begin(), part->elts.end());
+            } else {
+                e->elts.push_back(starred(part));
+            }
+            after_pack = pack;
+        }
+        // `{**a, **b}` passed as `f(**{**a, **b})` keeps duplicate keys that `f(**a, **b)` rejects.
+        if (dict && !op.for_call) merged_displays_.insert(keep(e));
+        stack.push_back(e);
+    }
+
+    bool is_unpack_pack(const ExprPtr& part, const NeutralOp& op) const {
+        if (op.name == "set") return part->kind == ExprKind::Set && !has_starred(part);
+        if (op.name != "dict") return (part->kind == ExprKind::Tuple && !has_starred(part)) || is_const_kind(part, PyValue::Kind::Tuple);
+        if (part->kind != ExprKind::Dict || merged_displays_.count(part.get())) return false;
+        for (const ExprPtr& key : part->elts) {
+            if (!key) return false;
+            if (op.for_call && !(is_const_kind(key, PyValue::Kind::Str) && is_identifier(key->constant->text))) return false;
+        }
+        return true;
+    }
+
+    static bool has_starred(const ExprPtr& display) {
+        return std::any_of(display->elts.begin(), display->elts.end(),
+                           [](const ExprPtr& x) { return x && x->kind == ExprKind::Starred; });
+    }
+
+    static bool is_identifier(const std::string& s) {
+        if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+        return std::all_of(s.begin(), s.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || static_cast<unsigned char>(ch) >= 0x80;
+        });
+    }
+
     void call_ex(const NeutralOp& op, std::vector<ExprPtr>& stack) {
         ExprPtr kwargs = (op.arg & 1) ? pop(stack) : nullptr;
         ExprPtr args = pop(stack);
@@ -1528,7 +1599,7 @@ private:
             for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
         else e->elts.push_back(starred(args));
         if (kwargs) {
-            if (kwargs->kind == ExprKind::Dict) {
+            if (kwargs->kind == ExprKind::Dict && !merged_displays_.count(kwargs.get())) {
                 for (size_t k = 0; k < kwargs->elts.size(); ++k) {
                     const ExprPtr& key = kwargs->elts[k];
                     if (!key) e->keywords.push_back({std::nullopt, kwargs->values[k]});
@@ -1912,7 +1983,10 @@ private:
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
         bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
+        std::vector<bool> before_else = emitted_;
         bool else_flows = c.else_block == merge ? true : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
+                         else_ends_before_dead_code(before_else);
         // A value left on the stack by both sides is a conditional expression.
         if (then_flows && else_flows && then_stack.size() == stack.size() + 1 && else_stack.size() == stack.size() + 1 &&
             then_body.empty() && else_body.empty()) {
@@ -1953,11 +2027,24 @@ private:
         auto s = make_stmt(StmtKind::If);
         s->test = c.test;
         s->body = then_body.empty() ? Body{make_stmt(StmtKind::Pass)} : then_body;
-        s->orelse = else_body;
+        if (keep_else) s->orelse = else_body;
         emit_stmt(out, s);
+        if (!keep_else)
+            for (const auto& st : else_body) emit_stmt(out, st);
         if (!then_flows && !else_flows) return kFlowEnded;
         if (merge == loop_header_of(loop)) return merge;
         return merge < 0 ? kFlowEnded : merge;
+    }
+
+    // When neither side of an `if` goes on, `else:` and a flat `if` compile to the same code except
+    // that the compiler still lays out the (dead) code after an `else:` arm, where it keeps dead
+    // code (before 3.10): an implicit `return None` or the jump out of the enclosing statement.
+    // Dead code right after the else side is that trace; without it the source had no `else:`.
+    bool else_ends_before_dead_code(const std::vector<bool>& emitted_before) const {
+        int last = -1;
+        for (int b = 0; b < cfg_.size(); ++b)
+            if (emitted_[b] && !emitted_before[b]) last = b;
+        return last >= 0 && last + 1 < cfg_.size() && !reachable_at_all(last + 1);
     }
 
     // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert.
@@ -2504,6 +2591,10 @@ private:
         }
     }
 
+    bool is_except_clause_test(const ExprPtr& test) const {
+        return test->kind == ExprKind::Call && test->value == exception_matches_;
+    }
+
     bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && s->value == reraise_; }
 
     // The handler body simulates to `if <match T1>: ... elif <match T2>: ... else: <re-raise>` or
@@ -2512,8 +2603,7 @@ private:
         std::vector<ExceptHandler> clauses;
         Body rest = handler_body;
         while (true) {
-            if (rest.size() == 1 && rest[0]->kind == StmtKind::If && rest[0]->test->kind == ExprKind::Call &&
-                rest[0]->test->value == exception_matches_) {
+            if (rest.size() == 1 && rest[0]->kind == StmtKind::If && is_except_clause_test(rest[0]->test)) {
                 ExceptHandler h;
                 h.type = rest[0]->test->elts[0];
                 h.body = rest[0]->body;
@@ -2712,6 +2802,7 @@ private:
     std::vector<NeutralOp> ops_;
     ControlFlowGraph cfg_;
     std::vector<bool> emitted_;
+    bool dead_code_kept_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");
@@ -2736,6 +2827,7 @@ private:
     // Values GET_AITER made (the first iterable of an async comprehension before 3.12), and
     // comprehensions of coroutine code objects whose await has not been seen yet.
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
+    std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
     std::unordered_map<const Expr*, FunctionValue> functions_;
     std::unordered_map<const Expr*, StmtPtr> classes_;
     std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;

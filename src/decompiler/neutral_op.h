@@ -27,6 +27,9 @@ enum class N {
     // Containers.
     BuildTuple, BuildList, BuildSet, BuildMap, BuildConstKeyMap, BuildString,
     ListAppend, SetAdd, MapAdd, ListExtend, SetUpdate, DictUpdate, DictMerge, ListToTuple,
+    // 3.8's BUILD_{TUPLE,LIST,SET,MAP}_UNPACK[_WITH_CALL]: `arg` iterables (mappings) concatenated
+    // into a new `name` ("tuple", "list", "set", "dict"); 3.9+ extends an empty display instead.
+    BuildUnpack,
     UnpackSequence, UnpackEx,
     // Calls and definitions.
     Call, CallKw, CallEx, MakeFunction, SetFunctionAttribute, FormatValue, ConvertValue,
@@ -46,6 +49,10 @@ enum class N {
     // above the block's stack level) and POP_BLOCK. normalize's block-stack pass turns them into
     // the handler fields below and removes them: nothing after normalize sees one.
     SetupFinally, SetupWith, PopBlock,
+    // 3.8's finally subroutine (BEGIN_FINALLY / CALL_FINALLY enter a finally body, a with statement's
+    // __exit__ call or an except clause's name unbinding; END_FINALLY / POP_FINALLY leave it).
+    // normalize's finally pass (finally_subroutines.cpp) rewrites them into 3.9's inline copies.
+    BeginFinally, CallFinally, PopFinally, EndFinally, WithCleanupStart, WithCleanupFinish,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };
@@ -64,6 +71,7 @@ struct NeutralOp {
     bool inplace = false;      // BinaryOp
     int conversion = -1;       // FormatValue, ConvertValue: -1 none, else 's', 'r' or 'a'
     bool with_qualname = false;
+    bool for_call = false;     // BuildUnpack: a call's arguments (the *_WITH_CALL forms)
     // BuildList/BuildSet/BuildMap: the empty accumulator of a comprehension inlined into this code
     // (3.12+, PEP 709), built right after its iteration variables were saved.
     bool comprehension = false;

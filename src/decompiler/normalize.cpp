@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "block_stack.h"
+#include "finally_subroutines.h"
 #include "core/exception_table.h"
 
 namespace uncompile {
@@ -60,7 +61,10 @@ public:
                 emit(N::PushExcInfo);  // 3.11's handler prologue; the block-stack pass gives the exception
             translate(ins_[i_]);
         }
-        if (traits_.block_stack) assign_block_handlers(out_);
+        if (traits_.block_stack) {
+            inline_finally_subroutines(out_);
+            assign_block_handlers(out_);
+        }
         else attach_handlers();
         drop_except_name_cleanups();
         return std::move(out_);
@@ -165,6 +169,11 @@ private:
                 if (test && test->op == O::POP_JUMP_IF_TRUE) triple_pops_.insert(test->jump_target);
             }
         }
+    }
+
+    bool is_finally_handler(int64_t offset) const {
+        auto it = handler_roles_.find(offset);
+        return it != handler_roles_.end() && it->second == HandlerRole::Try;
     }
 
     // The index of the first instruction at or after `k` that is not an EXTENDED_ARG prefix.
@@ -484,6 +493,15 @@ private:
         case O::DICT_UPDATE: emit_count(N::DictUpdate, i.arg); return;
         case O::DICT_MERGE: emit_count(N::DictMerge, i.arg); return;
         case O::LIST_TO_TUPLE: emit(N::ListToTuple); return;
+        case O::BUILD_TUPLE_UNPACK: case O::BUILD_TUPLE_UNPACK_WITH_CALL: case O::BUILD_LIST_UNPACK:
+        case O::BUILD_SET_UNPACK: case O::BUILD_MAP_UNPACK: case O::BUILD_MAP_UNPACK_WITH_CALL: {
+            NeutralOp& op = emit(N::BuildUnpack);
+            op.arg = i.arg;
+            op.for_call = i.op == O::BUILD_TUPLE_UNPACK_WITH_CALL || i.op == O::BUILD_MAP_UNPACK_WITH_CALL;
+            op.name = i.op == O::BUILD_LIST_UNPACK ? "list" : i.op == O::BUILD_SET_UNPACK ? "set"
+                      : i.op == O::BUILD_MAP_UNPACK || i.op == O::BUILD_MAP_UNPACK_WITH_CALL ? "dict" : "tuple";
+            return;
+        }
         case O::UNPACK_SEQUENCE: emit_count(N::UnpackSequence, i.arg); return;
         case O::UNPACK_EX: emit_count(N::UnpackEx, i.arg); return;
 
@@ -568,9 +586,16 @@ private:
             emit(N::CheckExcMatch);
             emit_jump(N::JumpIf, JumpCondition::IfFalse, i.jump_target);
             return;
-        case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses (the finally machinery is not mapped yet)
+        case O::END_FINALLY:  // 3.8: the re-raise after unmatched except clauses, or the end of a finally subroutine
+            if (is_finally_handler(i.offset)) return emit(N::EndFinally), void();  // an empty `finally: pass`
             if (clause_starts_.count(i.offset) || unreachable_after_jump()) return emit_count(N::Reraise, 0);
-            return unsupported(i);
+            emit(N::EndFinally);
+            return;
+        case O::BEGIN_FINALLY: emit(N::BeginFinally); return;
+        case O::CALL_FINALLY: emit_jump(N::CallFinally, JumpCondition::IfTrue, i.jump_target); return;
+        case O::POP_FINALLY: emit_count(N::PopFinally, i.arg); return;
+        case O::WITH_CLEANUP_START: emit(N::WithCleanupStart); return;
+        case O::WITH_CLEANUP_FINISH: emit(N::WithCleanupFinish); return;
         case O::SETUP_FINALLY:
             if (is_async_for_end(i.jump_target)) return async_for_next(i, i.jump_target);
             return legacy_setup(i);
@@ -755,5 +780,7 @@ std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instr
                                  const OpcodeTable& table) {
     return Normalizer(code, instructions, table).run();
 }
+
+bool keeps_dead_code(PyVersion version) { return version < PyVersion{3, 10}; }
 
 }  // namespace uncompile

@@ -15,4 +15,8 @@ namespace uncompile {
 std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instruction>& instructions,
                                  const OpcodeTable& table);
 
+// Whether this version's compiler leaves code that no path reaches (before 3.10 it does: the jump
+// or implicit `return None` after an if/else whose sides both end, the jump after a `break`).
+bool keeps_dead_code(PyVersion version);
+
 }  // namespace uncompile

@@ -1,0 +1,360 @@
+#include "finally_subroutines.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace uncompile {
+
+namespace {
+
+bool is_finally_marker(N kind) {
+    return kind == N::BeginFinally || kind == N::CallFinally || kind == N::PopFinally || kind == N::EndFinally ||
+           kind == N::WithCleanupStart || kind == N::WithCleanupFinish;
+}
+
+const char* marker_name(N kind) {
+    switch (kind) {
+    case N::BeginFinally: return "BEGIN_FINALLY";
+    case N::CallFinally: return "CALL_FINALLY";
+    case N::PopFinally: return "POP_FINALLY";
+    case N::EndFinally: return "END_FINALLY";
+    case N::WithCleanupStart: return "WITH_CLEANUP_START";
+    default: return "WITH_CLEANUP_FINISH";
+    }
+}
+
+// What the code at a SETUP_FINALLY / SETUP_WITH target is.
+enum class Role { Finally, NameCleanup, With };
+
+constexpr size_t kNone = size_t(-1);
+
+class FinallyPass {
+public:
+    explicit FinallyPass(std::vector<NeutralOp>& ops) : ops_(ops) {}
+
+    void run() {
+        if (std::none_of(ops_.begin(), ops_.end(), [](const NeutralOp& op) { return is_finally_marker(op.kind); })) return;
+        renumber_initial();
+        fold_with_exits();
+        // Innermost first: a body is copied only once no subroutine is left inside it.
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (size_t i = 0; i < ops_.size() && !progress; ++i)
+                if (ops_[i].kind == N::SetupFinally || ops_[i].kind == N::SetupWith) progress = rewrite(ops_[i]);
+        }
+        for (auto& op : ops_)
+            if (is_finally_marker(op.kind)) {
+                op.name = marker_name(op.kind);
+                op.kind = N::Unsupported;
+            }
+        renumber();
+    }
+
+private:
+    // ------------------------------------------------------------------ offsets
+    // Every op gets an offset of its own (a translated instruction may have become several ops),
+    // so that copies can be told apart; a jump names the first op of its target instruction.
+    void renumber_initial() {
+        std::vector<uint32_t> old(ops_.size());
+        for (size_t i = 0; i < ops_.size(); ++i) old[i] = ops_[i].offset;
+        auto new_offset = [&](int64_t target) -> int64_t {
+            size_t k = size_t(std::lower_bound(old.begin(), old.end(), target, [](uint32_t o, int64_t t) { return int64_t(o) < t; }) -
+                              old.begin());
+            return offset_of_index(k);
+        };
+        for (auto& op : ops_)
+            if (op.target >= 0) op.target = new_offset(op.target);
+        for (size_t i = 0; i < ops_.size(); ++i) ops_[i].offset = uint32_t(offset_of_index(i));
+        end_offset_ = offset_of_index(ops_.size());
+        next_offset_ = end_offset_ + 2;
+    }
+
+    // After a rewrite: increasing offsets again, every target still naming the same op.
+    void renumber() {
+        std::unordered_map<int64_t, int64_t> map;
+        for (size_t i = 0; i < ops_.size(); ++i) map.emplace(ops_[i].offset, offset_of_index(i));
+        map.emplace(end_offset_, offset_of_index(ops_.size()));  // the end of the code
+        for (auto& op : ops_) {
+            if (op.target < 0) continue;
+            auto it = map.find(op.target);
+            if (it != map.end()) {
+                op.target = it->second;
+            } else {
+                op.kind = N::Unsupported;
+                op.name = "a jump into a copied finally body";
+            }
+        }
+        for (size_t i = 0; i < ops_.size(); ++i) ops_[i].offset = uint32_t(offset_of_index(i));
+        end_offset_ = offset_of_index(ops_.size());
+        next_offset_ = end_offset_ + 2;
+    }
+
+    static int64_t offset_of_index(size_t i) { return int64_t(2 * i); }
+
+    size_t index_of(int64_t offset) const {
+        auto it = std::lower_bound(ops_.begin(), ops_.end(), offset,
+                                   [](const NeutralOp& op, int64_t off) { return int64_t(op.offset) < off; });
+        return it != ops_.end() && int64_t(it->offset) == offset ? size_t(it - ops_.begin()) : kNone;
+    }
+
+    bool is_target(int64_t offset) const {
+        return std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) { return op.target == offset; });
+    }
+
+    // Where a jump to `offset` ends up once the peephole optimizer has threaded it through
+    // unconditional jumps, as it does for the jumps of 3.9's copies.
+    int64_t threaded(int64_t offset) const {
+        for (int steps = 0; steps < 16; ++steps) {
+            size_t k = index_of(offset);
+            if (k == kNone || ops_[k].kind != N::Jump) break;
+            offset = ops_[k].target;
+        }
+        return offset;
+    }
+
+    NeutralOp fresh(N kind, const NeutralOp& like) {
+        NeutralOp op;
+        op.kind = kind;
+        op.line = like.line;
+        op.offset = uint32_t(next_offset_);
+        next_offset_ += 2;
+        return op;
+    }
+
+    // ------------------------------------------------------------------ with statements
+    // LOAD_CONST None; DUP_TOP; DUP_TOP; CALL_FUNCTION 3; POP_TOP: 3.9's __exit__ call on the way out.
+    std::vector<NeutralOp> exit_call(const NeutralOp& like) {
+        std::vector<NeutralOp> out;
+        out.push_back(fresh(N::LoadConst, like));
+        out.back().value = std::make_shared<PyValue>();
+        out.push_back(fresh(N::Copy, like));
+        out.back().arg = 1;
+        out.push_back(fresh(N::Copy, like));
+        out.back().arg = 1;
+        out.push_back(fresh(N::Call, like));
+        out.back().arg = 3;
+        out.back().call_slots = 1;
+        out.push_back(fresh(N::Pop, like));
+        return out;
+    }
+
+    // return / break / continue inside a with body: BEGIN_FINALLY; WITH_CLEANUP_START;
+    // WITH_CLEANUP_FINISH; POP_FINALLY 0 run __exit__ in place.
+    void fold_with_exits() {
+        std::vector<NeutralOp> out;
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            bool idiom = i + 3 < ops_.size() && ops_[i].kind == N::BeginFinally && ops_[i + 1].kind == N::WithCleanupStart &&
+                         ops_[i + 2].kind == N::WithCleanupFinish && ops_[i + 3].kind == N::PopFinally && ops_[i + 3].arg == 0;
+            for (size_t k = 1; idiom && k <= 3; ++k) idiom = !is_target(ops_[i + k].offset);
+            if (!idiom) {
+                out.push_back(std::move(ops_[i]));
+                continue;
+            }
+            std::vector<NeutralOp> call = exit_call(ops_[i]);
+            call.front().offset = ops_[i].offset;  // jumps to the BEGIN_FINALLY now reach the call
+            out.insert(out.end(), call.begin(), call.end());
+            i += 3;
+        }
+        ops_ = std::move(out);
+        renumber();
+    }
+
+    // ------------------------------------------------------------------ one subroutine
+    bool rewrite(const NeutralOp& setup) {
+        Role role = setup.kind == N::SetupWith ? Role::With : setup.handler_lasti ? Role::NameCleanup : Role::Finally;
+        size_t entry = index_of(setup.target);
+        if (entry == kNone) return false;
+        size_t start = ops_[entry].kind == N::PushExcInfo ? entry + 1 : entry;
+        return role == Role::With ? rewrite_with(entry, start) : rewrite_finally(role, entry, start);
+    }
+
+    // The END_FINALLY that ends the body starting at `start`, following the ways the body goes on
+    // normally: a BEGIN_FINALLY inside opens a nested subroutine that its own END_FINALLY (or
+    // POP_FINALLY) closes; CALL_FINALLY returns to the op after it.
+    size_t body_end(size_t start) const {
+        std::map<size_t, int> seen;
+        std::vector<std::pair<size_t, int>> work = {{start, 0}};
+        size_t end = kNone;
+        auto go = [&](int64_t target, int depth) {
+            size_t k = index_of(target);
+            work.emplace_back(k, k == kNone ? -1 : depth);
+        };
+        while (!work.empty()) {
+            auto [i, depth] = work.back();
+            work.pop_back();
+            if (i == kNone || i < start || i >= ops_.size() || depth < 0) return kNone;
+            if (auto it = seen.find(i); it != seen.end()) {
+                if (it->second != depth) return kNone;
+                continue;
+            }
+            seen[i] = depth;
+            const NeutralOp& op = ops_[i];
+            switch (op.kind) {
+            case N::EndFinally:
+                if (depth == 0) {
+                    if (end != kNone && end != i) return kNone;
+                    end = i;
+                } else {
+                    work.emplace_back(i + 1, depth - 1);
+                }
+                break;
+            case N::BeginFinally: work.emplace_back(i + 1, depth + 1); break;
+            case N::PopFinally: work.emplace_back(i + 1, depth - 1); break;  // at depth 0: a return out of the body
+            case N::Jump: go(op.target, depth); break;
+            case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:
+                go(op.target, depth);
+                work.emplace_back(i + 1, depth);
+                break;
+            case N::Return: case N::Raise: case N::Reraise: case N::Unsupported: break;
+            default: work.emplace_back(i + 1, depth); break;
+            }
+        }
+        if (end == kNone) return kNone;
+        for (const auto& [i, depth] : seen)
+            if (i > end) return kNone;
+        return end;
+    }
+
+    // A copy of ops [start, end) with offsets of its own; jumps to `end` go to `exit` instead.
+    std::vector<NeutralOp> copy_body(size_t start, size_t end, int64_t exit) {
+        std::unordered_map<int64_t, int64_t> map;
+        std::vector<NeutralOp> out;
+        for (size_t i = start; i < end; ++i) {
+            out.push_back(ops_[i]);
+            out.back().offset = uint32_t(next_offset_);
+            map[ops_[i].offset] = next_offset_;
+            next_offset_ += 2;
+        }
+        for (auto& op : out) {
+            if (op.target < 0) continue;
+            if (op.target == int64_t(ops_[end].offset)) op.target = exit;
+            else if (auto it = map.find(op.target); it != map.end()) op.target = it->second;
+        }
+        return out;
+    }
+
+    static bool falls_through(const std::vector<NeutralOp>& ops) {
+        if (ops.empty()) return true;
+        N k = ops.back().kind;
+        return k != N::Jump && k != N::Return && k != N::Raise && k != N::Reraise;
+    }
+
+    bool rewrite_finally(Role role, size_t entry, size_t start) {
+        size_t end = body_end(start);
+        if (end == kNone || end + 1 >= ops_.size()) return false;
+        for (size_t i = start; i < end; ++i)
+            if (is_finally_marker(ops_[i].kind)) return false;  // a subroutine inside goes first
+        const int64_t entry_offset = ops_[entry].offset;
+        const int64_t after = ops_[end + 1].offset;
+        bool normal_entry = entry > 0 && ops_[entry - 1].kind == N::BeginFinally;
+        // `except ... as name`: the clause's POP_EXCEPT (and its jump out) follow the END_FINALLY;
+        // 3.9 pops the exception before unbinding the name.
+        size_t drop_from = end + 1, drop_to = end + 1;
+        int64_t normal_exit = threaded(after);
+        if (role == Role::NameCleanup) {
+            if (ops_[end + 1].kind != N::PopExcept || is_target(after)) return false;
+            drop_to = end + 2;
+            normal_exit = end + 2 < ops_.size() ? ops_[end + 2].offset : -1;
+            if (end + 2 < ops_.size() && ops_[end + 2].kind == N::Jump && !is_target(ops_[end + 2].offset)) {
+                normal_exit = threaded(ops_[end + 2].target);
+                drop_to = end + 3;
+            }
+            if (normal_exit < 0) return false;
+        }
+        std::vector<NeutralOp> out;
+        out.reserve(ops_.size());
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            const NeutralOp& op = ops_[i];
+            if (i >= drop_from && i < drop_to) continue;
+            if (normal_entry && i == entry - 1) {
+                std::vector<NeutralOp> body;
+                if (role == Role::NameCleanup) body.push_back(fresh(N::PopExcept, op));
+                std::vector<NeutralOp> copy = copy_body(start, end, normal_exit);
+                body.insert(body.end(), copy.begin(), copy.end());
+                if (falls_through(body)) {
+                    body.push_back(fresh(N::Jump, op));
+                    body.back().target = normal_exit;
+                }
+                body.front().offset = op.offset;  // jumps to the BEGIN_FINALLY reach the copy
+                out.insert(out.end(), body.begin(), body.end());
+                continue;
+            }
+            if (op.kind == N::CallFinally && op.target == entry_offset) {
+                int64_t back = i + 1 < ops_.size() ? threaded(ops_[i + 1].offset) : -1;
+                std::vector<NeutralOp> copy = copy_body(start, end, back);
+                if (copy.empty()) {
+                    copy.push_back(fresh(N::Nop, op));
+                }
+                copy.front().offset = op.offset;
+                out.insert(out.end(), copy.begin(), copy.end());
+                continue;
+            }
+            out.push_back(op);
+            if (i == end) {
+                out.back().kind = N::Reraise;
+                out.back().arg = role == Role::NameCleanup ? 1 : 0;
+            }
+        }
+        ops_ = std::move(out);
+        renumber();
+        return true;
+    }
+
+    // WITH_CLEANUP_START; WITH_CLEANUP_FINISH; END_FINALLY at the handler of a SETUP_WITH.
+    bool rewrite_with(size_t entry, size_t start) {
+        if (start + 3 >= ops_.size() || ops_[start].kind != N::WithCleanupStart || ops_[start + 1].kind != N::WithCleanupFinish ||
+            ops_[start + 2].kind != N::EndFinally)
+            return false;
+        if (is_target(ops_[start + 1].offset) || is_target(ops_[start + 2].offset)) return false;
+        const int64_t after = threaded(ops_[start + 3].offset);
+        bool normal_entry = entry > 0 && ops_[entry - 1].kind == N::BeginFinally;
+        std::vector<NeutralOp> out;
+        out.reserve(ops_.size() + 8);
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            const NeutralOp& op = ops_[i];
+            if (normal_entry && i == entry - 1) {
+                std::vector<NeutralOp> call = exit_call(op);
+                call.push_back(fresh(N::Jump, op));
+                call.back().target = after;
+                call.front().offset = op.offset;
+                out.insert(out.end(), call.begin(), call.end());
+            } else if (i == start) {
+                out.push_back(op);
+                out.back().kind = N::WithExceptStart;
+            } else if (i == start + 1) {
+                // __exit__'s result: true swallows the exception, false re-raises it.
+                out.push_back(op);
+                out.back().kind = N::JumpIf;
+                out.back().condition = JumpCondition::IfTrue;
+                out.back().target = ops_[start + 2].offset;
+                out.push_back(fresh(N::Reraise, op));
+            } else if (i == start + 2) {
+                NeutralOp exc = op;  // the exception, then the previous one (POP_EXCEPT), then __exit__
+                exc.kind = N::Pop;
+                out.push_back(exc);
+                out.push_back(fresh(N::PopExcept, op));
+                out.push_back(fresh(N::Pop, op));
+            } else {
+                out.push_back(op);
+            }
+        }
+        ops_ = std::move(out);
+        renumber();
+        return true;
+    }
+
+    std::vector<NeutralOp>& ops_;
+    int64_t next_offset_ = 0;  // for ops made by a rewrite, until the next renumbering
+    int64_t end_offset_ = 0;   // one past the last op
+};
+
+}  // namespace
+
+void inline_finally_subroutines(std::vector<NeutralOp>& ops) { FinallyPass(ops).run(); }
+
+}  // namespace uncompile
