@@ -10,9 +10,11 @@ The comparison itself is the C++ core's (src/core/equivalence.cpp), shared with 
 Each code object of the original gets a verdict at one of three levels: *decompiled* (the source
 does not compile), *recompiles* (it compiles to different bytecode; `first_difference` says where),
 *equivalent*. A function decompiled on its own (a `def` statement) is recompiled as a module and
-its counterpart found there by name and qualified name. Around it goes as much of the place it
-was compiled in as its bytecode depends on (src/verify/recompile_context.h): a function binding
-its free variables (a closure), a class for the `__class__` cell (a method using super()), and
+its counterpart found there by name and qualified name. When that is not equivalent, it is tried
+again inside as much of the place it was compiled in as its bytecode depends on
+(src/verify/recompile_context.h): its enclosing classes and functions by their qualified name
+(nested functions' qualified names and name mangling depend on them), a function binding its
+free variables (a closure), a class for the `__class__` cell (a method using super()), and
 `import NAME` for the modules it calls into (3.11+ compiles `mod.f()` differently when `mod` is
 imported). The decompiled source itself is not changed.
 
@@ -225,18 +227,30 @@ def verify_source(original: Original, source: str, *, version: Optional[str] = N
     version is missing or dies, BadBytecodeError / UnsupportedVersionError on bad input.
     """
     subject = _Subject(original, version)
-    # Where the original was compiled (free variables, a class's __class__ cell, imported modules).
+    if recompiler is not None and recompiler.version != subject.version:
+        raise ValueError("recompiler is for Python %s, the bytecode is %s" % (recompiler.version, subject.version))
+    refused = _refusals(source)
+    result = _verify_text(subject, str(source), recompiler, refused)
+    if result.equivalent:
+        return result
+    # Source that is the function alone (what decompile() gives) compiles differently outside the
+    # place the original was compiled in: try it there (free variables, a class, imported modules).
     text = _core.source_in_context(subject.data, subject.version_arg, subject.placeholders, str(source))
+    if text == str(source):
+        return result
+    in_context = _verify_text(subject, text, recompiler, refused)
+    return in_context if in_context.recompiles else result
+
+
+def _verify_text(subject: "_Subject", text: str, recompiler: Optional[Recompiler],
+                 refused: Dict[Tuple[str, int], str]) -> VerifyResult:
     if subject.version == "%d.%d" % sys.version_info[:2] and recompiler is None:
         reply = _recompile_here(text, subject.filename, subject.flags)
     elif recompiler is not None:
-        if recompiler.version != subject.version:
-            raise ValueError("recompiler is for Python %s, the bytecode is %s" % (recompiler.version, subject.version))
         reply = recompiler.recompile(text, subject.filename, subject.flags)
     else:
         with Recompiler(subject.version) as one_shot:
             reply = one_shot.recompile(text, subject.filename, subject.flags)
-    refused = _refusals(source)
     if reply[:1] == b"E":
         error = reply[1:].decode("utf-8", "replace")
         rows = _core.compare_marshal(subject.data, subject.data if subject.version_arg else _module_part(subject.data),

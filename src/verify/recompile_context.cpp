@@ -1,5 +1,6 @@
 #include "recompile_context.h"
 
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "core/code_walk.h"
 #include "core/instruction.h"
 #include "core/opcode_table.h"
+#include "core/py_value.h"
 
 namespace uncompile {
 
@@ -58,6 +60,52 @@ std::string indented(const std::string& text, const std::string& indent) {
     return out.str();
 }
 
+// The qualified name the original was compiled under: co_qualname on 3.11+; before, the qualified
+// names that MAKE_FUNCTION takes for functions made inside it ("Set.__and__.<locals>.<genexpr>")
+// start with it. Just the name when nothing tells.
+std::string qualified_name(const CodeObject& code) {
+    if (code.version >= PyVersion{3, 11} || code.qualname.find('.') != std::string::npos) return code.qualname;
+    for (const ObjectRef& c : code.consts) {
+        if (!c || c->kind != PyValue::Kind::Str) continue;
+        size_t at = c->text.find(".<locals>.");
+        while (at != std::string::npos) {
+            std::string prefix = c->text.substr(0, at);
+            if (prefix == code.name || (prefix.size() > code.name.size() &&
+                                        prefix.compare(prefix.size() - code.name.size() - 1, std::string::npos,
+                                                       "." + code.name) == 0))
+                return prefix;
+            at = c->text.find(".<locals>.", at + 1);
+        }
+    }
+    return code.name;
+}
+
+// An enclosing scope of the original, outermost first.
+struct Scope {
+    std::string name;
+    bool is_function = false;
+};
+
+// The scopes around the last part of `qualname` ("A.f.<locals>.B.m" -> class A, def f, class B);
+// nullopt when one cannot be written as source (a lambda, a comprehension).
+std::optional<std::vector<Scope>> enclosing_scopes(const std::string& qualname) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t dot; (dot = qualname.find('.', start)) != std::string::npos; start = dot + 1)
+        parts.push_back(qualname.substr(start, dot - start));
+    std::vector<Scope> scopes;
+    for (size_t k = 0; k < parts.size(); ++k) {
+        if (parts[k] == "<locals>") {
+            if (scopes.empty() || scopes.back().is_function) return std::nullopt;
+            scopes.back().is_function = true;
+            continue;
+        }
+        if (!is_identifier(parts[k])) return std::nullopt;
+        scopes.push_back({parts[k], false});
+    }
+    return scopes;
+}
+
 }  // namespace
 
 std::string source_in_context(const CodeObject& original, const std::string& source) {
@@ -75,13 +123,26 @@ std::string source_in_context(const CodeObject& original, const std::string& sou
         else if (is_identifier(name)) free.push_back(name);
         else return imports + source;  // a compiler-made free variable (3.12 `__classdict__`-like scopes): no context
     }
+    // The scopes it was compiled in, by their names (qualified names of functions made inside it
+    // and name mangling depend on them): classes as classes, functions as functions binding the
+    // free variables (in the innermost one).
+    std::vector<Scope> scopes = enclosing_scopes(qualified_name(original)).value_or(std::vector<Scope>{});
+    bool has_class = false, has_function = false;
+    for (const Scope& s : scopes) (s.is_function ? has_function : has_class) = true;
+    // Fallbacks where the name tells too little: a class named only with underscores (so that no
+    // name in the text is mangled again) for the __class__ cell, a function for free variables.
+    if (class_cell && !(has_class && !scopes.back().is_function)) scopes.push_back({"_", false});
+    if (!free.empty() && !has_function) scopes.insert(scopes.begin(), {"_uncompile_context", true});
+    int innermost_function = -1;
+    for (size_t k = 0; k < scopes.size(); ++k)
+        if (scopes[k].is_function) innermost_function = int(k);
     std::string body = source;
-    // A class named only with underscores, so that no name in the text is mangled again.
-    if (class_cell) body = "class _:\n" + indented(body, "    ");
-    if (!free.empty()) {
-        std::string bindings;
-        for (const std::string& name : free) bindings += "    " + name + " = None\n";
-        body = "def _uncompile_context():\n" + bindings + indented(body, "    ");
+    for (int k = int(scopes.size()) - 1; k >= 0; --k) {
+        const Scope& s = scopes[size_t(k)];
+        std::string head = (s.is_function ? "def " + s.name + "():\n" : "class " + s.name + ":\n");
+        if (k == innermost_function)
+            for (const std::string& name : free) head += "    " + name + " = None\n";
+        body = head + indented(body, "    ");
     }
     return imports + body;
 }

@@ -14,9 +14,11 @@
 namespace uncompile {
 
 // `source` (the decompiled text of `original`) placed in the context `original` was compiled in:
-// `import NAME` lines for the names the original calls attributes of as imported modules, a
-// function binding its free variables, a class for its `__class__` cell. A module's code object,
-// or one that needs no context, gives `source` unchanged.
+// `import NAME` lines for the names the original calls attributes of as imported modules, its
+// enclosing classes and functions as its qualified name tells them (co_qualname on 3.11+, the
+// qualified names of functions made inside it before), free variables bound in the innermost
+// enclosing function, a class for its `__class__` cell. A module's code object gives `source`
+// unchanged.
 std::string source_in_context(const CodeObject& original, const std::string& source);
 
 }  // namespace uncompile
