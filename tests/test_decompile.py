@@ -630,6 +630,39 @@ def h(xs, log):
 """, "f([0, 1, 2, 5, 6], []), g(0, []), g(1, []), h([1, 0, 2, 3, 4], [])"),
 })
 
+# ---- What the compiler leaves of the source in constants: `while 1:` keeps an unused 1 (`while
+# True:` a True), and 3.10+ copies the implicit `return None` into each branch of a trailing if.
+SNIPPETS.update({
+    "loop_constants_and_tail_ifs": ("""
+\"\"\"Module docstring.\"\"\"
+
+
+def f(n):
+    out = []
+    while 1:
+        n -= 1
+        out.append(n)
+        if n < 3:
+            break
+    while True:
+        n += 2
+        if n > 6:
+            break
+    return out, n
+
+
+def g(x, out):
+    \"\"\"Docstring: None is not co_consts[0].\"\"\"
+    if x:
+        if x > 1:
+            out.append('big: ' + str(x))
+        else:
+            out.append('one')
+    else:
+        out.append('nothing here')
+""", "f(7), [(lambda o: (g(v, o), o))([]) for v in (0, 1, 5)]"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
@@ -780,6 +813,7 @@ EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).
 EQUIVALENT_NOW |= {(name, v) for name in ("else_after_return", "with_block", "star_unpacking") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("loop_constants_and_tail_ifs", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_subroutines", "3.8"), ("finally_subroutines", "3.9"), ("asserts_and_raises", "3.9"),
                    ("calls_and_strings", "3.8")}
 # 3.8's finally subroutines, copied inline as 3.9 compiles them.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -2162,7 +2163,7 @@ private:
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         auto s = make_stmt(StmtKind::While);
-        s->test = make_constant(true_value());
+        s->test = make_constant(infinite_loop_test());
         // A header that is only a test jumping out of the loop is `while test:`.
         std::vector<ExprPtr> probe = stack;
         Body scratch;
@@ -2201,6 +2202,24 @@ private:
         auto v = std::make_shared<PyValue>();
         v->kind = PyValue::Kind::True;
         return v;
+    }
+
+    // The test of the next `while <constant>:` loop. The compiler drops the test but keeps its
+    // constant in co_consts, unused by any instruction, in source order: `while 1:` leaves a 1.
+    ObjectRef infinite_loop_test() {
+        if (!loop_constants_) {
+            loop_constants_.emplace();
+            std::vector<bool> used(code_.consts.size(), false);
+            for (const Instruction& ins : decode_instructions(code_, table_))
+                if (ins.is(kHasConst) && ins.index >= 0 && size_t(ins.index) < used.size()) used[size_t(ins.index)] = true;
+            for (size_t k = 0; k < code_.consts.size(); ++k) {
+                const ObjectRef& c = code_.consts[k];
+                bool one = c && c->kind == PyValue::Kind::Int && !c->is_big_int() && c->small == 1 && !c->negative;
+                if (!used[k] && c && (one || c->kind == PyValue::Kind::True)) loop_constants_->push_back(c);
+            }
+        }
+        if (next_loop_constant_ < loop_constants_->size()) return (*loop_constants_)[next_loop_constant_++];
+        return true_value();
     }
 
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
@@ -2733,11 +2752,41 @@ private:
         return b.last - b.first == 3 && ops_[b.first + 2].kind == N::Jump;
     }
 
+    static bool is_return_none(const StmtPtr& s) {
+        return s->kind == StmtKind::Return && (!s->value || is_const_kind(s->value, PyValue::Kind::None));
+    }
+
     void strip_implicit_return(Body& body) {
-        if (!body.empty() && body.back()->kind == StmtKind::Return &&
-            (!body.back()->value || is_const_kind(body.back()->value, PyValue::Kind::None))) {
+        if (!body.empty() && is_return_none(body.back())) {
             // Keep an explicit `return None` only if the line table would show it; the bytecode is the same.
             body.pop_back();
+        } else if (!body.empty() && body.back()->kind == StmtKind::If && code_.version >= PyVersion{3, 10} &&
+                   every_path_returns_none(*body.back())) {
+            strip_copied_returns(*body.back());
+        }
+    }
+
+    // Every branch of a trailing if ends in `return None`: the shape the compiler's copies of the
+    // implicit return leave (a written early `return` leaves other code after it instead).
+    static bool every_path_returns_none(const Stmt& s) {
+        for (const Body* branch : {&s.body, &s.orelse}) {
+            if (branch->empty()) return false;
+            const StmtPtr& last = branch->back();
+            if (!is_return_none(last) && !(last->kind == StmtKind::If && every_path_returns_none(*last))) return false;
+        }
+        return true;
+    }
+
+    // 3.10+ copies the function's implicit `return None` into each branch of an if that ends it:
+    // the copies are the end of the function, not statements. A branch keeps one if it would be
+    // left empty.
+    static void strip_copied_returns(Stmt& s) {
+        for (Body* branch : {&s.body, &s.orelse}) {
+            if (branch->empty()) continue;
+            if (is_return_none(branch->back()) && (branch->size() > 1 || branch == &s.orelse))
+                branch->pop_back();
+            else if (branch->back()->kind == StmtKind::If)
+                strip_copied_returns(*branch->back());
         }
     }
 
@@ -2794,6 +2843,8 @@ public:
 
     std::vector<ExprPtr> element_;
     ExprPtr element_marker_ = marker("<element>");
+    std::optional<std::vector<ObjectRef>> loop_constants_;  // see infinite_loop_test
+    size_t next_loop_constant_ = 0;
 
 private:
     const CodeObject& code_;
