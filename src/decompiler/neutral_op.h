@@ -46,6 +46,12 @@ enum class N {
     // above the block's stack level) and POP_BLOCK. normalize's block-stack pass turns them into
     // the handler fields below and removes them: nothing after normalize sees one.
     SetupFinally, SetupWith, PopBlock,
+    // Structural pattern matching (3.10+), in 3.11's form: MatchSequence/MatchMapping push a bool and
+    // keep the subject; GetLen pushes its length; MatchClass (arg: positional count) pops subject,
+    // class and attribute names and pushes the attribute tuple or None; MatchKeys pushes the values
+    // tuple or None above subject and keys; CopyDictWithoutKeys (3.10) replaces the keys with the
+    // rest of the subject. Only the match decoder (match_decoder.cpp) reads them.
+    MatchSequence, MatchMapping, MatchClass, MatchKeys, GetLen, CopyDictWithoutKeys,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };
