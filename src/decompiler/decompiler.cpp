@@ -1295,6 +1295,9 @@ private:
             stack.push_back(entered);
             return;
         }
+        case N::MatchSequence: case N::MatchMapping: case N::MatchClass: case N::MatchKeys: case N::GetLen:
+        case N::CopyDictWithoutKeys:
+            unsupported("a match statement the pattern decoder cannot read (an or-pattern that binds names?)");
         default: unsupported("operation not supported yet");
         }
     }
@@ -1901,6 +1904,9 @@ private:
         std::set<size_t> inside;
         for (size_t k = 0; k < ops_.size(); ++k) {
             if (inside.count(k) || !may_start_match(ops_, k)) continue;
+            // Code right after a COPY of the subject is part of a case the decoder could not read
+            // (an or-pattern binding names), never a match of its own on the copy.
+            if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
             if (auto shape = decode_match(ops_, k)) {
                 inside.insert(shape->consumed.begin(), shape->consumed.end());
                 matches_.emplace(k, std::move(*shape));
@@ -1941,6 +1947,12 @@ private:
             int end = fail_block;
             for (int t : targets)
                 if (t > fail_block) end = std::max(end, t);
+            if (end == fail_block && last.default_marker) {
+                // A `case _` whose end nothing shows (every other body leaves): its body goes on to
+                // the end of the enclosing region.
+                int m = merge_point(fail_block, loop, stop);
+                end = m > fail_block || m == loop_header_of(loop) ? m : stop;
+            }
             return end;
         }
         if (targets.size() == 1) return *targets.begin();

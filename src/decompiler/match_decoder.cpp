@@ -52,6 +52,7 @@ struct Item {
 struct Failure {
     size_t base = 0;
     int64_t cont = -1;
+    bool dropped = false;  // the code there starts with an instruction the normalizer dropped
 };
 
 bool is_const(const ExprPtr& e, PyValue::Kind kind) {
@@ -92,62 +93,84 @@ public:
     explicit Decoder(const std::vector<NeutralOp>& ops) : ops_(ops) {}
 
     std::optional<MatchShape> decode(size_t start) {
-        if (!decode_cases(start)) return std::nullopt;
-        if (shape_.cases.size() == 1 && !structural_) return std::nullopt;  // an `if` says the same
-        return shape_;
+        auto best = cases_from(start, true);
+        if (!best) return std::nullopt;
+        if (best->cases.size() == 1 && !best->structural) return std::nullopt;  // an `if` says the same
+        MatchShape shape;
+        shape.cases = std::move(best->cases);
+        shape.consumed = std::move(best->consumed);
+        return shape;
     }
 
 private:
-    // The cases from `k` on: each but the last keeps the subject; backtracks when a case read as
-    // keeping the subject leads nowhere.
-    bool decode_cases(size_t k) {
-        MatchShape saved = shape_;
-        bool saved_structural = structural_;
+    struct Cases {
+        std::vector<CaseShape> cases;
+        std::set<size_t> consumed;
+        bool structural = false;  // some pattern no `if` on the subject could say
+    };
+
+    // The cases from op `k` on. Each but the last keeps the subject; where the ops read both ways
+    // (an or-pattern whose alternatives end the function reads like cases of their own), the reading
+    // with fewer cases is the compiler's.
+    std::optional<Cases> cases_from(size_t k, bool first) {
+        if (!first)
+            if (auto it = memo_.find(k); it != memo_.end()) return it->second;
+        std::optional<Cases> best;
         if (k < ops_.size() && ops_[k].kind == N::Copy && ops_[k].arg == 1) {
-            if (auto c = decode_case(k, true); c && c->fail >= 0) {
-                shape_.cases.push_back(*c);
-                if (decode_cases(size_t(c->fail))) return true;
+            if (auto c = decode_case(k, true); c && c->shape.fail >= 0) {
+                if (auto rest = cases_from(size_t(c->shape.fail), false)) {
+                    best = std::move(*rest);
+                    best->cases.insert(best->cases.begin(), c->shape);
+                    best->consumed.insert(c->consumed.begin(), c->consumed.end());
+                    best->structural = best->structural || c->structural;
+                }
             }
-            shape_ = saved;
-            structural_ = saved_structural;
         }
-        auto c = decode_case(k, false);
-        if (!c) {
-            shape_ = saved;
-            structural_ = saved_structural;
-            return false;
+        if (auto c = decode_case(k, false)) {
+            // After other cases, a final `case _` is compiled without a test (a NOP for its line): a
+            // lone POP_TOP of the subject there is another construct's clean-up (an or-pattern's).
+            const Pattern& p = *c->shape.pattern;
+            bool bare_wildcard = p.kind == PatternKind::MatchAs && !p.pattern && p.name.empty();
+            if (!(bare_wildcard && !first) && (!best || best->cases.size() > 1)) {
+                best = Cases{{c->shape}, std::move(c->consumed), c->structural};
+            }
         }
-        shape_.cases.push_back(*c);
-        return true;
+        if (!first) memo_[k] = best;
+        return best;
     }
 
-    std::optional<CaseShape> decode_case(size_t k, bool keeps) {
+    struct DecodedCase {
+        CaseShape shape;
+        std::set<size_t> consumed;
+        bool structural = false;
+    };
+
+    std::optional<DecodedCase> decode_case(size_t k, bool keeps) {
         slots_.clear();
         names_.clear();
+        copied_.clear();
         stored_ = false;
-        std::set<size_t> consumed;
-        std::swap(consumed, shape_.consumed);
-        auto restore = [&]() { std::swap(consumed, shape_.consumed); };
+        structural_ = false;
+        consumed_.clear();
         CaseShape c;
         c.start = k;
         c.keeps_subject = keeps;
-        if (keeps) shape_.consumed.insert(k++);
+        if (keeps) consumed_.insert(k++);
         std::vector<Item> stack;
         stack.push_back(part(new_slot()));
         Failure failure;
-        bool ok = run(k, stack, 0, failure);
-        PatternPtr pattern = ok ? build(0) : nullptr;
-        if (!pattern) {
-            restore();
-            return std::nullopt;
-        }
+        if (!run(k, stack, 0, failure)) return std::nullopt;
+        PatternPtr pattern = build(0);
+        if (!pattern) return std::nullopt;
         c.pattern = pattern;
         c.pattern_end = k;
         c.fail = failure.cont;
+        c.default_marker = failure.dropped;
         if (keeps) {
-            if (k >= ops_.size()) ok = false;
-            else if (ops_[k].kind == N::Pop) shape_.consumed.insert(k);
-            else {
+            if (k >= ops_.size()) return std::nullopt;
+            if (ops_[k].kind == N::Pop) {
+                consumed_.insert(k);
+            } else {
                 // A guard: its last jump is the one right before the subject is popped.
                 int64_t guard_fail = -1;
                 for (size_t j = k; j + 1 < ops_.size(); ++j)
@@ -155,17 +178,11 @@ private:
                         guard_fail = int64_t(index_at(ops_[j].target));
                         break;
                     }
-                if (guard_fail < 0 || (c.fail >= 0 && c.fail != guard_fail)) ok = false;
+                if (guard_fail < 0 || (c.fail >= 0 && c.fail != guard_fail)) return std::nullopt;
                 c.fail = guard_fail;
             }
         }
-        if (!ok) {
-            restore();
-            return std::nullopt;
-        }
-        consumed.insert(shape_.consumed.begin(), shape_.consumed.end());
-        restore();
-        return c;
+        return DecodedCase{c, consumed_, structural_};
     }
 
     // ---------------------------------------------------------------- symbolic execution
@@ -207,18 +224,22 @@ private:
 
     // Follows a failed test's target through the POP_TOPs (and jumps) of the failure labels: it
     // must pop `pops` values; `cont` is where it goes on.
-    bool walk_failure(int64_t target, size_t pops, size_t& cont) {
+    bool walk_failure(int64_t target, size_t pops, size_t& cont, bool* dropped = nullptr) {
         size_t t = index_at(target);
+        int64_t arrived = target;
         for (int steps = 0; steps < 256 && t < ops_.size(); ++steps) {
             if (ops_[t].kind == N::Jump) {
-                shape_.consumed.insert(t);
-                t = index_at(ops_[t].target);
+                consumed_.insert(t);
+                arrived = ops_[t].target;
+                t = index_at(arrived);
             } else if (pops > 0 && ops_[t].kind == N::Pop) {
-                shape_.consumed.insert(t);
+                consumed_.insert(t);
                 --pops;
+                arrived = int64_t(ops_[t].offset) + 2;  // POP_TOP is one code unit
                 ++t;
             } else {
                 cont = t;
+                if (dropped && int64_t(ops_[t].offset) != arrived) *dropped = true;
                 return pops == 0;
             }
         }
@@ -228,7 +249,7 @@ private:
     bool check_failure(int64_t target, const std::vector<Item>& stack, Failure& f) {
         if (stored_) return false;  // captures are stored only once nothing can fail any more
         size_t cont = 0;
-        if (!walk_failure(target, stack.size() - f.base, cont)) return false;
+        if (!walk_failure(target, stack.size() - f.base, cont, &f.dropped)) return false;
         if (f.cont >= 0 && size_t(f.cont) != cont) return false;
         f.cont = int64_t(cont);
         return true;
@@ -238,7 +259,7 @@ private:
         while (stack.size() > floor) {
             if (k >= ops_.size()) return false;
             const NeutralOp& op = ops_[k];
-            shape_.consumed.insert(k);
+            consumed_.insert(k);
             if (!step(op, k, stack, f)) return false;
         }
         return true;
@@ -250,6 +271,7 @@ private:
         case N::Copy:
             if (op.arg < 1 || size_t(op.arg) > stack.size()) return false;
             if (op.arg == 1 && top_is(Item::Kind::Part) && try_or(k, stack, f)) return true;
+            if (stack[stack.size() - size_t(op.arg)].kind == Item::Kind::Part) copied_.insert(stack[stack.size() - size_t(op.arg)].slot);
             stack.push_back(stack[stack.size() - size_t(op.arg)]);
             break;
         case N::Swap:
@@ -582,13 +604,13 @@ private:
     // jump. Alternatives that capture names (kept on the stack and reordered) are not read yet.
     bool try_or(size_t& k, std::vector<Item>& stack, Failure& outer) {
         std::vector<Slot> saved_slots = slots_;
-        std::set<size_t> saved_consumed = shape_.consumed;
+        std::set<size_t> saved_consumed = consumed_;
         std::set<std::string> saved_names = names_;
         std::vector<Item> saved_stack = stack;
         size_t at = k;
         auto fail = [&]() {
             slots_ = saved_slots;
-            shape_.consumed = saved_consumed;
+            consumed_ = saved_consumed;
             names_ = saved_names;
             stack = saved_stack;
             return false;
@@ -602,7 +624,7 @@ private:
         bool last = false;
         while (!last) {
             if (j >= ops_.size() || ops_[j].kind != N::Copy || ops_[j].arg != 1) return fail();
-            shape_.consumed.insert(j++);
+            consumed_.insert(j++);
             int alt = new_slot();
             stack.push_back(part(alt));
             Failure local;
@@ -615,7 +637,7 @@ private:
                 if (!slots_[sl].name.empty() || !slots_[sl].rest.empty()) return fail();
             alternatives.push_back(p);
             if (j < ops_.size() && ops_[j].kind == N::Jump) {
-                shape_.consumed.insert(j);
+                consumed_.insert(j);
                 ends.push_back(index_at(ops_[j].target));
             } else {
                 ends.push_back(j);
@@ -623,12 +645,12 @@ private:
             if (local.cont < 0) {
                 last = true;  // an irrefutable alternative ends the or-pattern
             } else if (ops_[size_t(local.cont)].kind == N::Copy && ops_[size_t(local.cont)].arg == 1 &&
-                       !shape_.consumed.count(size_t(local.cont))) {
+                       !consumed_.count(size_t(local.cont))) {
                 j = size_t(local.cont);
             } else {
                 // The last alternative failed: pop the copy of the subject and fail as a whole.
                 size_t cont = 0;
-                if (!walk_failure(ops_[size_t(local.cont)].offset, depth - outer.base, cont)) return fail();
+                if (!walk_failure(ops_[size_t(local.cont)].offset, depth - outer.base, cont, &outer.dropped)) return fail();
                 if (outer.cont >= 0 && size_t(outer.cont) != cont) return fail();
                 outer.cont = int64_t(cont);
                 last = true;
@@ -639,7 +661,7 @@ private:
         bool all_jump = std::all_of(ends.begin(), ends.end(), [&](size_t e) { return e == join; });
         if (!all_jump && !same_tails(ends)) return fail();
         if (join >= ops_.size() || ops_[join].kind != N::Pop) return fail();
-        shape_.consumed.insert(join);
+        consumed_.insert(join);
         stack.pop_back();
         slots_[or_slot].kind = Slot::Kind::Or;
         slots_[or_slot].alternatives = alternatives;
@@ -662,7 +684,7 @@ private:
             if (op.kind == N::Return || op.kind == N::Raise || op.kind == N::Reraise) break;
         }
         for (size_t e = 1; e < ends.size(); ++e)
-            for (size_t d = 0; d <= length; ++d) shape_.consumed.insert(ends[e] + d);
+            for (size_t d = 0; d <= length; ++d) consumed_.insert(ends[e] + d);
         return true;
     }
 
@@ -699,6 +721,10 @@ private:
             break;
         }
         if (s.kind != Slot::Kind::Any && !p) return nullptr;
+        // The compiler copies a part only to capture it after a test (`p as name`) or to take a
+        // sequence apart by subscripts.
+        if (copied_.count(id) && s.name.empty() && !(s.kind == Slot::Kind::Sequence && (!s.front.empty() || !s.back.empty())))
+            return nullptr;
         if (!s.rest.empty() && s.kind != Slot::Kind::Mapping) return nullptr;
         if (s.name.empty()) return p ? p : wildcard();
         if (p) structural_ = true;  // `pattern as name`
@@ -798,7 +824,9 @@ private:
     }
 
     const std::vector<NeutralOp>& ops_;
-    MatchShape shape_;
+    std::map<size_t, std::optional<Cases>> memo_;
+    std::set<size_t> consumed_;  // ops read by the case being decoded
+    std::set<int> copied_;       // slots whose part was duplicated by a COPY
     std::vector<Slot> slots_;
     std::set<std::string> names_;
     bool stored_ = false;
