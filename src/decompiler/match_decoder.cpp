@@ -607,12 +607,17 @@ private:
         std::set<size_t> saved_consumed = consumed_;
         std::set<std::string> saved_names = names_;
         std::vector<Item> saved_stack = stack;
+        std::set<int> saved_copied = copied_;
+        bool saved_stored = stored_, saved_structural = structural_;
         size_t at = k;
         auto fail = [&]() {
             slots_ = saved_slots;
             consumed_ = saved_consumed;
             names_ = saved_names;
             stack = saved_stack;
+            copied_ = saved_copied;
+            stored_ = saved_stored;
+            structural_ = saved_structural;
             return false;
         };
         int or_slot = stack.back().slot;
