@@ -555,6 +555,15 @@ def f(x):
         case _:
             return None
 """, ["3.10", "3.11", "3.12", "3.13"]),
+    # A guard whose condition holds a conditional expression (more blocks than one condition).
+    "match_guard_ifexp": ("""
+def f(x, c):
+    match x:
+        case [a] if (a if c else -a) > 0:
+            return a
+        case _:
+            return None
+""", ["3.10", "3.11", "3.12", "3.13"]),
 }
 
 def compile_pyc(exe, source, path):

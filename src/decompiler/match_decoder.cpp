@@ -1,7 +1,6 @@
 #include "match_decoder.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <string>
 
@@ -172,12 +171,20 @@ private:
                 consumed_.insert(k);
             } else {
                 // A guard: its last jump is the one right before the subject is popped.
+                // A guard is an expression: no statement's ops come before that jump.
                 int64_t guard_fail = -1;
-                for (size_t j = k; j + 1 < ops_.size(); ++j)
-                    if (ops_[j].kind == N::JumpIf && ops_[j + 1].kind == N::Pop) {
+                for (size_t j = k; j + 1 < ops_.size(); ++j) {
+                    N kind = ops_[j].kind;
+                    if (kind == N::JumpIf && ops_[j + 1].kind == N::Pop) {
                         guard_fail = int64_t(index_at(ops_[j].target));
                         break;
                     }
+                    bool walrus = kind == N::Store && j > k && ops_[j - 1].kind == N::Copy;
+                    if ((kind == N::Store && !walrus) || kind == N::Pop || kind == N::Return || kind == N::Raise ||
+                        kind == N::Reraise || kind == N::Delete || kind == N::StoreAttr || kind == N::StoreSubscr ||
+                        kind == N::ForIter)
+                        break;
+                }
                 if (guard_fail < 0 || (c.fail >= 0 && c.fail != guard_fail)) return std::nullopt;
                 c.fail = guard_fail;
             }
