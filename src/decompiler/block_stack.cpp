@@ -153,11 +153,11 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::Nop: case N::Swap: case N::Delete: case N::LoadAttr: case N::UnaryOp: case N::ListToTuple:
     case N::ConvertValue: case N::GetIter: case N::Yield: case N::YieldFrom: case N::Await:
     case N::CheckExcMatch: case N::StopIterationError: case N::Jump:
-    case N::SetupFinally: case N::SetupWith: case N::PopBlock:
+    case N::SetupFinally: case N::SetupWith: case N::PopBlock: case N::CopyDictWithoutKeys:
         return 0;
     case N::Copy: case N::PushNull: case N::LoadConst: case N::Load: case N::LoadAndClear: case N::LoadClosure: case N::LoadAssertionError:
     case N::LoadBuildClass: case N::LoadLocals: case N::ImportFrom: case N::PushExcInfo: case N::BeforeWith:
-    case N::WithExceptStart:
+    case N::WithExceptStart: case N::MatchSequence: case N::MatchMapping: case N::MatchKeys: case N::GetLen:
         return 1;
     case N::Pop: case N::Store: case N::DeleteAttr: case N::BinaryOp: case N::Compare: case N::Subscr:
     case N::ListAppend: case N::SetAdd: case N::ListExtend: case N::SetUpdate: case N::DictUpdate: case N::DictMerge:
@@ -166,6 +166,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
         return -1;
     case N::StoreAttr: case N::DeleteSubscr: case N::Slice3: case N::MapAdd: case N::LoadSuperAttr: return -2;
     case N::StoreSubscr: return -3;
+    case N::MatchClass: return -2;
     case N::StoreSlice: return -4;
     case N::BuildSlice: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return 1 - n;
     case N::BuildMap: return 1 - 2 * n;

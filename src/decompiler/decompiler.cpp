@@ -17,6 +17,7 @@
 #include "core/instruction.h"
 #include "core/opcode_table.h"
 #include "core/records.h"
+#include "match_decoder.h"
 #include "normalize.h"
 #include "printer.h"
 #include "value_flow.h"
@@ -81,6 +82,7 @@ public:
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
+        find_matches();
     }
 
     Body run() {
@@ -771,11 +773,13 @@ private:
 
     // ---------------------------------------------------------------- one block's straight-line ops
     // Runs the ops of `block` except its terminator; returns the terminator (or nullptr).
+    // A match statement's first op ends the straight-line run like a terminator (see emit_match).
     const NeutralOp* simulate(int block, std::vector<ExprPtr>& stack, Body& out) {
         const Block& b = cfg_.block(block);
-        for (size_t i = b.first; i < b.last; ++i) {
+        auto resume = resume_at_.find(block);
+        for (size_t i = resume == resume_at_.end() ? b.first : resume->second; i < b.last; ++i) {
             const NeutralOp& op = ops_[i];
-            if (is_block_terminator(op.kind)) return &op;
+            if (is_block_terminator(op.kind) || matches_.count(i)) return &op;
             step(op, stack, out);
         }
         return nullptr;
@@ -1296,6 +1300,9 @@ private:
             stack.push_back(entered);
             return;
         }
+        case N::MatchSequence: case N::MatchMapping: case N::MatchClass: case N::MatchKeys: case N::GetLen:
+        case N::CopyDictWithoutKeys:
+            unsupported("a match statement the pattern decoder cannot read (an or-pattern that binds names?)");
         default: unsupported("operation not supported yet");
         }
     }
@@ -1895,6 +1902,11 @@ private:
                 b = b + 1 < cfg_.size() ? b + 1 : -1;
                 continue;
             }
+            if (matches_.count(size_t(term - ops_.data()))) {
+                b = emit_match(size_t(term - ops_.data()), out, loop, stack, base, stop);
+                if (b == kFlowEnded) return false;
+                continue;
+            }
             switch (term->kind) {
             case N::Return: {
                 auto s = make_stmt(StmtKind::Return);
@@ -1957,6 +1969,155 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // ---------------------------------------------------------------- match statements
+    // The match statements of this code, by the op their first case starts at (match_decoder.cpp).
+    void find_matches() {
+        std::set<size_t> inside;
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            if (inside.count(k) || !may_start_match(ops_, k)) continue;
+            // Code right after a COPY of the subject is part of a case the decoder could not read
+            // (an or-pattern binding names), never a match of its own on the copy.
+            if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
+            if (auto shape = decode_match(ops_, k)) {
+                inside.insert(shape->consumed.begin(), shape->consumed.end());
+                matches_.emplace(k, std::move(*shape));
+            }
+        }
+    }
+
+    // The block holding op `i`; a block entered in its middle (after pattern code) resumes there.
+    int enter_at(size_t i) {
+        int b = cfg_.block_of_op(i);
+        if (cfg_.block(b).first == i) return b;
+        auto [it, fresh] = resume_at_.emplace(b, i);
+        if (!fresh && it->second != i) unsupported("a match statement of an unusual shape (two entries into one block)");
+        return b;
+    }
+
+    // Where the match statement ends: after a `case _` body when the cases' bodies jump past the
+    // code where the last case's failure goes on, else there (or, when no case can fail, where the
+    // bodies jump to).
+    int match_end(const MatchShape& shape, Loop* loop, int stop) {
+        std::set<int> targets;
+        for (size_t i = 0; i < shape.cases.size(); ++i) {
+            const CaseShape& c = shape.cases[i];
+            auto after = shape.consumed.upper_bound(c.pattern_end);
+            size_t failure = after != shape.consumed.end() ? *after : c.fail >= 0 ? size_t(c.fail) : ops_.size();
+            if (i + 1 == shape.cases.size() && c.fail >= 0) failure = std::min(failure, size_t(c.fail));
+            if (failure == 0 || failure > ops_.size()) continue;
+            const NeutralOp& last = ops_[failure - 1];
+            if (last.kind != N::Jump || failure - 1 < c.pattern_end) continue;
+            int t = cfg_.block_at_offset(last.target);
+            if (t < 0 || (loop && (!loop->blocks.count(t) || t == loop->header))) continue;
+            if (t <= cfg_.block_of_op(c.pattern_end)) continue;
+            targets.insert(t);
+        }
+        const CaseShape& last = shape.cases.back();
+        if (last.fail >= 0) {
+            int fail_block = cfg_.block_of_op(size_t(last.fail));
+            int end = fail_block;
+            for (int t : targets)
+                if (t > fail_block) end = std::max(end, t);
+            if (end == fail_block && last.default_marker) {
+                // A `case _` whose end nothing shows (every other body leaves): its body goes on to
+                // the end of the enclosing region.
+                int m = merge_point(fail_block, loop, stop);
+                end = m > fail_block || m == loop_header_of(loop) ? m : stop;
+            }
+            return end;
+        }
+        if (targets.size() == 1) return *targets.begin();
+        return merge_point(cfg_.block_of_op(shape.cases.front().start), loop, stop);
+    }
+
+    int emit_match(size_t at, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
+        const MatchShape& shape = matches_.at(at);
+        auto s = make_stmt(StmtKind::Match);
+        s->value = lambda_or(pop(stack));
+        for (int b = 0; b < cfg_.size(); ++b) {
+            const Block& blk = cfg_.block(b);
+            bool all = blk.last > blk.first;
+            for (size_t i = blk.first; i < blk.last && all; ++i) all = shape.consumed.count(i) > 0;
+            if (!all) continue;
+            if (emitted_[b]) unsupported("a block reached twice (unstructured control flow)");
+            emitted_[b] = true;
+        }
+        int end = match_end(shape, loop, stop);
+        bool flows = false;
+        auto emit_body = [&](size_t from, Body& body) {
+            std::vector<ExprPtr> body_stack = stack;
+            int b = enter_at(from);
+            bool f = b == end ? true : emit_region(b, end, body, loop, body_stack, base);
+            if (f && body_stack.size() != stack.size()) unsupported("a case body that leaves values on the stack");
+            flows = flows || f;
+        };
+        for (const CaseShape& c : shape.cases) {
+            ast::MatchCase mc;
+            mc.pattern = c.pattern;
+            size_t body_at = c.pattern_end;
+            if (c.keeps_subject && ops_[c.pattern_end].kind == N::Pop) {
+                body_at = c.pattern_end + 1;
+            } else if (c.fail >= 0) {
+                // A guard: a condition whose false side goes where a failed pattern goes.
+                std::vector<bool> saved = emitted_;
+                auto guard = read_guard(c, stack);
+                if (guard) {
+                    mc.guard = guard->test;
+                    body_at = cfg_.block(guard->then_block).first;
+                    if (c.keeps_subject) {
+                        if (ops_[body_at].kind != N::Pop) unsupported("a match guard of an unusual shape");
+                        ++body_at;
+                    }
+                } else if (c.keeps_subject) {
+                    unsupported("a match guard of an unusual shape");
+                } else {
+                    emitted_ = saved;
+                }
+            } else if (c.keeps_subject) {
+                unsupported("a match case of an unusual shape");
+            }
+            emit_body(body_at, mc.body);
+            s->cases.push_back(std::move(mc));
+        }
+        const CaseShape& last = shape.cases.back();
+        if (last.fail >= 0 && cfg_.block_of_op(size_t(last.fail)) != end) {
+            ast::MatchCase mc;
+            mc.pattern = std::make_shared<Pattern>();  // case _
+            emit_body(size_t(last.fail), mc.body);
+            s->cases.push_back(std::move(mc));
+        } else if (last.fail >= 0) {
+            flows = true;
+            enter_at(size_t(last.fail));
+        }
+        emit_stmt(out, s);
+        if (!flows) return kFlowEnded;
+        if (end == loop_header_of(loop)) return end;
+        return end < 0 ? kFlowEnded : end;
+    }
+
+    // The guard after the pattern of case `c` (which ends mid-block): a condition of its own ops
+    // whose false side is where the failed pattern goes.
+    std::optional<Condition> read_guard(const CaseShape& c, const std::vector<ExprPtr>& stack) {
+        int b = enter_at(c.pattern_end);
+        if (emitted_[b]) return std::nullopt;
+        std::vector<ExprPtr> probe = stack;
+        Body scratch;
+        const NeutralOp* term = nullptr;
+        try {
+            term = simulate(b, probe, scratch);
+        } catch (const Error&) {
+            return std::nullopt;
+        }
+        if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return std::nullopt;
+        int fail_block = cfg_.block_of_op(size_t(c.fail));
+        if (cfg_.block(fail_block).first != size_t(c.fail)) return std::nullopt;
+        Condition cond = read_condition(b, *term, probe);
+        cond = reduce_condition(cond, stack);
+        if (cond.else_block != fail_block || cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
+        emitted_[b] = true;
+        return cond;
+    }
 
     // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
     // each side leaves by break/continue, so they meet at the next iteration.
@@ -2676,6 +2837,9 @@ private:
     static void for_each_child_body(const StmtPtr& s, F&& f) {
         switch (s->kind) {
         case StmtKind::If: case StmtKind::With: f(s->body, false); f(s->orelse, false); break;
+        case StmtKind::Match:
+            for (auto& c : s->cases) f(c.body, false);
+            break;
         case StmtKind::For: case StmtKind::While: f(s->body, true); f(s->orelse, false); break;
         case StmtKind::Try:
             f(s->body, false);
@@ -2900,6 +3064,8 @@ private:
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;
     std::unordered_map<const Expr*, ExprKind> accumulators_;
+    std::map<size_t, MatchShape> matches_;  // match statements by their first op
+    std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
 };
 
 }  // namespace

@@ -53,6 +53,12 @@ enum class N {
     // __exit__ call or an except clause's name unbinding; END_FINALLY / POP_FINALLY leave it).
     // normalize's finally pass (finally_subroutines.cpp) rewrites them into 3.9's inline copies.
     BeginFinally, CallFinally, PopFinally, EndFinally, WithCleanupStart, WithCleanupFinish,
+    // Structural pattern matching (3.10+), in 3.11's form: MatchSequence/MatchMapping push a bool and
+    // keep the subject; GetLen pushes its length; MatchClass (arg: positional count) pops subject,
+    // class and attribute names and pushes the attribute tuple or None; MatchKeys pushes the values
+    // tuple or None above subject and keys; CopyDictWithoutKeys (3.10) replaces the keys with the
+    // rest of the subject. Only the match decoder (match_decoder.cpp) reads them.
+    MatchSequence, MatchMapping, MatchClass, MatchKeys, GetLen, CopyDictWithoutKeys,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };

@@ -602,11 +602,26 @@ private:
         case O::SETUP_WITH: case O::SETUP_ASYNC_WITH: return legacy_setup(i);
         case O::POP_BLOCK: emit(N::PopBlock); return;
         case O::BEFORE_WITH: emit(N::BeforeWith); return;
+        case O::MATCH_SEQUENCE: emit(N::MatchSequence); return;
+        case O::MATCH_MAPPING: emit(N::MatchMapping); return;
+        case O::GET_LEN: emit(N::GetLen); return;
+        case O::COPY_DICT_WITHOUT_KEYS: emit(N::CopyDictWithoutKeys); return;
+        case O::MATCH_CLASS: emit_count(N::MatchClass, i.arg); return match_result_test();
+        case O::MATCH_KEYS: emit(N::MatchKeys); return match_result_test();
         case O::WITH_EXCEPT_START: emit(N::WithExceptStart); return;
         default:
             if (!legacy_binary_op(i)) unsupported(i);
             return;
         }
+    }
+
+    // 3.10's MATCH_CLASS and MATCH_KEYS also push whether they matched; 3.11 tests the result
+    // itself: `COPY 1; LOAD_CONST None; IS_OP 1`.
+    void match_result_test() {
+        if (code_.version >= PyVersion{3, 11}) return;
+        emit_count(N::Copy, 1);
+        emit(N::LoadConst).value = std::make_shared<PyValue>();
+        emit_named(N::Compare, "is not");
     }
 
     // ---------------------------------------------------------------- delegation (yield from, await)

@@ -450,8 +450,55 @@ public:
         case StmtKind::Break: return line(depth, "break");
         case StmtKind::Continue: return line(depth, "continue");
         case StmtKind::TypeAlias: return line(depth, concat("type ", s.name, type_params(s), " = ", expr(*s.value, kTest)));
-        case StmtKind::Match: throw Error(Error::Kind::Unsupported, "printing match statements");
+        case StmtKind::Match:
+            line(depth, concat("match ", expr(*s.value, kNamedExpr), ":"));
+            for (const auto& c : s.cases) {
+                std::string head = concat("case ", pattern(*c.pattern, false));
+                if (c.guard) head += concat(" if ", expr(*c.guard, kNamedExpr));
+                line(depth + 1, head + ":");
+                body(c.body, depth + 2);
+            }
+            return;
         }
+    }
+
+    // ------------------------------------------------------------------ patterns
+    // `as` and `|` bind loosest; inside an or-pattern or before `as` they need parentheses.
+    std::string pattern(const Pattern& p, bool nested) {
+        switch (p.kind) {
+        case PatternKind::MatchValue: return expr(*p.value, kTest);
+        case PatternKind::MatchSingleton: return constant(*p.constant, kAtom);
+        case PatternKind::MatchSequence: return concat("[", patterns(p.patterns), "]");
+        case PatternKind::MatchMapping: {
+            std::string text;
+            for (size_t i = 0; i < p.keys.size(); ++i)
+                text += concat(i ? ", " : "", expr(*p.keys[i], kTest), ": ", pattern(*p.patterns[i], false));
+            if (!p.name.empty()) text += concat(p.keys.empty() ? "" : ", ", "**", p.name);
+            return concat("{", text, "}");
+        }
+        case PatternKind::MatchClass: {
+            std::string text = patterns(p.patterns);
+            for (size_t i = 0; i < p.kwd_attrs.size(); ++i)
+                text += concat(text.empty() ? "" : ", ", p.kwd_attrs[i], "=", pattern(*p.kwd_patterns[i], false));
+            return concat(expr(*p.cls, kAtom), "(", text, ")");
+        }
+        case PatternKind::MatchStar: return concat("*", p.name.empty() ? "_" : p.name);
+        case PatternKind::MatchAs:
+            if (!p.pattern) return p.name.empty() ? "_" : p.name;
+            return wrap(concat(pattern(*p.pattern, true), " as ", p.name), nested);
+        case PatternKind::MatchOr: {
+            std::string text;
+            for (size_t i = 0; i < p.patterns.size(); ++i) text += concat(i ? " | " : "", pattern(*p.patterns[i], true));
+            return wrap(text, nested);
+        }
+        }
+        return "_";
+    }
+
+    std::string patterns(const std::vector<PatternPtr>& ps) {
+        std::string text;
+        for (size_t i = 0; i < ps.size(); ++i) text += concat(i ? ", " : "", pattern(*ps[i], false));
+        return text;
     }
 
     void if_chain(const Stmt& s, int depth, const char* keyword) {

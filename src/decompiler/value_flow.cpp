@@ -243,6 +243,14 @@ std::set<std::string> names_bound_by(const Stmt& s) {
         else if (a.name != "*") out.insert(a.name.substr(0, a.name.find('.')));
     }
     if (s.kind == StmtKind::FunctionDef || s.kind == StmtKind::ClassDef || s.kind == StmtKind::TypeAlias) out.insert(s.name);
+    std::function<void(const PatternPtr&)> captures = [&](const PatternPtr& p) {  // names a match's patterns bind
+        if (!p) return;
+        if (!p->name.empty()) out.insert(p->name);
+        captures(p->pattern);
+        for (const auto& q : p->patterns) captures(q);
+        for (const auto& q : p->kwd_patterns) captures(q);
+    };
+    for (const auto& c : s.cases) captures(c.pattern);
     for_each_own_expr(s, [&](const ExprPtr& e) { add_walrus_names(e, out); });
     return out;
 }
@@ -306,7 +314,7 @@ bool evaluated_first_in_statement(const Stmt& s, const std::string& name) {
             if (Reach r = reach_target(t, name); r != Reach::Continue) return found(r);
         return false;
     case StmtKind::If: case StmtKind::Assert: return found(reach(s.test, name));
-    case StmtKind::For: return found(reach(s.iter, name));
+    case StmtKind::For: case StmtKind::Match: return found(reach(s.kind == StmtKind::For ? s.iter : s.value, name));
     case StmtKind::With: return !s.items.empty() && found(reach(s.items[0].context, name));
     case StmtKind::Raise: {
         Reach r = reach(s.value, name);
