@@ -387,6 +387,27 @@ def f():
 """, "f()"),
 })
 
+# ---- Control flow shapes the structurer once refused as "a block reached twice".
+SNIPPETS.update({
+    # A side that returns has no post-dominator in common with the other: the sides still meet.
+    "nested_early_return": ("""
+def f(x, n):
+    if not isinstance(x, int):
+        if not isinstance(x, str):
+            return None
+        x = len(x)
+    return x * n
+
+
+def g(w):
+    if w is None:
+        raise ValueError('none')
+    if w < 1 or w > 4:
+        raise ValueError('range')
+    return w
+""", "[f(v, 2) for v in (3, 'ab', None)], g(2)"),
+})
+
 # 3.8's finally machinery (BEGIN_FINALLY / CALL_FINALLY / POP_FINALLY / END_FINALLY, also behind
 # `except ... as name` and `with`) is not structured yet; plain except clauses are.
 UNSUPPORTED_YET = {
@@ -516,6 +537,7 @@ EQUIVALENT_NOW = {
 EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_clauses", "inlined_comp_shadow",
                                                  "inlined_comp_in_control_flow", "inlined_comp_nested")
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 
 def decompile_and_check(cli, tmp_path, version, name):

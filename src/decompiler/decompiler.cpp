@@ -1630,6 +1630,9 @@ private:
         ExprPtr test;  // true -> `then_block`
         int then_block = -1, else_block = -1;
         int last_block = -1;  // the last block that makes up the condition
+        // Blocks merged in after the first; marked emitted only once the condition is used (a probe
+        // that reads a condition and drops it must leave no trace).
+        std::vector<int> merged_blocks;
     };
 
     // Reads the condition that ends `block`; `then` is the fallthrough side when it can be.
@@ -1695,7 +1698,9 @@ private:
                 } else {
                     continue;
                 }
-                mark_condition_blocks(side, next->last_block);
+                merged.merged_blocks = c.merged_blocks;
+                merged.merged_blocks.insert(merged.merged_blocks.end(), next->merged_blocks.begin(), next->merged_blocks.end());
+                for (int k = side; k <= next->last_block && k < cfg_.size(); ++k) merged.merged_blocks.push_back(k);
                 c = merged;
                 changed = true;
                 break;
@@ -1704,8 +1709,8 @@ private:
         return c;
     }
 
-    void mark_condition_blocks(int first, int last) {
-        for (int b = first; b <= last && b < cfg_.size(); ++b) emitted_[b] = true;
+    void take_condition(const Condition& c) {
+        for (int b : c.merged_blocks) emitted_[b] = true;
     }
 
     // ---------------------------------------------------------------- regions
@@ -1860,7 +1865,8 @@ private:
 
     // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
     // each side leaves by break/continue, so they meet at the next iteration.
-    int merge_point(int block, Loop* loop, int stop) const {
+    int merge_point(const Condition& c, Loop* loop, int stop) const {
+        int block = c.last_block;
         int m = cfg_.ipdom(block);
         // Inside a try or with body (itself inside the innermost loop), sides that leave the body
         // meet where the body ends normally.
@@ -1869,6 +1875,11 @@ private:
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
                 return p.exit;
         }
+        // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
+        // loop); the sides still meet at the first block both can reach.
+        int common = first_common_block(c.then_block, c.else_block, block);
+        if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
+            return common;
         if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region.
@@ -1876,11 +1887,34 @@ private:
         return m;
     }
 
+    // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
+    // `floor` (so not around an enclosing loop); -1 when none.
+    int first_common_block(int a, int b, int floor) const {
+        auto reach = [&](int from) {
+            std::vector<bool> seen(cfg_.size(), false);
+            std::vector<int> work = {from};
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || seen[k]) continue;
+                seen[k] = true;
+                for (int s : cfg_.block(k).succs) work.push_back(s);
+            }
+            return seen;
+        };
+        if (a < 0 || b < 0) return -1;
+        std::vector<bool> from_a = reach(a), from_b = reach(b);
+        for (int k = floor + 1; k < cfg_.size(); ++k)
+            if (from_a[k] && from_b[k]) return k;
+        return -1;
+    }
+
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         Condition c = read_condition(b, jump, stack);
         c = reduce_condition(c, stack);
+        take_condition(c);
         if (int w = try_rotated_while(c, out, loop, stack, base); w != -2) return w;
-        int merge = merge_point(c.last_block, loop, stop);
+        int merge = merge_point(c, loop, stop);
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
         bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
@@ -2060,6 +2094,7 @@ private:
             c = reduce_condition(c, stack);
             if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
                 emitted_[header] = true;
+                take_condition(c);
                 s->test = c.test;
                 loop.exit = c.else_block;
                 loop.break_to = find_break_target(loop);
