@@ -406,6 +406,27 @@ def g(w):
         raise ValueError('range')
     return w
 """, "[f(v, 2) for v in (3, 'ab', None)], g(2)"),
+    # 3.12+ lay out except clauses after the code that follows the statement and jump back to it.
+    "except_pass_then_code": ("""
+def f(d, k):
+    v = {}
+    try:
+        v = d[k]
+    except KeyError:
+        pass
+    return len(v), k
+
+
+def g(d, k):
+    try:
+        x = d[k]
+    except KeyError:
+        if k:
+            return 'missing'
+        x = 0
+    d[k] = x + 1
+    return d
+""", "f({1: 'ab'}, 1), f({}, 1), g({}, 0), g({1: 2}, 1), g({}, 3)"),
 })
 
 # 3.8's finally machinery (BEGIN_FINALLY / CALL_FINALLY / POP_FINALLY / END_FINALLY, also behind
@@ -537,6 +558,7 @@ EQUIVALENT_NOW = {
 EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_clauses", "inlined_comp_shadow",
                                                  "inlined_comp_in_control_flow", "inlined_comp_nested")
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 

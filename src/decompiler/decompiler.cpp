@@ -1882,8 +1882,8 @@ private:
             return common;
         if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
-        // of the enclosing region.
-        if (m < 0 && stop > block) return stop;
+        // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
+        if (m < 0 && stop >= 0 && (stop > block || !loop || stop != loop->header)) return stop;
         return m;
     }
 
