@@ -406,6 +406,41 @@ def g(w):
         raise ValueError('range')
     return w
 """, "[f(v, 2) for v in (3, 'ab', None)], g(2)"),
+    # 3.10+ repeat a while loop's test at the bottom; `continue` jumps to the test on top.
+    "while_repeated_test": ("""
+def f(s, n):
+    i = 0
+    while i < len(s) and s[i] != n:
+        i += 1
+    return i
+
+
+def g(a, b):
+    out = []
+    while a and b:
+        a -= 1
+        if a % 3 == 0:
+            continue
+        out.append(a)
+    return out
+
+
+def h(data, n):
+    while len(data) < n:
+        more = data[-1:] * 2
+        if not more:
+            raise EOFError('short')
+        data += more
+    return data
+
+
+def k(y, items):
+    while y:
+        y -= 1
+        if y in items:
+            return y
+        items.append(y)
+""", "f('abcde', 'd'), f('ab', 'z'), g(10, 1), h('ab', 5), k(5, [2]), k(0, [])"),
     # 3.12+ lay out except clauses after the code that follows the statement and jump back to it.
     "except_pass_then_code": ("""
 def f(d, k):
@@ -558,6 +593,7 @@ EQUIVALENT_NOW = {
 EQUIVALENT_NOW |= {(name, version) for name in ("comprehensions", "inlined_comp_clauses", "inlined_comp_shadow",
                                                  "inlined_comp_in_control_flow", "inlined_comp_nested")
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_repeated_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}

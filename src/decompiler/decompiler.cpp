@@ -64,6 +64,15 @@ struct Loop {
     int exit = -1;        // where normal termination continues
     int break_to = -1;    // where `break` jumps
     std::set<int> blocks;
+    // A `while` whose test the compiler repeats at the bottom (3.10+): the header is the test on
+    // top (where `continue` jumps), the body starts at `body_start`, and the repeated test starts
+    // at `bottom`, which is where the body ends.
+    int body_start = -1;
+    int bottom = -1;
+    // When the repeated test shares its first block with the end of the body: that block, and
+    // the first value the test checks, as printed.
+    int bottom_jump = -1;
+    std::string first_test;
 };
 
 class StructuredDecompiler {
@@ -1633,6 +1642,7 @@ private:
         // Blocks merged in after the first; marked emitted only once the condition is used (a probe
         // that reads a condition and drops it must leave no trace).
         std::vector<int> merged_blocks;
+        ExprPtr first_value;  // the value the first block tests
     };
 
     // Reads the condition that ends `block`; `then` is the fallthrough side when it can be.
@@ -1641,6 +1651,7 @@ private:
         int fall = cfg_.block(block).succs.size() > 1 ? cfg_.block(block).succs[0] : -1;
         int target = cfg_.block_at_offset(jump.target);
         Condition c;
+        c.first_value = value;
         c.last_block = block;
         c.then_block = fall;
         c.else_block = target;
@@ -1687,6 +1698,7 @@ private:
                 if (!next) continue;
                 int other = side == c.then_block ? c.else_block : c.then_block;
                 Condition merged = *next;
+                merged.first_value = c.first_value;
                 if (side == c.then_block && other == next->else_block) {
                     merged.test = bool_op("and", c.test, next->test);
                 } else if (side == c.else_block && other == next->then_block) {
@@ -1780,11 +1792,11 @@ private:
         bool entering = start == stop;
         while (b >= 0 && (b != stop || entering)) {
             entering = false;
-            if (loop && b == loop->header && start != b) {
+            if (loop && (b == loop->header || b == loop->bottom) && start != b) {
                 out.push_back(make_stmt(StmtKind::Continue));
                 return false;
             }
-            if (is_back_edge_target(b) && (!loop || loop->header != b)) {
+            if (is_back_edge_target(b) && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
                 b = emit_loop(b, out, loop, stack, base);
                 continue;
             }
@@ -1837,6 +1849,13 @@ private:
                 continue;
             }
             case N::JumpIf: {
+                if (loop && b == loop->bottom_jump) {
+                    // The end of the body, then the repeated test: the same test as on top.
+                    if (ast::print_expression(*pop(stack)) != loop->first_test) unsupported("a while loop whose repeated test differs");
+                    if (stop == next_iteration(loop)) return true;
+                    out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
+                }
                 if (loop && b == loop->latch && cfg_.block_at_offset(term->target) == loop->header) {
                     pop(stack);  // the repeated loop condition of a rotated `while`
                     return true;
@@ -1880,11 +1899,73 @@ private:
         int common = first_common_block(c.then_block, c.else_block, block);
         if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
             return common;
-        if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
+        // `if test: <ends>` without else: a then-side laid out before the else side that only returns,
+        // raises, breaks or continues; what follows it is the code after the `if`.
+        if (m < 0 && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) &&
+            side_ends(c.then_block, c.else_block, loop) && !ends_before_dead_code(c.else_block, block) &&
+            !has_implicit_return(c.then_block, c.else_block))
+            return c.else_block;
+        if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
-        if (m < 0 && stop >= 0 && (stop > block || !loop || stop != loop->header)) return stop;
+        if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
         return m;
+    }
+
+    // Whether a path from `from` ends right before code no path reaches: the trace that 3.8/3.9
+    // leave after an if/else whose sides both end (later versions drop dead code), so the source
+    // had `else:` there.
+    bool ends_before_dead_code(int from, int floor) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= floor || seen[k]) continue;
+            seen[k] = true;
+            const Block& blk = cfg_.block(k);
+            if (blk.succs.empty() && k + 1 < cfg_.size() && !reachable_at_all(k + 1)) return true;
+            for (int s : blk.succs) work.push_back(s);
+        }
+        return false;
+    }
+
+    // Whether a block in [from, until) ends with the compiler's copy of the implicit `return None`
+    // (3.10+ copy it into each path that reaches the end of the function; it carries the line of
+    // the code before it, where an explicit `return` has a line of its own): that side ended the
+    // function, so the source had `else:` rather than code after the `if`.
+    bool has_implicit_return(int from, int until) const {
+        for (int k = from; k < until; ++k) {
+            const Block& blk = cfg_.block(k);
+            size_t n = blk.last;
+            if (n < 3 || ops_[n - 1].kind != N::Return || ops_[n - 2].kind != N::LoadConst || !ops_[n - 2].value ||
+                ops_[n - 2].value->kind != PyValue::Kind::None)
+                continue;
+            if (ops_[n - 2].line == ops_[n - 3].line && n - 2 > blk.first) return true;
+        }
+        return false;
+    }
+
+    // The test of an except clause (the handler's structure is read from its if/else nesting).
+    bool is_exception_match(const ExprPtr& test) const {
+        return test->kind == ExprKind::Call && test->value == exception_matches_;
+    }
+
+    // Whether every path from `from` stays in the blocks before `until` and ends there: by return,
+    // raise, or a jump that is `break` or `continue` of `loop`.
+    bool side_ends(int from, int until, const Loop* loop) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (loop && (k == loop->header || k == loop->bottom || k == loop->break_to)) continue;
+            if (k < from || k >= until) return false;
+            if (seen[k]) continue;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return true;
     }
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
@@ -1913,7 +1994,7 @@ private:
         Condition c = read_condition(b, jump, stack);
         c = reduce_condition(c, stack);
         take_condition(c);
-        if (int w = try_rotated_while(c, out, loop, stack, base); w != -2) return w;
+        if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
@@ -1936,9 +2017,9 @@ private:
             const std::vector<ExprPtr>& after = then_flows ? then_stack : else_stack;
             if (after.size() > stack.size()) unsupported("branches that leave values on the stack");
             // A branch that goes on to the next iteration has left the with statements it was in.
-            bool next_iteration = merge == loop_header_of(loop);
+            bool to_next_iteration = merge == next_iteration(loop);
             for (size_t k = after.size(); k < stack.size(); ++k)
-                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(next_iteration && with_exits_.count(stack[k].get())))
+                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(to_next_iteration && with_exits_.count(stack[k].get())))
                     unsupported("branches that leave different stacks");
             stack.resize(after.size());
         }
@@ -1948,7 +2029,7 @@ private:
             return else_flows ? merge : kFlowEnded;
         }
         // `if test: continue` followed by the rest of the loop body.
-        if (loop && merge == loop->header && then_flows && then_body.empty() && !else_body.empty()) {
+        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty()) {
             auto s = make_stmt(StmtKind::If);
             s->test = c.test;
             s->body = {make_stmt(StmtKind::Continue)};
@@ -1962,7 +2043,7 @@ private:
         s->orelse = else_body;
         emit_stmt(out, s);
         if (!then_flows && !else_flows) return kFlowEnded;
-        if (merge == loop_header_of(loop)) return merge;
+        if (merge == next_iteration(loop)) return merge;
         return merge < 0 ? kFlowEnded : merge;
     }
 
@@ -1985,7 +2066,8 @@ private:
         return a;
     }
 
-    static int loop_header_of(Loop* loop) { return loop ? loop->header : -4; }
+    // Where the body of `loop` ends and the next iteration begins (-4 outside a loop).
+    static int next_iteration(const Loop* loop) { return !loop ? -4 : loop->bottom >= 0 ? loop->bottom : loop->header; }
 
     // `while c: body` compiled with the test repeated at the bottom: if c: do { body } while (c).
     // A block holding only a jump back to `header` (NOPs aside).
@@ -1999,35 +2081,167 @@ private:
         return blk.last > blk.first;
     }
 
-    int try_rotated_while(const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
-        int header = c.then_block;
-        if (header < 0 || !is_back_edge_target(header)) return -2;
-        int latch = latch_of(header);
-        const Block& lb = cfg_.block(latch);
-        const NeutralOp& last = ops_[lb.last - 1];
-        int exit = c.else_block;
-        Loop loop;
-        loop.header = header;
-        loop.latch = latch;
-        loop.exit = exit;
-        loop.break_to = exit;
-        for (int k = header; k <= latch; ++k) loop.blocks.insert(k);
-        if (last.kind == N::JumpIf) {
-            if (cfg_.block_at_offset(last.target) != header || latch + 1 != exit) return -2;
-        } else if (last.kind == N::Jump) {
-            if (cfg_.block_at_offset(last.target) != header) return -2;
+    // `while test: body` as 3.10+ compile it: the test on top jumps past the loop or falls into the
+    // body, and a copy of the test at the bottom jumps back to the body (3.10/3.11), or jumps out and
+    // falls into a bare jump back (3.12+). `continue` jumps to the test on top.
+    struct RotatedWhile {
+        int header, body_start, bottom_first, latch, exit;
+        bool bottom_is_pure;  // the repeated test starts a block of its own
+        std::vector<int> exit_copy;  // the compiler's copy of a short exit (a `return`) after the bottom test
+    };
+
+    std::optional<RotatedWhile> match_rotated_while(int header, const Condition& c, const std::vector<ExprPtr>& stack) {
+        int body = c.then_block, exit = c.else_block;
+        if (body <= c.last_block || exit < 0 || !c.first_value || !is_back_edge_target(body)) return std::nullopt;
+        int latch = latch_of(body);
+        const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
+        int test_end, body_from_bottom;
+        std::vector<int> exit_copy;
+        if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
+            (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
+            test_end = latch;
+            body_from_bottom = body;
+        } else if (is_bare_back_jump(latch, body) && latch - 1 >= body) {
+            test_end = latch - 1;
+            body_from_bottom = latch;
+            const NeutralOp& out = ops_[cfg_.block(test_end).last - 1];
+            int out_to = out.kind == N::JumpIf ? cfg_.block_at_offset(out.target) : -1;
+            if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) return std::nullopt;
         } else {
-            return -2;
+            return std::nullopt;
         }
+        int exit_from_bottom = exit_copy.empty() ? exit : exit_copy.front();
+        int n = c.last_block - header;  // condition blocks after the first
+        int bottom = test_end - n;
+        if (bottom < body) return std::nullopt;
+        auto role = [&](int block, int first, int to_body, int to_exit) {
+            if (block == to_exit) return -1;
+            if (block == to_body) return -2;
+            if (block >= first && block <= first + n) return block - first;
+            return -3;
+        };
+        for (int k = 0; k <= n; ++k)
+            if (!same_test_block(header + k, bottom + k, k > 0, [&](int t) { return role(t, header, body, exit); },
+                                 [&](int t) { return role(t, bottom, body_from_bottom, exit_from_bottom); }))
+                return std::nullopt;
+        // The first block of the repeated test: on its own when it simulates to just the same value.
+        bool pure = false;
+        {
+            std::vector<ExprPtr> probe = stack;
+            Body scratch;
+            try {
+                const NeutralOp* term = simulate(bottom, probe, scratch);
+                pure = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1 &&
+                       ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
+            } catch (const Error&) {
+            }
+        }
+        return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
+    }
+
+    // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
+    // function; its blocks go to `blocks`.
+    bool copies_exit(int copy, int exit, std::vector<int>& blocks) const {
+        if (copy < 0 || copy == exit || cfg_.block(copy).preds.size() != 1) return false;
+        std::vector<const NeutralOp*> a = straight_ops(copy), b = straight_ops(exit);
+        if (a.empty() || a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!same_op(*a[i], *b[i])) return false;
+        for (int k = copy; k >= 0; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
+            blocks.push_back(k);
+            if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
+        }
+        return true;
+    }
+
+    // Two blocks of a condition compute the same and, by value, go to the same places (`role` names
+    // a block by its place in its own copy of the condition).
+    template <class RoleA, class RoleB>
+    bool same_test_block(int a, int b, bool whole, RoleA role_a, RoleB role_b) const {
+        const Block& ba = cfg_.block(a);
+        const Block& bb = cfg_.block(b);
+        if (ba.handler != bb.handler) return false;
+        auto ops_of = [&](const Block& blk) {
+            std::vector<const NeutralOp*> v;
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) v.push_back(&ops_[i]);
+            return v;
+        };
+        std::vector<const NeutralOp*> oa = ops_of(ba), ob = ops_of(bb);
+        if (oa.empty() || ob.empty()) return false;
+        if (whole) {
+            if (oa.size() != ob.size()) return false;
+            for (size_t i = 0; i + 1 < oa.size(); ++i)
+                if (!same_op(*oa[i], *ob[i])) return false;
+        }
+        const NeutralOp& ja = *oa.back();
+        const NeutralOp& jb = *ob.back();
+        if (ja.kind != N::JumpIf || jb.kind != N::JumpIf) return false;
+        // Where each goes when its value is true (or None), and when false (or not None).
+        auto sides = [](const NeutralOp& j, int target, int fall) {
+            bool on_true = j.condition == JumpCondition::IfTrue || j.condition == JumpCondition::IfNone;
+            return on_true ? std::make_pair(target, fall) : std::make_pair(fall, target);
+        };
+        bool none_a = ja.condition == JumpCondition::IfNone || ja.condition == JumpCondition::IfNotNone;
+        bool none_b = jb.condition == JumpCondition::IfNone || jb.condition == JumpCondition::IfNotNone;
+        if (none_a != none_b) return false;
+        auto sa = sides(ja, role_a(cfg_.block_at_offset(ja.target)), role_a(a + 1));
+        auto sb = sides(jb, role_b(cfg_.block_at_offset(jb.target)), role_b(b + 1));
+        return sa == sb && sa.first != -3 && sa.second != -3;
+    }
+
+    // Whether the back-edge target `block` is the test on top of a rotated `while` (it is the
+    // target of `continue`), rather than a loop header of its own.
+    bool starts_rotated_while(int block, const std::vector<ExprPtr>& stack) {
+        std::vector<ExprPtr> probe = stack;
+        Body scratch;
+        const NeutralOp* term = nullptr;
+        try {
+            term = simulate(block, probe, scratch);
+        } catch (const Error&) {
+            return false;
+        }
+        if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return false;
+        Condition c = read_condition(block, *term, probe);
+        c = reduce_condition(c, stack);
+        return match_rotated_while(block, c, stack).has_value();
+    }
+
+    int try_rotated_while(int first, const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
+        std::optional<RotatedWhile> m = match_rotated_while(first, c, stack);
+        if (!m) return -2;
+        Loop loop;
+        loop.header = m->header;
+        loop.body_start = m->body_start;
+        loop.latch = m->latch;
+        loop.exit = m->exit;
+        if (m->bottom_is_pure) {
+            loop.bottom = m->bottom_first;
+        } else {
+            loop.bottom_jump = m->bottom_first;
+            loop.first_test = ast::print_expression(*c.first_value);
+        }
+        for (int k = m->body_start; k <= m->latch; ++k) loop.blocks.insert(k);
+        loop.break_to = find_break_target(loop);
         auto s = make_stmt(StmtKind::While);
         s->test = c.test;
         std::vector<ExprPtr> body_stack = stack;
-        emit_region(header, header, s->body, &loop, body_stack, base);
+        if (m->bottom_first > m->body_start || !m->bottom_is_pure)
+            emit_region(m->body_start, m->bottom_is_pure ? m->bottom_first : m->header, s->body, &loop, body_stack, base);
         if (body_stack.size() != stack.size()) unsupported("loop body that leaves values on the stack");
-        (void)outer;
+        std::vector<int> repeated = m->exit_copy;
+        for (int k = m->bottom_is_pure ? m->bottom_first : m->bottom_first + 1; k <= m->latch; ++k) repeated.push_back(k);
+        for (int k : repeated) {
+            if (emitted_[k]) unsupported("a block reached twice (unstructured control flow)");
+            emitted_[k] = true;
+        }
         if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
+        if (loop.break_to != loop.exit) {
+            std::vector<ExprPtr> else_stack = stack;
+            emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
+        }
         emit_stmt(out, s);
-        return exit;
+        return loop.break_to;
     }
 
     int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
