@@ -921,7 +921,8 @@ private:
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
-            if (stack.size() < base_) return;  // an enclosing loop's iterator, dropped by `break`/`return`
+            // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
+            if (stack.size() < base_ || loop_iterators_.count(v.get())) return;
             if (is_shareable(v) && references(stack, v.get(), nullptr)) return;  // one copy dropped, another still waits
             if (imports_.count(v.get())) {
                 if (!import_used_.count(v.get())) unsupported("import whose module is discarded");
@@ -1792,6 +1793,7 @@ private:
         bool entering = start == stop;
         while (b >= 0 && (b != stop || entering)) {
             entering = false;
+            // (A region may start at the header itself: a try body at the top of the loop.)
             if (loop && (b == loop->header || b == loop->bottom) && start != b) {
                 out.push_back(make_stmt(StmtKind::Continue));
                 return false;
@@ -1808,6 +1810,9 @@ private:
             if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
             const NeutralOp* term = simulate(b, stack, out);
+            // Invariant: the stores of a parallel assignment end within the block that began them
+            // (else they would leak into whatever path is structured next).
+            if (!parallel_targets_.empty()) unsupported("an assignment whose stores span blocks (unusual bytecode)");
             if (!term) {
                 b = b + 1 < cfg_.size() ? b + 1 : -1;
                 continue;
@@ -1856,15 +1861,6 @@ private:
                     out.push_back(make_stmt(StmtKind::Continue));
                     return false;
                 }
-                if (loop && b == loop->latch && cfg_.block_at_offset(term->target) == loop->header) {
-                    pop(stack);  // the repeated loop condition of a rotated `while`
-                    return true;
-                }
-                if (loop && b + 1 == loop->latch && cfg_.block_at_offset(term->target) == loop->exit && is_bare_back_jump(loop->latch, loop->header)) {
-                    pop(stack);  // 3.12+: the repeated condition jumps out, a bare jump goes back
-                    emitted_[loop->latch] = true;
-                    return true;
-                }
                 b = emit_if(b, *term, out, loop, stack, base, stop);
                 if (b == kFlowEnded) return false;
                 continue;
@@ -1896,6 +1892,8 @@ private:
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
         // loop); the sides still meet at the first block both can reach.
+        // A test that jumps to the next iteration when false is `if test: ...` ending the body.
+        if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
         int common = first_common_block(c.then_block, c.else_block, block);
         if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
             return common;
@@ -1999,7 +1997,12 @@ private:
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
         bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
-        bool else_flows = c.else_block == merge ? true : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`.
+        bool else_continues = loop && loop->body_start >= 0 && c.else_block == loop->header;
+        if (else_continues) else_body.push_back(make_stmt(StmtKind::Continue));
+        bool else_flows = else_continues ? false
+                          : c.else_block == merge ? true
+                                                  : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
         // A value left on the stack by both sides is a conditional expression.
         if (then_flows && else_flows && then_stack.size() == stack.size() + 1 && else_stack.size() == stack.size() + 1 &&
             then_body.empty() && else_body.empty()) {
@@ -2027,6 +2030,16 @@ private:
             emit_stmt(out, a);
             for (const auto& st : else_body) emit_stmt(out, st);
             return else_flows ? merge : kFlowEnded;
+        }
+        // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
+        if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
+            !then_body.empty()) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = negate(c.test);
+            s->body = else_body;
+            emit_stmt(out, s);
+            for (const auto& st : then_body) emit_stmt(out, st);
+            return merge;
         }
         // `if test: continue` followed by the rest of the loop body.
         if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty()) {
@@ -2258,6 +2271,7 @@ private:
             loop.break_to = find_break_target(loop);
             ExprPtr iterable = stack.empty() ? nullptr : stack.back();
             if (!iterable) unsupported("for loop without an iterator");
+            loop_iterators_.insert(keep(iterable));
             auto s = make_stmt(StmtKind::For);
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
             std::vector<ExprPtr> body_stack = stack;
@@ -2943,6 +2957,7 @@ private:
     int temporaries_ = 0;
     std::set<const Expr*> consumed_after_cleanup_;
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
+    std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
