@@ -69,6 +69,15 @@ struct Loop {
     int exit = -1;        // where normal termination continues
     int break_to = -1;    // where `break` jumps
     std::set<int> blocks;
+    // A `while` whose test the compiler repeats at the bottom (3.10+): the header is the test on
+    // top (where `continue` jumps), the body starts at `body_start`, and the repeated test starts
+    // at `bottom`, which is where the body ends.
+    int body_start = -1;
+    int bottom = -1;
+    // When the repeated test shares its first block with the end of the body: that block, and
+    // the first value the test checks, as printed.
+    int bottom_jump = -1;
+    std::string first_test;
 };
 
 class StructuredDecompiler {
@@ -926,7 +935,8 @@ private:
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
-            if (stack.size() < base_) return;  // an enclosing loop's iterator, dropped by `break`/`return`
+            // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
+            if (stack.size() < base_ || loop_iterators_.count(v.get())) return;
             if (is_shareable(v) && references(stack, v.get(), nullptr)) return;  // one copy dropped, another still waits
             if (imports_.count(v.get())) {
                 if (!import_used_.count(v.get())) unsupported("import whose module is discarded");
@@ -1737,6 +1747,10 @@ private:
         ExprPtr test;  // true -> `then_block`
         int then_block = -1, else_block = -1;
         int last_block = -1;  // the last block that makes up the condition
+        // Blocks merged in after the first; marked emitted only once the condition is used (a probe
+        // that reads a condition and drops it must leave no trace).
+        std::vector<int> merged_blocks;
+        ExprPtr first_value;  // the value the first block tests
     };
 
     // Reads the condition that ends `block`; `then` is the fallthrough side when it can be.
@@ -1745,6 +1759,7 @@ private:
         int fall = cfg_.block(block).succs.size() > 1 ? cfg_.block(block).succs[0] : -1;
         int target = cfg_.block_at_offset(jump.target);
         Condition c;
+        c.first_value = value;
         c.last_block = block;
         c.then_block = fall;
         c.else_block = target;
@@ -1791,6 +1806,7 @@ private:
                 if (!next) continue;
                 int other = side == c.then_block ? c.else_block : c.then_block;
                 Condition merged = *next;
+                merged.first_value = c.first_value;
                 if (side == c.then_block && other == next->else_block) {
                     merged.test = bool_op("and", c.test, next->test);
                 } else if (side == c.else_block && other == next->then_block) {
@@ -1802,7 +1818,9 @@ private:
                 } else {
                     continue;
                 }
-                mark_condition_blocks(side, next->last_block);
+                merged.merged_blocks = c.merged_blocks;
+                merged.merged_blocks.insert(merged.merged_blocks.end(), next->merged_blocks.begin(), next->merged_blocks.end());
+                for (int k = side; k <= next->last_block && k < cfg_.size(); ++k) merged.merged_blocks.push_back(k);
                 c = merged;
                 changed = true;
                 break;
@@ -1811,8 +1829,8 @@ private:
         return c;
     }
 
-    void mark_condition_blocks(int first, int last) {
-        for (int b = first; b <= last && b < cfg_.size(); ++b) emitted_[b] = true;
+    void take_condition(const Condition& c) {
+        for (int b : c.merged_blocks) emitted_[b] = true;
     }
 
     // ---------------------------------------------------------------- regions
@@ -1882,11 +1900,12 @@ private:
         bool entering = start == stop;
         while (b >= 0 && (b != stop || entering)) {
             entering = false;
-            if (loop && b == loop->header && start != b) {
+            // (A region may start at the header itself: a try body at the top of the loop.)
+            if (loop && (b == loop->header || b == loop->bottom) && start != b) {
                 out.push_back(make_stmt(StmtKind::Continue));
                 return false;
             }
-            if (is_back_edge_target(b) && (!loop || loop->header != b)) {
+            if (is_back_edge_target(b) && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
                 b = emit_loop(b, out, loop, stack, base);
                 continue;
             }
@@ -1898,6 +1917,9 @@ private:
             if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
             const NeutralOp* term = simulate(b, stack, out);
+            // Invariant: the stores of a parallel assignment end within the block that began them
+            // (else they would leak into whatever path is structured next).
+            if (!parallel_targets_.empty()) unsupported("an assignment whose stores span blocks (unusual bytecode)");
             if (!term) {
                 b = b + 1 < cfg_.size() ? b + 1 : -1;
                 continue;
@@ -1944,14 +1966,12 @@ private:
                 continue;
             }
             case N::JumpIf: {
-                if (loop && b == loop->latch && cfg_.block_at_offset(term->target) == loop->header) {
-                    pop(stack);  // the repeated loop condition of a rotated `while`
-                    return true;
-                }
-                if (loop && b + 1 == loop->latch && cfg_.block_at_offset(term->target) == loop->exit && is_bare_back_jump(loop->latch, loop->header)) {
-                    pop(stack);  // 3.12+: the repeated condition jumps out, a bare jump goes back
-                    emitted_[loop->latch] = true;
-                    return true;
+                if (loop && b == loop->bottom_jump) {
+                    // The end of the body, then the repeated test: the same test as on top.
+                    if (ast::print_expression(*pop(stack)) != loop->first_test) unsupported("a while loop whose repeated test differs");
+                    if (stop == next_iteration(loop)) return true;
+                    out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
                 }
                 b = emit_if(b, *term, out, loop, stack, base, stop);
                 if (b == kFlowEnded) return false;
@@ -2022,13 +2042,13 @@ private:
             if (end == fail_block && last.default_marker) {
                 // A `case _` whose end nothing shows (every other body leaves): its body goes on to
                 // the end of the enclosing region.
-                int m = merge_point(fail_block, loop, stop);
+                int m = block_merge_point(fail_block, loop, stop);
                 end = m > fail_block || m == loop_header_of(loop) ? m : stop;
             }
             return end;
         }
         if (targets.size() == 1) return *targets.begin();
-        return merge_point(cfg_.block_of_op(shape.cases.front().start), loop, stop);
+        return block_merge_point(cfg_.block_of_op(shape.cases.front().start), loop, stop);
     }
 
     int emit_match(size_t at, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
@@ -2116,12 +2136,14 @@ private:
         cond = reduce_condition(cond, stack);
         if (cond.else_block != fail_block || cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
         emitted_[b] = true;
+        take_condition(cond);  // the blocks of an and/or guard are part of it
         return cond;
     }
 
     // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
     // each side leaves by break/continue, so they meet at the next iteration.
-    int merge_point(int block, Loop* loop, int stop) const {
+    int merge_point(const Condition& c, Loop* loop, int stop) const {
+        int block = c.last_block;
         int m = cfg_.ipdom(block);
         // Inside a try or with body (itself inside the innermost loop), sides that leave the body
         // meet where the body ends normally.
@@ -2130,23 +2152,120 @@ private:
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
                 return p.exit;
         }
-        if (loop && m >= 0 && !loop->blocks.count(m)) return loop->header;
+        // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
+        // loop); the sides still meet at the first block both can reach.
+        // A test that jumps to the next iteration when false is `if test: ...` ending the body.
+        if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
+        int common = first_common_block(c.then_block, c.else_block, block);
+        if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
+            return common;
+        // `if test: <ends>` without else: a then-side laid out before the else side that only returns,
+        // raises, breaks or continues; what follows it is the code after the `if`.
+        if (m < 0 && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) &&
+            side_ends(c.then_block, c.else_block, loop) && !ends_before_dead_code(c.else_block, block) &&
+            !has_implicit_return(c.then_block, c.else_block))
+            return c.else_block;
+        if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
-        // of the enclosing region.
-        if (m < 0 && stop > block) return stop;
+        // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
+        if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
         return m;
+    }
+
+    // Whether a path from `from` ends right before code no path reaches: the trace that 3.8/3.9
+    // leave after an if/else whose sides both end (later versions drop dead code), so the source
+    // had `else:` there.
+    bool ends_before_dead_code(int from, int floor) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= floor || seen[k]) continue;
+            seen[k] = true;
+            const Block& blk = cfg_.block(k);
+            if (blk.succs.empty() && k + 1 < cfg_.size() && !reachable_at_all(k + 1)) return true;
+            for (int s : blk.succs) work.push_back(s);
+        }
+        return false;
+    }
+
+    // Whether a block in [from, until) ends with the compiler's copy of the implicit `return None`
+    // (3.10+ copy it into each path that reaches the end of the function; it carries the line of
+    // the code before it, where an explicit `return` has a line of its own): that side ended the
+    // function, so the source had `else:` rather than code after the `if`.
+    bool has_implicit_return(int from, int until) const {
+        for (int k = from; k < until; ++k) {
+            const Block& blk = cfg_.block(k);
+            size_t n = blk.last;
+            if (n < 3 || ops_[n - 1].kind != N::Return || ops_[n - 2].kind != N::LoadConst || !ops_[n - 2].value ||
+                ops_[n - 2].value->kind != PyValue::Kind::None)
+                continue;
+            if (ops_[n - 2].line == ops_[n - 3].line && n - 2 > blk.first) return true;
+        }
+        return false;
+    }
+
+    // The test of an except clause (the handler's structure is read from its if/else nesting).
+    bool is_exception_match(const ExprPtr& test) const {
+        return test->kind == ExprKind::Call && test->value == exception_matches_;
+    }
+
+    // Whether every path from `from` stays in the blocks before `until` and ends there: by return,
+    // raise, or a jump that is `break` or `continue` of `loop`.
+    bool side_ends(int from, int until, const Loop* loop) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (loop && (k == loop->header || k == loop->bottom || k == loop->break_to)) continue;
+            if (k < from || k >= until) return false;
+            if (seen[k]) continue;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return true;
+    }
+
+    // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
+    // `floor` (so not around an enclosing loop); -1 when none.
+    int first_common_block(int a, int b, int floor) const {
+        auto reach = [&](int from) {
+            std::vector<bool> seen(cfg_.size(), false);
+            std::vector<int> work = {from};
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || seen[k]) continue;
+                seen[k] = true;
+                for (int s : cfg_.block(k).succs) work.push_back(s);
+            }
+            return seen;
+        };
+        if (a < 0 || b < 0) return -1;
+        std::vector<bool> from_a = reach(a), from_b = reach(b);
+        for (int k = floor + 1; k < cfg_.size(); ++k)
+            if (from_a[k] && from_b[k]) return k;
+        return -1;
     }
 
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         Condition c = read_condition(b, jump, stack);
         c = reduce_condition(c, stack);
-        if (int w = try_rotated_while(c, out, loop, stack, base); w != -2) return w;
-        int merge = merge_point(c.last_block, loop, stop);
+        take_condition(c);
+        if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
+        int merge = merge_point(c, loop, stop);
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
         bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
         std::vector<bool> before_else = emitted_;
-        bool else_flows = c.else_block == merge ? true : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`.
+        bool else_continues = loop && loop->body_start >= 0 && c.else_block == loop->header;
+        if (else_continues) else_body.push_back(make_stmt(StmtKind::Continue));
+        bool else_flows = else_continues ? false
+                          : c.else_block == merge ? true
+                                                  : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
         bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
                          else_ends_before_dead_code(before_else);
         // A value left on the stack by both sides is a conditional expression.
@@ -2166,9 +2285,9 @@ private:
             const std::vector<ExprPtr>& after = then_flows ? then_stack : else_stack;
             if (after.size() > stack.size()) unsupported("branches that leave values on the stack");
             // A branch that goes on to the next iteration has left the with statements it was in.
-            bool next_iteration = merge == loop_header_of(loop);
+            bool to_next_iteration = merge == next_iteration(loop);
             for (size_t k = after.size(); k < stack.size(); ++k)
-                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(next_iteration && with_exits_.count(stack[k].get())))
+                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(to_next_iteration && with_exits_.count(stack[k].get())))
                     unsupported("branches that leave different stacks");
             stack.resize(after.size());
         }
@@ -2177,8 +2296,18 @@ private:
             for (const auto& st : else_body) emit_stmt(out, st);
             return else_flows ? merge : kFlowEnded;
         }
+        // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
+        if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
+            !then_body.empty()) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = negate(c.test);
+            s->body = else_body;
+            emit_stmt(out, s);
+            for (const auto& st : then_body) emit_stmt(out, st);
+            return merge;
+        }
         // `if test: continue` followed by the rest of the loop body.
-        if (loop && merge == loop->header && then_flows && then_body.empty() && !else_body.empty()) {
+        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty()) {
             auto s = make_stmt(StmtKind::If);
             s->test = c.test;
             s->body = {make_stmt(StmtKind::Continue)};
@@ -2194,7 +2323,7 @@ private:
         if (!keep_else)
             for (const auto& st : else_body) emit_stmt(out, st);
         if (!then_flows && !else_flows) return kFlowEnded;
-        if (merge == loop_header_of(loop)) return merge;
+        if (merge == next_iteration(loop)) return merge;
         return merge < 0 ? kFlowEnded : merge;
     }
 
@@ -2228,7 +2357,25 @@ private:
         return a;
     }
 
-    static int loop_header_of(Loop* loop) { return loop ? loop->header : -4; }
+    // Where the body of `loop` ends and the next iteration begins (-4 outside a loop).
+    static int next_iteration(const Loop* loop) { return !loop ? -4 : loop->bottom >= 0 ? loop->bottom : loop->header; }
+
+    static int loop_header_of(const Loop* loop) { return next_iteration(loop); }
+
+    // Where the paths from `block` meet (a match statement's cases): its post-dominator, inside a
+    // loop the next iteration when that is outside the loop, inside a try/with body the body's
+    // end, and the end of the enclosing region when every path ends.
+    int block_merge_point(int block, Loop* loop, int stop) const {
+        int m = cfg_.ipdom(block);
+        if (!protected_bodies_.empty()) {
+            const ProtectedBody& p = protected_bodies_.back();
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
+                return p.exit;
+        }
+        if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
+        if (m < 0 && stop > block) return stop;
+        return m;
+    }
 
     // `while c: body` compiled with the test repeated at the bottom: if c: do { body } while (c).
     // A block holding only a jump back to `header` (NOPs aside).
@@ -2242,35 +2389,167 @@ private:
         return blk.last > blk.first;
     }
 
-    int try_rotated_while(const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
-        int header = c.then_block;
-        if (header < 0 || !is_back_edge_target(header)) return -2;
-        int latch = latch_of(header);
-        const Block& lb = cfg_.block(latch);
-        const NeutralOp& last = ops_[lb.last - 1];
-        int exit = c.else_block;
-        Loop loop;
-        loop.header = header;
-        loop.latch = latch;
-        loop.exit = exit;
-        loop.break_to = exit;
-        for (int k = header; k <= latch; ++k) loop.blocks.insert(k);
-        if (last.kind == N::JumpIf) {
-            if (cfg_.block_at_offset(last.target) != header || latch + 1 != exit) return -2;
-        } else if (last.kind == N::Jump) {
-            if (cfg_.block_at_offset(last.target) != header) return -2;
+    // `while test: body` as 3.10+ compile it: the test on top jumps past the loop or falls into the
+    // body, and a copy of the test at the bottom jumps back to the body (3.10/3.11), or jumps out and
+    // falls into a bare jump back (3.12+). `continue` jumps to the test on top.
+    struct RotatedWhile {
+        int header, body_start, bottom_first, latch, exit;
+        bool bottom_is_pure;  // the repeated test starts a block of its own
+        std::vector<int> exit_copy;  // the compiler's copy of a short exit (a `return`) after the bottom test
+    };
+
+    std::optional<RotatedWhile> match_rotated_while(int header, const Condition& c, const std::vector<ExprPtr>& stack) {
+        int body = c.then_block, exit = c.else_block;
+        if (body <= c.last_block || exit < 0 || !c.first_value || !is_back_edge_target(body)) return std::nullopt;
+        int latch = latch_of(body);
+        const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
+        int test_end, body_from_bottom;
+        std::vector<int> exit_copy;
+        if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
+            (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
+            test_end = latch;
+            body_from_bottom = body;
+        } else if (is_bare_back_jump(latch, body) && latch - 1 >= body) {
+            test_end = latch - 1;
+            body_from_bottom = latch;
+            const NeutralOp& out = ops_[cfg_.block(test_end).last - 1];
+            int out_to = out.kind == N::JumpIf ? cfg_.block_at_offset(out.target) : -1;
+            if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) return std::nullopt;
         } else {
-            return -2;
+            return std::nullopt;
         }
+        int exit_from_bottom = exit_copy.empty() ? exit : exit_copy.front();
+        int n = c.last_block - header;  // condition blocks after the first
+        int bottom = test_end - n;
+        if (bottom < body) return std::nullopt;
+        auto role = [&](int block, int first, int to_body, int to_exit) {
+            if (block == to_exit) return -1;
+            if (block == to_body) return -2;
+            if (block >= first && block <= first + n) return block - first;
+            return -3;
+        };
+        for (int k = 0; k <= n; ++k)
+            if (!same_test_block(header + k, bottom + k, k > 0, [&](int t) { return role(t, header, body, exit); },
+                                 [&](int t) { return role(t, bottom, body_from_bottom, exit_from_bottom); }))
+                return std::nullopt;
+        // The first block of the repeated test: on its own when it simulates to just the same value.
+        bool pure = false;
+        {
+            std::vector<ExprPtr> probe = stack;
+            Body scratch;
+            try {
+                const NeutralOp* term = simulate(bottom, probe, scratch);
+                pure = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1 &&
+                       ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
+            } catch (const Error&) {
+            }
+        }
+        return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
+    }
+
+    // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
+    // function; its blocks go to `blocks`.
+    bool copies_exit(int copy, int exit, std::vector<int>& blocks) const {
+        if (copy < 0 || copy == exit || cfg_.block(copy).preds.size() != 1) return false;
+        std::vector<const NeutralOp*> a = straight_ops(copy), b = straight_ops(exit);
+        if (a.empty() || a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!same_op(*a[i], *b[i])) return false;
+        for (int k = copy; k >= 0; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
+            blocks.push_back(k);
+            if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
+        }
+        return true;
+    }
+
+    // Two blocks of a condition compute the same and, by value, go to the same places (`role` names
+    // a block by its place in its own copy of the condition).
+    template <class RoleA, class RoleB>
+    bool same_test_block(int a, int b, bool whole, RoleA role_a, RoleB role_b) const {
+        const Block& ba = cfg_.block(a);
+        const Block& bb = cfg_.block(b);
+        if (ba.handler != bb.handler) return false;
+        auto ops_of = [&](const Block& blk) {
+            std::vector<const NeutralOp*> v;
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) v.push_back(&ops_[i]);
+            return v;
+        };
+        std::vector<const NeutralOp*> oa = ops_of(ba), ob = ops_of(bb);
+        if (oa.empty() || ob.empty()) return false;
+        if (whole) {
+            if (oa.size() != ob.size()) return false;
+            for (size_t i = 0; i + 1 < oa.size(); ++i)
+                if (!same_op(*oa[i], *ob[i])) return false;
+        }
+        const NeutralOp& ja = *oa.back();
+        const NeutralOp& jb = *ob.back();
+        if (ja.kind != N::JumpIf || jb.kind != N::JumpIf) return false;
+        // Where each goes when its value is true (or None), and when false (or not None).
+        auto sides = [](const NeutralOp& j, int target, int fall) {
+            bool on_true = j.condition == JumpCondition::IfTrue || j.condition == JumpCondition::IfNone;
+            return on_true ? std::make_pair(target, fall) : std::make_pair(fall, target);
+        };
+        bool none_a = ja.condition == JumpCondition::IfNone || ja.condition == JumpCondition::IfNotNone;
+        bool none_b = jb.condition == JumpCondition::IfNone || jb.condition == JumpCondition::IfNotNone;
+        if (none_a != none_b) return false;
+        auto sa = sides(ja, role_a(cfg_.block_at_offset(ja.target)), role_a(a + 1));
+        auto sb = sides(jb, role_b(cfg_.block_at_offset(jb.target)), role_b(b + 1));
+        return sa == sb && sa.first != -3 && sa.second != -3;
+    }
+
+    // Whether the back-edge target `block` is the test on top of a rotated `while` (it is the
+    // target of `continue`), rather than a loop header of its own.
+    bool starts_rotated_while(int block, const std::vector<ExprPtr>& stack) {
+        std::vector<ExprPtr> probe = stack;
+        Body scratch;
+        const NeutralOp* term = nullptr;
+        try {
+            term = simulate(block, probe, scratch);
+        } catch (const Error&) {
+            return false;
+        }
+        if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return false;
+        Condition c = read_condition(block, *term, probe);
+        c = reduce_condition(c, stack);
+        return match_rotated_while(block, c, stack).has_value();
+    }
+
+    int try_rotated_while(int first, const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
+        std::optional<RotatedWhile> m = match_rotated_while(first, c, stack);
+        if (!m) return -2;
+        Loop loop;
+        loop.header = m->header;
+        loop.body_start = m->body_start;
+        loop.latch = m->latch;
+        loop.exit = m->exit;
+        if (m->bottom_is_pure) {
+            loop.bottom = m->bottom_first;
+        } else {
+            loop.bottom_jump = m->bottom_first;
+            loop.first_test = ast::print_expression(*c.first_value);
+        }
+        for (int k = m->body_start; k <= m->latch; ++k) loop.blocks.insert(k);
+        loop.break_to = find_break_target(loop);
         auto s = make_stmt(StmtKind::While);
         s->test = c.test;
         std::vector<ExprPtr> body_stack = stack;
-        emit_region(header, header, s->body, &loop, body_stack, base);
+        if (m->bottom_first > m->body_start || !m->bottom_is_pure)
+            emit_region(m->body_start, m->bottom_is_pure ? m->bottom_first : m->header, s->body, &loop, body_stack, base);
         if (body_stack.size() != stack.size()) unsupported("loop body that leaves values on the stack");
-        (void)outer;
+        std::vector<int> repeated = m->exit_copy;
+        for (int k = m->bottom_is_pure ? m->bottom_first : m->bottom_first + 1; k <= m->latch; ++k) repeated.push_back(k);
+        for (int k : repeated) {
+            if (emitted_[k]) unsupported("a block reached twice (unstructured control flow)");
+            emitted_[k] = true;
+        }
         if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
+        if (loop.break_to != loop.exit) {
+            std::vector<ExprPtr> else_stack = stack;
+            emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
+        }
         emit_stmt(out, s);
-        return exit;
+        return loop.break_to;
     }
 
     int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
@@ -2287,6 +2566,7 @@ private:
             loop.break_to = find_break_target(loop);
             ExprPtr iterable = stack.empty() ? nullptr : stack.back();
             if (!iterable) unsupported("for loop without an iterator");
+            loop_iterators_.insert(keep(iterable));
             auto s = make_stmt(StmtKind::For);
             s->is_async = first.arg == 1;  // GET_ANEXT and its await
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
@@ -2338,6 +2618,7 @@ private:
             c = reduce_condition(c, stack);
             if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
                 emitted_[header] = true;
+                take_condition(c);
                 s->test = c.test;
                 loop.exit = c.else_block;
                 loop.break_to = find_break_target(loop);
@@ -3059,6 +3340,7 @@ private:
     int temporaries_ = 0;
     std::set<const Expr*> consumed_after_cleanup_;
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
+    std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.

@@ -19,13 +19,14 @@ struct VersionTraits {
     bool qualname_on_stack;     // MAKE_FUNCTION pops the qualified name (before 3.11)
     int for_exit_skips;         // instructions FOR_ITER's exit skips at its target (END_FOR, POP_TOP)
     bool block_stack;           // SETUP_FINALLY / SETUP_WITH / POP_BLOCK instead of an exception table
+    bool forward_conditionals;  // conditional jumps only go forward (3.12+)
 };
 
 VersionTraits traits_of(PyVersion v) {
-    if (v >= PyVersion{3, 13}) return {false, false, 2, false};
-    if (v >= PyVersion{3, 12}) return {true, false, 1, false};
-    if (v >= PyVersion{3, 11}) return {true, false, 0, false};
-    return {true, true, 0, true};
+    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true};
+    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true};
+    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false};
+    return {true, true, 0, true, false};
 }
 
 // What the code at a SETUP_FINALLY / SETUP_WITH target is (3.8-3.10).
@@ -67,7 +68,49 @@ public:
         }
         else attach_handlers();
         drop_except_name_cleanups();
+        if (traits_.forward_conditionals) fold_backward_conditionals();
         return std::move(out_);
+    }
+
+    // 3.12+ have no backward conditional jump: `if x: <rest of the loop body>` jumps back when x is
+    // false, which the compiler writes as `POP_JUMP_IF_TRUE L; JUMP_BACKWARD H; L:`. Folding it
+    // back to `POP_JUMP_IF_FALSE H` gives the shape of 3.8-3.11 (same meaning). The other polarity,
+    // `POP_JUMP_IF_FALSE L; JUMP_BACKWARD H`, is what `if x: continue` compiles to everywhere, and
+    // stays.
+    void fold_backward_conditionals() {
+        std::set<int64_t> targets;
+        for (const auto& op : out_) {
+            if (op.target >= 0) targets.insert(op.target);
+            if (op.handler >= 0) targets.insert(op.handler);
+        }
+        std::vector<NeutralOp> kept;
+        kept.reserve(out_.size());
+        for (size_t k = 0; k < out_.size(); ++k) {
+            kept.push_back(std::move(out_[k]));
+            NeutralOp& cond = kept.back();
+            if (cond.kind != N::JumpIf || k + 2 >= out_.size()) continue;
+            const NeutralOp& back = out_[k + 1];
+            const NeutralOp& after = out_[k + 2];
+            bool jumps_on_true = cond.condition == JumpCondition::IfTrue || cond.condition == JumpCondition::IfNone;
+            bool fold = jumps_on_true && back.kind == N::Jump && back.target >= 0 && back.target <= int64_t(back.offset) &&
+                        cond.target > int64_t(back.offset) && cond.target <= int64_t(after.offset) &&
+                        !targets.count(back.offset) && back.handler == cond.handler;
+            if (!fold) continue;
+            cond.condition = inverse(cond.condition);
+            cond.target = back.target;
+            ++k;
+        }
+        out_ = std::move(kept);
+    }
+
+    static JumpCondition inverse(JumpCondition c) {
+        switch (c) {
+        case JumpCondition::IfTrue: return JumpCondition::IfFalse;
+        case JumpCondition::IfFalse: return JumpCondition::IfTrue;
+        case JumpCondition::IfNone: return JumpCondition::IfNotNone;
+        case JumpCondition::IfNotNone: return JumpCondition::IfNone;
+        }
+        return c;
     }
 
     // `name = None; del name` right after POP_EXCEPT is the compiler's unbinding of `except T as
