@@ -633,6 +633,16 @@ def h(xs, log):
 # ---- What the compiler leaves of the source in constants: `while 1:` keeps an unused 1 (`while
 # True:` a True), and 3.10+ copies the implicit `return None` into each branch of a trailing if.
 SNIPPETS.update({
+    # 3.13 drops the first of two stores to one name (`_, _, x = ...`: POP_TOP, then the stores).
+    "unpack_same_name_twice": ("""
+def f(code):
+    if code:
+        _, _, encoding = code.partition('.')
+        if encoding:
+            return encoding, _
+    a, a, *rest = code or 'xyz'
+    return a, rest
+""", "f('a.b'), f(''), f('ab.')"),
     "loop_constants_and_tail_ifs": ("""
 \"\"\"Module docstring.\"\"\"
 
@@ -946,6 +956,7 @@ EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", 
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).
 EQUIVALENT_NOW |= {(name, v) for name in ("else_after_return", "with_block", "star_unpacking") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_constants_and_tail_ifs", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("unpack_same_name_twice", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_subroutines", "3.8"), ("finally_subroutines", "3.9"), ("asserts_and_raises", "3.9"),
                    ("calls_and_strings", "3.8")}
 # 3.8's finally subroutines, copied inline as 3.9 compiles them.

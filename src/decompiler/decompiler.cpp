@@ -61,6 +61,7 @@ struct PendingUnpack {
     int star_index = -1;
     size_t filled = 0;
     ExprPtr parent_slot;  // the slot this unpack itself fills, for nested targets
+    std::set<size_t> dropped;  // elements popped instead of stored (named by the store after them)
 };
 
 struct Loop {
@@ -114,6 +115,26 @@ public:
             if (text.find(m->id) != std::string::npos) unsupported("exception handling of an unusual shape (" + m->id + " left over)");
     }
 
+public:
+    // Invariant of a finished body: no value of the simulation's own (names in <angle brackets>,
+    // which no identifier can be) is left to be printed as if it were code.
+    static void check_no_markers(const Body& body) {
+        for (const StmtPtr& s : body) {
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) {
+                // their bodies were checked when they were built; their decorators and defaults are here
+            } else {
+                for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) check_no_markers(*b);
+                for (const auto& h : s->handlers) check_no_markers(h.body);
+                for (const auto& c : s->cases) check_no_markers(c.body);
+            }
+            for_each_own_expr(*s, [](const ExprPtr& e) {
+                if (e && e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<')
+                    unsupported("a value of unusual bytecode (" + e->id + ") left in the output");
+            });
+        }
+    }
+
+private:
     // Invariant between structuring and printing: no reachable code was left out.
     void check_every_block_emitted() const {
         std::vector<bool> seen(cfg_.size(), false);
@@ -603,7 +624,15 @@ private:
         size_t index = unpack->filled++;
         if (index >= unpack->targets.size()) unsupported("unpacking with more stores than targets");
         unpack->targets[index] = (int(index) == unpack->star_index) ? starred(target) : target;
+        // Elements dropped right before this store went to the same name (3.13 drops the first of
+        // two stores to one name: `_, _, x = ...`).
+        for (size_t k = index; k-- > 0 && unpack->dropped.count(k) && !unpack->targets[k];) {
+            if (target->kind != ExprKind::Name || int(k) == unpack->star_index) unsupported("unusual unpacking");
+            unpack->targets[k] = target;
+        }
         if (unpack->filled < unpack->targets.size()) return;
+        for (const auto& t : unpack->targets)
+            if (!t) unsupported("an unpacked element dropped without a store after it");
         auto tuple = make_expr(ExprKind::Tuple);
         tuple->elts = unpack->targets;
         assign(out, tuple, unpack->value);
@@ -760,6 +789,7 @@ private:
         try {
             StructuredDecompiler inner(code, failures_);
             body = inner.run();
+            check_no_markers(body);
             strip_implicit_return(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
                 !starts_with_docstring(body)) {
@@ -935,6 +965,13 @@ private:
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
+            if (auto it = slots_.find(v.get()); it != slots_.end()) {  // an unpacked element whose store was dropped
+                const auto& unpack = it->second;
+                size_t index = unpack->filled++;
+                if (index + 1 >= unpack->targets.size()) unsupported("an unpacked element dropped without a store after it");
+                unpack->dropped.insert(index);
+                return;
+            }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
             if (stack.size() < base_ || loop_iterators_.count(v.get())) return;
             if (is_shareable(v) && references(stack, v.get(), nullptr)) return;  // one copy dropped, another still waits
@@ -3366,6 +3403,7 @@ DecompileOutput decompile(const CodeObject& code) {
         }
         StructuredDecompiler top(code, result.failures);
         body = top.run();
+        StructuredDecompiler::check_no_markers(body);
         if (!body.empty() && body.back()->kind == StmtKind::Return &&
             (!body.back()->value || (body.back()->value->kind == ExprKind::Constant &&
                                      body.back()->value->constant->kind == PyValue::Kind::None)))
