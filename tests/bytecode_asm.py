@@ -23,8 +23,26 @@ def _cache_count(op):
     return _CACHES[op]
 
 
-def assemble(template: types.CodeType, program, *, argcount=None):
-    """Returns `template` with its bytecode replaced by `program` (a list of (opname, arg))."""
+def _varint(value, start=False):
+    """An exception-table number: 6-bit chunks, most significant first, 0x40 = more follow, 0x80
+    marks the first number of an entry."""
+    chunks = [value & 63]
+    value >>= 6
+    while value:
+        chunks.append(value & 63)
+        value >>= 6
+    chunks.reverse()
+    out = bytearray(c | (64 if k < len(chunks) - 1 else 0) for k, c in enumerate(chunks))
+    if start:
+        out[0] |= 128
+    return bytes(out)
+
+
+def assemble(template: types.CodeType, program, *, argcount=None, exception_table=()):
+    """Returns `template` with its bytecode replaced by `program` (a list of (opname, arg)).
+
+    exception_table: (start label, end label, handler label, stack depth, lasti) per entry; the
+    range is [start, end)."""
     assert sys.version_info >= (3, 11), "the test assembler writes 3.11+ bytecode"
     consts = list(template.co_consts)
     names = list(template.co_names)
@@ -68,8 +86,12 @@ def assemble(template: types.CodeType, program, *, argcount=None):
             value = 0 if arg is None else arg
         assert 0 <= value < 256, (opname, arg)
         out += bytes([op, value]) + bytes(2 * _cache_count(op))
+    table = bytearray()
+    for start, end, target, depth, lasti in exception_table:
+        table += _varint(labels[start] // 2, True) + _varint((labels[end] - labels[start]) // 2)
+        table += _varint(labels[target] // 2) + _varint(depth << 1 | int(lasti))
     return template.replace(co_code=bytes(out), co_consts=tuple(consts), co_names=tuple(names),
                             co_varnames=tuple(varnames), co_nlocals=len(varnames),
                             co_stacksize=max(template.co_stacksize, 16),
-                            co_linetable=b"", co_exceptiontable=b"",
+                            co_linetable=b"", co_exceptiontable=bytes(table),
                             **({} if argcount is None else {"co_argcount": argcount}))

@@ -39,8 +39,8 @@ class Log:
         return [len(self.events)]
 
 
-def run_both(program, args=(1,), argcount=None):
-    code = assemble(template.__code__, program, argcount=argcount)
+def run_both(program, args=(1,), argcount=None, exception_table=()):
+    code = assemble(template.__code__, program, argcount=argcount, exception_table=exception_table)
     source = uncompile.decompile(code)
     assert not source.failures, "refused:\n%s" % source
     compile(source, "<decompiled>", "exec")
@@ -143,3 +143,21 @@ def test_value_reading_a_name_that_is_rebound():
                     ("LOAD_FAST", "x"), ("BUILD_TUPLE", 2),
                     ("RETURN_VALUE", None)])
     assert "x = 100" in src
+
+
+def test_try_entered_with_a_callable_on_the_stack():
+    # Dynamo's graph break inside a with block: log.f is loaded, then a try/finally protects only
+    # its call (the handler unwinds to depth 0); the result is used after the finally copy.
+    g_call = [("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g")] + call(0) + [("POP_TOP", None)]
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"),
+                    ("label", "try"), ("NOP", None)] + call(0) + [("label", "try_end")] + g_call + [
+                    ("LOAD_CONST", None), ("JUMP_FORWARD", "after"),
+                    ("label", "handler"), ("PUSH_EXC_INFO", None)] + g_call + [("RERAISE", 0),
+                    ("label", "cleanup"), ("COPY", 3), ("POP_EXCEPT", None), ("RERAISE", 1),
+                    ("label", "after"), ("POP_TOP", None),
+                    ("LOAD_FAST", "x"), ("BUILD_TUPLE", 2),
+                    ("RETURN_VALUE", None)],
+                   exception_table=[("try", "try_end", "handler", 0, False),
+                                    ("handler", "cleanup", "cleanup", 1, True)])
+    assert "try:" in src and "finally:" in src

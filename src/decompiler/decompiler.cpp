@@ -492,6 +492,8 @@ private:
     void emit_expr_stmt(Body& out, const ExprPtr& e) {
         if (is_null(e) || e == for_value_ || silent_.count(e.get())) return;
         if (e->kind != ExprKind::Constant && is_scratch(e)) return;
+        // LOAD_CONST None; POP_TOP (a rewriter's placeholder) does nothing; no source compiles to it.
+        if (is_const_kind(e, PyValue::Kind::None)) return;
         auto s = make_stmt(StmtKind::Expr);
         s->value = lambda_or(e);
         emit_stmt(out, s);
@@ -2865,6 +2867,20 @@ private:
         return loop_targets.size() == 1 ? *loop_targets.begin() : -1;
     }
 
+    // Values on the stack above `from` that are not plain names or constants, each written to a
+    // temporary (in stack order, which is the order they were computed) and replaced by its name.
+    void spill_values(Body& out, std::vector<ExprPtr>& stack, size_t from) {
+        for (size_t k = from; k < stack.size(); ++k) {
+            if (!is_shareable(stack[k])) continue;
+            auto name = make_name(new_temporary());
+            auto assign_stmt = make_stmt(StmtKind::Assign);
+            assign_stmt->targets.push_back(name);
+            assign_stmt->value = lambda_or(stack[k]);
+            out.push_back(assign_stmt);
+            replace_everywhere(stack, stack[k], name);
+        }
+    }
+
     // A try or with statement whose protected body starts at `start`.
     int emit_protected(int start, int handler, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
         const HandlerInfo info = handlers_.at(handler);
@@ -2876,9 +2892,20 @@ private:
         ExprPtr entered = is_with && !stack.empty() ? stack.back() : nullptr;
         if (is_with && (!entered || !with_context_.count(entered.get())))
             unsupported("a with block without BEFORE_WITH (block at " + std::to_string(cfg_.block(start).offset) + ", handler at " + std::to_string(cfg_.block(handler).offset) + ")");
+        // A try that starts with values below it on the stack (a rewriter's try around the call of a
+        // callable loaded before it): no source keeps values across a try, so they get names first.
+        // The handler unwinds to its depth; the normal path goes on with the names.
+        bool values_across_try = !is_with && !info.lasti && info.depth < stack.size() && info.depth >= base;
+        if (values_across_try) {
+            spill_values(out, stack, base);
+            body_stack = stack;
+        }
         protected_bodies_.push_back({handler, exit, loop});
         bool body_flows = emit_region(start, exit, body, loop, body_stack, is_with ? stack.size() - 1 : base);
         protected_bodies_.pop_back();
+        // ...and what such a body leaves on the stack for later is named inside the body, where it
+        // was computed (not after the clean-up code that follows it).
+        if (values_across_try && body_flows) spill_values(body, body_stack, base);
         open_handlers_.erase(handler);
         size_t normal_depth = is_with ? stack.size() - 1 : stack.size();
         if (!is_with && body_flows && exit >= 0 && body_stack.size() == normal_depth + 1)
@@ -2888,8 +2915,9 @@ private:
             return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, normal_depth, base, handler);
         }
 
-        if (info.lasti || info.depth != stack.size()) unsupported("a try statement with values on the stack");
-        std::vector<ExprPtr> handler_stack = stack;
+        if (info.lasti || (info.depth != stack.size() && !values_across_try))
+            unsupported("a try statement with values on the stack");
+        std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
         handler_stack.push_back(exception_);
         int after = handler_exit(handler, loop);
         Body handler_body;
