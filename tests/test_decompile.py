@@ -643,6 +643,32 @@ def f(code):
     a, a, *rest = code or 'xyz'
     return a, rest
 """, "f('a.b'), f(''), f('ab.')"),
+    # Code after a with statement whose body always returns runs only when __exit__ suppresses an
+    # exception: it must not be lost.
+    "with_suppressed_exit": ("""
+class Suppress:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.log.append(exc[0] is not None)
+        return True
+
+
+def f(g, log):
+    with Suppress(log):
+        x = g()
+        return x
+    return 'suppressed'
+
+
+def h(g, log):
+    with Suppress(log) as s:
+        return g(), s.log
+""", "[(k(v, log), log) for k in (f, h) for v in (lambda: 1, lambda: 1 / 0) for log in [[]]]"),
     "loop_constants_and_tail_ifs": ("""
 \"\"\"Module docstring.\"\"\"
 
@@ -957,6 +983,7 @@ EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", 
 EQUIVALENT_NOW |= {(name, v) for name in ("else_after_return", "with_block", "star_unpacking") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_constants_and_tail_ifs", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unpack_same_name_twice", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("with_suppressed_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}  # 3.13: __firstlineno__ of the class
 EQUIVALENT_NOW |= {("finally_subroutines", "3.8"), ("finally_subroutines", "3.9"), ("asserts_and_raises", "3.9"),
                    ("calls_and_strings", "3.8")}
 # 3.8's finally subroutines, copied inline as 3.9 compiles them.

@@ -2985,6 +2985,23 @@ private:
         return {};
     }
 
+    // straight_ops from op `i` (in the middle of its block); the blocks it went through in `blocks`.
+    std::vector<const NeutralOp*> straight_ops_from(size_t i, std::vector<int>& blocks) const {
+        std::vector<const NeutralOp*> ops;
+        int block = cfg_.block_of_op(i);
+        for (int steps = 0; block >= 0 && steps < 64; ++steps) {
+            const Block& blk = cfg_.block(block);
+            blocks.push_back(block);
+            for (size_t k = std::max(i, blk.first); k < blk.last; ++k)
+                if (ops_[k].kind != N::Jump && ops_[k].kind != N::Nop) ops.push_back(&ops_[k]);
+            N last = ops_[blk.last - 1].kind;
+            if (last == N::Return || last == N::Raise || last == N::Reraise) return ops;
+            if (blk.succs.size() != 1) break;
+            block = blk.succs[0];
+        }
+        return {};
+    }
+
     static bool same_op(const NeutralOp& a, const NeutralOp& b) {
         return a.kind == b.kind && a.arg == b.arg && a.name == b.name && a.scope == b.scope && a.value == b.value &&
                a.kwnames == b.kwnames && a.call_slots == b.call_slots && a.target < 0 && b.target < 0;
@@ -3024,13 +3041,46 @@ private:
     int finish_with(const ExprPtr& entered, Body& body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
                     std::vector<ExprPtr>& stack, size_t normal_depth, size_t base, int handler) {
         // `stack` is the caller's: what follows the statement continues from it.
-        mark_handler_region(handler);
+        // Where the handler goes on after __exit__ suppressed an exception: the code after the
+        // statement. Reachable only that way when the body always returns or raises
+        // (`with cm: return x` followed by more code); it must then be printed after the statement.
+        std::vector<int> suppressed = mark_handler_region(handler, true);
         auto w = make_stmt(StmtKind::With);
         w->is_async = async_withs_.count(entered.get());
         ExprPtr target = with_target_.count(entered.get()) ? with_target_.at(entered.get()) : nullptr;
         w->items.push_back({with_context_.at(entered.get()), target});
         w->body = std::move(body);
-        return finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        size_t emitted_before = out.size();
+        int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        if (suppressed.empty()) return next;
+        if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
+        // The block may start with the last of the clean-up (the handler's pops) before the code.
+        const Block& blk = cfg_.block(suppressed[0]);
+        size_t i = blk.first;
+        while (i < blk.last && (ops_[i].kind == N::Pop || ops_[i].kind == N::PopExcept || ops_[i].kind == N::Nop)) ++i;
+        if (i == blk.last) unsupported("a with statement whose suppressed exception goes on oddly");
+        if (next == kFlowEnded) {
+            stack.resize(std::min(stack.size(), normal_depth));
+            Body after;
+            bool flows = emit_region(enter_at(i), stop, after, loop, stack, base);
+            // The compiler copies a short ending (`return None`) into both paths: a copy of what the
+            // normal path already ended with is not code of its own.
+            size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
+            bool copy = !flows && !after.empty() && after.size() <= tail &&
+                        print_module(Body(out.end() - long(after.size()), out.end())) == print_module(after);
+            if (!copy) out.insert(out.end(), after.begin(), after.end());
+            return flows ? stop : kFlowEnded;
+        }
+        // Or the compiler's copy of what follows the statement (3.10 copies short tails that end
+        // the function): the same operations as the code the normal path goes on to.
+        std::vector<int> copy_blocks;
+        std::vector<const NeutralOp*> copy = straight_ops_from(i, copy_blocks);
+        std::vector<const NeutralOp*> original = next >= 0 ? straight_ops(next) : std::vector<const NeutralOp*>{};
+        bool same = !copy.empty() && copy.size() == original.size();
+        for (size_t k = 0; same && k < copy.size(); ++k) same = same_op(*copy[k], *original[k]);
+        if (!same) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        for (int cb : copy_blocks) emitted_[cb] = true;
+        return next;
     }
 
     int finish_finally(Body& body, const Body& final_body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
@@ -3094,7 +3144,11 @@ private:
     }
 
     // Blocks only a with-handler reaches (its own code and any tail the compiler copied for it).
-    void mark_handler_region(int handler) {
+    // Marks the blocks only the handler reaches as emitted (its code is the statement's own). For a
+    // with statement's handler (`with_cleanup`), a block with code other than the clean-up (the
+    // __exit__ call, its test, re-raise, stack pops) is not part of it: those blocks are returned.
+    std::vector<int> mark_handler_region(int handler, bool with_cleanup = false) {
+        std::vector<int> beyond;
         std::vector<bool> normal(cfg_.size(), false);
         std::vector<int> work = {0};
         while (!work.empty()) {
@@ -3112,9 +3166,29 @@ private:
             work.pop_back();
             if (b < 0 || seen[b] || normal[b]) continue;
             seen[b] = true;
+            if (with_cleanup && !is_with_cleanup_block(b)) {
+                beyond.push_back(b);
+                continue;
+            }
             emitted_[b] = true;
             for (int s : cfg_.block(b).succs) work.push_back(s);
         }
+        std::sort(beyond.begin(), beyond.end());
+        return beyond;
+    }
+
+    bool is_with_cleanup_block(int b) const {
+        const Block& blk = cfg_.block(b);
+        for (size_t i = blk.first; i < blk.last; ++i) {
+            switch (ops_[i].kind) {
+            case N::Nop: case N::Pop: case N::Copy: case N::Swap: case N::Jump: case N::JumpIf: case N::PushExcInfo:
+            case N::PopExcept: case N::Reraise: case N::WithExceptStart: case N::Await:
+                break;
+            default:
+                return false;
+            }
+        }
+        return true;
     }
 
     bool is_except_clause_test(const ExprPtr& test) const {
