@@ -3068,7 +3068,11 @@ private:
             size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
             bool copy = !flows && !after.empty() && after.size() <= tail &&
                         print_module(Body(out.end() - long(after.size()), out.end())) == print_module(after);
-            if (!copy) out.insert(out.end(), after.begin(), after.end());
+            if (copy) return kFlowEnded;
+            // Otherwise it is the code after the statement, which only a normal path that ended
+            // inside the body leaves to it.
+            if (tail != 0) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+            out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
         // Or the compiler's copy of what follows the statement (3.10 copies short tails that end
