@@ -1147,9 +1147,23 @@ def f(items, hint):
             break
     return lines
 """, "f(['ab', 'cde', 'f'], 4), f(['ab'], 9)"),
+    # A break out of a for-else nested in a loop: the compiler jumps straight to the outer loop's
+    # next iteration (past the else clause).
+    "break_threaded_to_outer_loop": ("""
+def f(names, classes):
+    for name in names:
+        for c in classes:
+            if name in c:
+                if c[name] is None:
+                    return 'none'
+                break
+        else:
+            return 'missing'
+    return 'ok'
+""", "f('ab', [{'a': 1}, {'b': 2}]), f('ab', [{'a': 1}]), f('a', [{'a': None}])"),
 }
 SNIPPETS.update(LAYOUT_SNIPPETS)
-EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_copied_exit")
+EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_copied_exit", "break_threaded_to_outer_loop")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 

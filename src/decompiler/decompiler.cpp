@@ -79,6 +79,12 @@ struct Loop {
     // the first value the test checks, as printed.
     int bottom_jump = -1;
     std::string first_test;
+    // A for loop, and the loop it is nested in (for a `break` the compiler threaded to that loop's
+    // next iteration).
+    bool is_for = false;
+    const Loop* outer = nullptr;
+    const ast::Expr* iterator = nullptr;
+    int breaks = 0;  // `break` statements emitted so far
 };
 
 class StructuredDecompiler {
@@ -1990,12 +1996,19 @@ private:
             case N::Jump: {
                 int target = cfg_.block_at_offset(term->target);
                 if (loop && target == loop->break_to && loop->break_to != stop) {
+                    ++loop->breaks;
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
                 if (target == stop) return true;
                 if (loop && target == loop->header) {
                     out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
+                }
+                if (is_threaded_break(loop, target, stack)) {
+                    loop->break_to = target;
+                    ++loop->breaks;
+                    out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
                 if (target <= b) unsupported("a backward jump that is not a loop");
@@ -2026,6 +2039,16 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // A for loop's `break` whose target is the end of the enclosing loop's body: the compiler jumps
+    // straight to that loop's next iteration (past a for-else's else clause, which then is all the
+    // code between the loop's exit and there). The iterator is popped; the jump must be the loop's
+    // only break target.
+    bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
+        if (!loop || !loop->is_for || !loop->outer || target != next_iteration(loop->outer)) return false;
+        if (loop->break_to != target && (loop->break_to != loop->exit || loop->breaks > 0)) return false;
+        return stack.empty() || stack.back().get() != loop->iterator;
+    }
 
     // ---------------------------------------------------------------- match statements
     // The match statements of this code, by the op their first case starts at (match_decoder.cpp).
@@ -2601,9 +2624,12 @@ private:
             emitted_[header] = true;
             loop.exit = cfg_.block_at_offset(first.target);
             loop.break_to = find_break_target(loop);
+            loop.is_for = true;
+            loop.outer = outer;
             ExprPtr iterable = stack.empty() ? nullptr : stack.back();
             if (!iterable) unsupported("for loop without an iterator");
             loop_iterators_.insert(keep(iterable));
+            loop.iterator = iterable.get();
             auto s = make_stmt(StmtKind::For);
             s->is_async = first.arg == 1;  // GET_ANEXT and its await
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
