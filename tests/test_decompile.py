@@ -1161,9 +1161,50 @@ def f(names, classes):
             return 'missing'
     return 'ok'
 """, "f('ab', [{'a': 1}, {'b': 2}]), f('ab', [{'a': 1}]), f('a', [{'a': None}])"),
+    # A for loop whose body always leaves: no path goes back to FOR_ITER.
+    "for_without_back_edge": ("""
+def popitem(d):
+    for key in sorted(d):
+        value = d[key]
+        del d[key]
+        return key, value
+    raise KeyError
+
+
+def first(xs):
+    for x in xs:
+        if x:
+            return x
+        raise ValueError
+    return None
+""", "popitem({'b': 1, 'a': 2}), first([3]), first([])"),
+    # Stores to a global or to an enclosing function's variable need their declaration.
+    "global_and_nonlocal": ("""
+counter = 0
+
+
+def bump():
+    "Count."
+    global counter, gone
+    counter += 1
+    gone = 1
+    del gone
+    return counter
+
+
+def make():
+    n = 0
+
+    def inc():
+        nonlocal n
+        n += 1
+        return n
+    return inc
+""", "bump(), bump(), [make()() for _ in range(2)]"),
 }
 SNIPPETS.update(LAYOUT_SNIPPETS)
-EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_copied_exit", "break_threaded_to_outer_loop")
+EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_copied_exit", "break_threaded_to_outer_loop",
+                                          "for_without_back_edge", "global_and_nonlocal")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 

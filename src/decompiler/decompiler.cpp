@@ -122,6 +122,29 @@ public:
     }
 
 public:
+    // `global` / `nonlocal` statements for the names this code binds outside itself: a store or
+    // `del` of a global (STORE_GLOBAL), or of a free variable (STORE_DEREF of a co_freevars name).
+    Body declarations() const {
+        std::vector<std::string> globals, nonlocals;
+        auto add = [](std::vector<std::string>& names, const std::string& name) {
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        };
+        for (const auto& op : ops_) {
+            if (op.kind != N::Store && op.kind != N::Delete) continue;
+            if (op.scope == Scope::Global) add(globals, op.name);
+            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end();
+            if (op.scope == Scope::Deref && free) add(nonlocals, op.name);
+        }
+        Body out;
+        for (auto [kind, names] : {std::make_pair(StmtKind::Global, &globals), std::make_pair(StmtKind::Nonlocal, &nonlocals)}) {
+            if (names->empty()) continue;
+            auto d = make_stmt(kind);
+            d->identifiers = *names;
+            out.push_back(d);
+        }
+        return out;
+    }
+
     // Invariant of a finished body: no value of the simulation's own (names in <angle brackets>,
     // which no identifier can be) is left to be printed as if it were code.
     static void check_no_markers(const Body& body) {
@@ -803,6 +826,8 @@ private:
                 doc->value = make_constant(code.consts[0]);
                 body.insert(body.begin(), doc);
             }
+            Body declared = inner.declarations();
+            body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
         } catch (const Error& e) {
             if (e.kind() != Error::Kind::Unsupported) throw;
             failures_.push_back({code.qualname, code.firstlineno, e.what()});
@@ -1916,6 +1941,12 @@ private:
         return reachable_[block];
     }
 
+    // `for x in it: <body that always leaves>`: a for loop header that no path goes back to.
+    bool is_for_without_back_edge(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last > blk.first && ops_[blk.first].kind == N::ForIter && !is_back_edge_target(block);
+    }
+
     bool is_back_edge_target(int block) const {
         for (int p : cfg_.block(block).preds)
             if (is_loop_edge(p, block)) return true;
@@ -1948,7 +1979,8 @@ private:
                 out.push_back(make_stmt(StmtKind::Continue));
                 return false;
             }
-            if (is_back_edge_target(b) && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
+            bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
+            if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
                 b = emit_loop(b, out, loop, stack, base);
                 continue;
             }
