@@ -1140,6 +1140,100 @@ NEEDS_310 = set(MATCH_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")
                    if not (v == "3.13" and POINT in MATCH_SNIPPETS[name][0])}
 
+# Shapes of 3.10+'s block layout (copied exit blocks, 3.12+ inverted loop-end tests).
+LAYOUT_SNIPPETS = {
+    # 3.10+ copy a short return/raise block into each side of a conditional expression before it;
+    # 3.12+ load a returned constant apart from RETURN_VALUE there (not one RETURN_CONST).
+    "exit_copied_into_ifexp": ("""
+def truth(a):
+    return True if a else False
+
+
+def cmp(x, y):
+    return 0 if x == y else 1 if x > y else -1
+
+
+def check(closed, msg=None):
+    if closed:
+        raise ValueError('closed' if msg is None else msg)
+    return a_plus(1, 2, 0) + a_plus(1, 2, 1)
+
+
+def a_plus(a, b, c):
+    return a + (b if c else 3)
+""", "[truth(0), truth(2), cmp(1, 2), cmp(2, 1), cmp(1, 1), check(False)]"),
+    # A break whose loop exit is a short return: the compiler copies the return after POP_TOP.
+    "break_to_copied_exit": ("""
+def f(items, hint):
+    n = 0
+    lines = []
+    for line in items:
+        lines.append(line)
+        n += len(line)
+        if n >= hint:
+            break
+    return lines
+""", "f(['ab', 'cde', 'f'], 4), f(['ab'], 9)"),
+    # A break out of a for-else nested in a loop: the compiler jumps straight to the outer loop's
+    # next iteration (past the else clause).
+    "break_threaded_to_outer_loop": ("""
+def f(names, classes):
+    for name in names:
+        for c in classes:
+            if name in c:
+                if c[name] is None:
+                    return 'none'
+                break
+        else:
+            return 'missing'
+    return 'ok'
+""", "f('ab', [{'a': 1}, {'b': 2}]), f('ab', [{'a': 1}]), f('a', [{'a': None}])"),
+    # A for loop whose body always leaves: no path goes back to FOR_ITER.
+    "for_without_back_edge": ("""
+def popitem(d):
+    for key in sorted(d):
+        value = d[key]
+        del d[key]
+        return key, value
+    raise KeyError
+
+
+def first(xs):
+    for x in xs:
+        if x:
+            return x
+        raise ValueError
+    return None
+""", "popitem({'b': 1, 'a': 2}), first([3]), first([])"),
+    # Stores to a global or to an enclosing function's variable need their declaration.
+    "global_and_nonlocal": ("""
+counter = 0
+
+
+def bump():
+    "Count."
+    global counter, gone
+    counter += 1
+    gone = 1
+    del gone
+    return counter
+
+
+def make():
+    n = 0
+
+    def inc():
+        nonlocal n
+        n += 1
+        return n
+    return inc
+""", "bump(), bump(), [make()() for _ in range(2)]"),
+}
+SNIPPETS.update(LAYOUT_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_copied_exit", "break_threaded_to_outer_loop",
+                                          "for_without_back_edge", "global_and_nonlocal")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 
 def decompile_and_check(cli, tmp_path, version, name):
     exe = interpreter(version)

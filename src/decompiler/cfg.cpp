@@ -28,6 +28,8 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
     for (size_t i = 0; i < ops.size(); ++i) {
         if (target_offsets.count(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
         if (is_block_terminator(ops[i].kind)) leader[i + 1] = true;
+        // A for loop's header is a block of its own even when no path goes back to it.
+        if (ops[i].kind == N::ForIter) leader[i] = true;
         // One handler per block, so a block is either inside a protected range or not.
         if (i > 0 && ops[i].handler != ops[i - 1].handler) leader[i] = true;
     }

@@ -79,6 +79,12 @@ struct Loop {
     // the first value the test checks, as printed.
     int bottom_jump = -1;
     std::string first_test;
+    // A for loop, and the loop it is nested in (for a `break` the compiler threaded to that loop's
+    // next iteration).
+    bool is_for = false;
+    const Loop* outer = nullptr;
+    const ast::Expr* iterator = nullptr;
+    int breaks = 0;  // `break` statements emitted so far
 };
 
 class StructuredDecompiler {
@@ -116,6 +122,29 @@ public:
     }
 
 public:
+    // `global` / `nonlocal` statements for the names this code binds outside itself: a store or
+    // `del` of a global (STORE_GLOBAL), or of a free variable (STORE_DEREF of a co_freevars name).
+    Body declarations() const {
+        std::vector<std::string> globals, nonlocals;
+        auto add = [](std::vector<std::string>& names, const std::string& name) {
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        };
+        for (const auto& op : ops_) {
+            if (op.kind != N::Store && op.kind != N::Delete) continue;
+            if (op.scope == Scope::Global) add(globals, op.name);
+            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end();
+            if (op.scope == Scope::Deref && free) add(nonlocals, op.name);
+        }
+        Body out;
+        for (auto [kind, names] : {std::make_pair(StmtKind::Global, &globals), std::make_pair(StmtKind::Nonlocal, &nonlocals)}) {
+            if (names->empty()) continue;
+            auto d = make_stmt(kind);
+            d->identifiers = *names;
+            out.push_back(d);
+        }
+        return out;
+    }
+
     // Invariant of a finished body: no value of the simulation's own (names in <angle brackets>,
     // which no identifier can be) is left to be printed as if it were code.
     static void check_no_markers(const Body& body) {
@@ -799,6 +828,8 @@ private:
                 doc->value = make_constant(code.consts[0]);
                 body.insert(body.begin(), doc);
             }
+            Body declared = inner.declarations();
+            body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
         } catch (const Error& e) {
             if (e.kind() != Error::Kind::Unsupported) throw;
             failures_.push_back({code.qualname, code.firstlineno, e.what()});
@@ -1912,6 +1943,12 @@ private:
         return reachable_[block];
     }
 
+    // `for x in it: <body that always leaves>`: a for loop header that no path goes back to.
+    bool is_for_without_back_edge(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last > blk.first && ops_[blk.first].kind == N::ForIter && !is_back_edge_target(block);
+    }
+
     bool is_back_edge_target(int block) const {
         for (int p : cfg_.block(block).preds)
             if (is_loop_edge(p, block)) return true;
@@ -1944,7 +1981,8 @@ private:
                 out.push_back(make_stmt(StmtKind::Continue));
                 return false;
             }
-            if (is_back_edge_target(b) && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
+            bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
+            if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
                 b = emit_loop(b, out, loop, stack, base);
                 continue;
             }
@@ -1992,12 +2030,19 @@ private:
             case N::Jump: {
                 int target = cfg_.block_at_offset(term->target);
                 if (loop && target == loop->break_to && loop->break_to != stop) {
+                    ++loop->breaks;
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
                 if (target == stop) return true;
                 if (loop && target == loop->header) {
                     out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
+                }
+                if (is_threaded_break(loop, target, stack)) {
+                    loop->break_to = target;
+                    ++loop->breaks;
+                    out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
                 if (target <= b) unsupported("a backward jump that is not a loop");
@@ -2028,6 +2073,16 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // A for loop's `break` whose target is the end of the enclosing loop's body: the compiler jumps
+    // straight to that loop's next iteration (past a for-else's else clause, which then is all the
+    // code between the loop's exit and there). The iterator is popped; the jump must be the loop's
+    // only break target.
+    bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
+        if (!loop || !loop->is_for || !loop->outer || target != next_iteration(loop->outer)) return false;
+        if (loop->break_to != target && (loop->break_to != loop->exit || loop->breaks > 0)) return false;
+        return stack.empty() || stack.back().get() != loop->iterator;
+    }
 
     // ---------------------------------------------------------------- match statements
     // The match statements of this code, by the op their first case starts at (match_decoder.cpp).
@@ -2603,9 +2658,12 @@ private:
             emitted_[header] = true;
             loop.exit = cfg_.block_at_offset(first.target);
             loop.break_to = find_break_target(loop);
+            loop.is_for = true;
+            loop.outer = outer;
             ExprPtr iterable = stack.empty() ? nullptr : stack.back();
             if (!iterable) unsupported("for loop without an iterator");
             loop_iterators_.insert(keep(iterable));
+            loop.iterator = iterable.get();
             auto s = make_stmt(StmtKind::For);
             s->is_async = first.arg == 1;  // GET_ANEXT and its await
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;

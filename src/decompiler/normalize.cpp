@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "block_stack.h"
+#include "exit_tails.h"
 #include "finally_subroutines.h"
 #include "core/exception_table.h"
 
@@ -20,13 +21,16 @@ struct VersionTraits {
     int for_exit_skips;         // instructions FOR_ITER's exit skips at its target (END_FOR, POP_TOP)
     bool block_stack;           // SETUP_FINALLY / SETUP_WITH / POP_BLOCK instead of an exception table
     bool forward_conditionals;  // conditional jumps only go forward (3.12+)
+    bool copies_small_exits;    // a jump to a short return/raise block becomes a copy of it (3.10+)
+    bool fused_const_returns;   // LOAD_CONST; RETURN_VALUE in one block is RETURN_CONST (3.12+)
 };
 
 VersionTraits traits_of(PyVersion v) {
-    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true};
-    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true};
-    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false};
-    return {true, true, 0, true, false};
+    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true, true, true};
+    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true, true, true};
+    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false, true, false};
+    if (v >= PyVersion{3, 10}) return {true, true, 0, true, false, true, false};
+    return {true, true, 0, true, false, false, false};
 }
 
 // What the code at a SETUP_FINALLY / SETUP_WITH target is (3.8-3.10).
@@ -68,6 +72,7 @@ public:
         }
         else attach_handlers();
         drop_except_name_cleanups();
+        if (traits_.copies_small_exits) share_exit_tails(out_, traits_.fused_const_returns);
         if (traits_.forward_conditionals) fold_backward_conditionals();
         return std::move(out_);
     }

@@ -1,0 +1,256 @@
+#include "exit_tails.h"
+
+#include <climits>
+#include <optional>
+#include <set>
+
+#include "block_stack.h"
+#include "cfg.h"
+
+namespace uncompile {
+
+namespace {
+
+bool is_exit(N kind) { return kind == N::Return || kind == N::Raise; }
+
+bool same_op(const NeutralOp& a, const NeutralOp& b) {
+    return a.kind == b.kind && a.arg == b.arg && a.scope == b.scope && a.name == b.name && a.value == b.value &&
+           a.kwnames == b.kwnames && a.condition == b.condition && a.inplace == b.inplace &&
+           a.conversion == b.conversion && a.with_qualname == b.with_qualname && a.for_call == b.for_call &&
+           a.call_slots == b.call_slots && a.null_first == b.null_first && a.target < 0 && b.target < 0 &&
+           a.handler == b.handler && a.handler_depth == b.handler_depth && a.handler_lasti == b.handler_lasti;
+}
+
+// Values an op takes from the stack, for the kinds the rest of a return or raise statement holds.
+std::optional<int> pops_of(const NeutralOp& op) {
+    const int n = int(op.arg);
+    switch (op.kind) {
+    case N::Nop: case N::Swap: case N::Copy: case N::LoadConst: case N::Load: case N::PushNull: return 0;
+    case N::Pop: case N::Store: case N::Return: case N::LoadAttr: case N::UnaryOp: case N::GetIter:
+    case N::ConvertValue:
+        return 1;
+    case N::BinaryOp: case N::Compare: case N::Subscr: case N::StoreAttr: return 2;
+    case N::StoreSubscr: return 3;
+    case N::Raise: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return n;
+    case N::FormatValue: return 1 + n;
+    case N::Call: return n + op.call_slots;
+    case N::CallKw: return n + 1 + op.call_slots;
+    default: return std::nullopt;
+    }
+}
+
+class ExitTails {
+public:
+    ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {
+        for (const auto& op : ops_) {
+            if (op.target >= 0) targets_.insert(op.target);
+            if (op.handler >= 0) targets_.insert(op.handler);
+        }
+    }
+
+    void run() {
+        // Inner conditional expressions first (they sit in the else side of outer ones).
+        for (size_t j = ops_.size(); j-- > 0;)
+            if (ops_[j].kind == N::JumpIf) share_conditional_value_tail(j);
+        for (size_t f = ops_.size(); f-- > 0;)
+            if (ops_[f].kind == N::ForIter) share_break_tails(f);
+    }
+
+private:
+    size_t index_at(int64_t offset) const {
+        size_t k = 0;
+        while (k < ops_.size() && int64_t(ops_[k].offset) < offset) ++k;
+        return k;
+    }
+
+    bool is_target(size_t k) const { return targets_.count(ops_[k].offset) > 0; }
+
+    // An op of its own offset (not the second half of a fused instruction), so a jump can reach it.
+    bool addressable(size_t k) const { return k == 0 || ops_[k - 1].offset != ops_[k].offset; }
+
+    // Whether ops [first, end) only build a value: the stack never drops below where the test left
+    // it, and no statement (a popped value, a store) ends there. `depth` is relative to `first`.
+    bool builds_one_value(size_t first, size_t end, const std::vector<int>& depth) const {
+        for (size_t k = first; k < end; ++k) {
+            int before = depth[k - first], after = depth[k + 1 - first];
+            if (before == INT_MIN) continue;
+            if (after < 0 && after != INT_MIN) return false;
+            const NeutralOp& op = ops_[k];
+            bool or_pop = op.kind == N::Pop && k > first && ops_[k - 1].kind == N::JumpIf;  // `a or b` on 3.12+
+            bool sink = op.kind == N::Store || op.kind == N::StoreAttr || op.kind == N::StoreSubscr ||
+                        op.kind == N::StoreSlice || op.kind == N::Delete || op.kind == N::DeleteAttr ||
+                        op.kind == N::DeleteSubscr || (op.kind == N::Pop && !or_pop);
+            if (sink && after == 0) return false;
+        }
+        return true;
+    }
+
+    // Whether ops [first, last] are few enough instructions for the compiler to have copied them.
+    bool copyable(size_t first, size_t last) const {
+        std::set<uint32_t> instructions;
+        for (size_t k = first; k <= last; ++k) instructions.insert(ops_[k].offset);
+        return instructions.size() <= kMaxCopiedInstructions;
+    }
+    static constexpr size_t kMaxCopiedInstructions = 4;  // flowgraph.c's MAX_COPY_SIZE
+
+    // Replaces ops [first, last] (a copy) with a jump to `to`.
+    void replace_with_jump(size_t first, size_t last, size_t to) {
+        NeutralOp& jump = ops_[first];
+        int64_t target = ops_[to].offset;
+        uint32_t offset = jump.offset;
+        int line = jump.line;
+        int64_t handler = jump.handler;
+        uint32_t depth = jump.handler_depth;
+        bool lasti = jump.handler_lasti;
+        jump = NeutralOp{};
+        jump.kind = N::Jump;
+        jump.offset = offset;
+        jump.line = line;
+        jump.target = target;
+        jump.handler = handler;
+        jump.handler_depth = depth;
+        jump.handler_lasti = lasti;
+        targets_.insert(target);
+        ops_.erase(ops_.begin() + std::ptrdiff_t(first) + 1, ops_.begin() + std::ptrdiff_t(last) + 1);
+    }
+
+    // Stack depths (relative to `first`) over a single-entry region [first, exit] that only branches
+    // forward inside itself and ends at its only exit (a return or raise); empty when not so.
+    std::vector<int> region_depths(size_t first, size_t& exit) const {
+        std::vector<int> depth(ops_.size() - first, INT_MIN);
+        depth[0] = 0;
+        size_t k = first;
+        for (;; ++k) {
+            if (k >= ops_.size()) return {};
+            int d = depth[k - first];
+            const NeutralOp& op = ops_[k];
+            if (is_exit(op.kind)) {
+                if (d == INT_MIN) return {};
+                break;
+            }
+            if (d == INT_MIN) continue;  // only reached by a jump further on: not this shape
+            if (op.kind == N::Jump || op.kind == N::JumpIf || op.kind == N::JumpIfOrPop) {
+                size_t t = index_at(op.target);
+                if (t <= k || t >= ops_.size()) return {};
+                int taken = op.kind == N::JumpIfOrPop ? d : op.kind == N::JumpIf ? d - 1 : d;
+                int& slot = depth[t - first];
+                if (slot != INT_MIN && slot != taken) return {};
+                slot = taken;
+                if (op.kind == N::Jump) continue;
+            } else if (is_block_terminator(op.kind)) {
+                return {};
+            }
+            std::optional<int> e = op.kind == N::JumpIf || op.kind == N::JumpIfOrPop ? std::optional<int>(-1) : stack_effect(op);
+            if (!e || k + 1 >= ops_.size()) return {};
+            int& next = depth[k + 1 - first];
+            if (next != INT_MIN && next != d + *e) return {};
+            next = d + *e;
+        }
+        exit = k;
+        // Nothing jumps further on from inside, and nothing outside jumps in past the start.
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            const NeutralOp& op = ops_[i];
+            if (op.target < 0 || !is_block_terminator(op.kind)) continue;
+            bool inside = i >= first && i <= exit;
+            bool into = op.target > int64_t(ops_[first].offset) && op.target <= int64_t(ops_[exit].offset);
+            if (inside ? !into : into) return {};
+        }
+        depth.resize(exit + 1 - first);
+        return depth;
+    }
+
+    // Whether the tail starting at `first`, entered with the side's value on top of the values the
+    // test found, takes values from below that one: the test was inside an expression.
+    bool consumes_below(size_t first, size_t last) const {
+        int d = 1;
+        for (size_t k = first; k <= last; ++k) {
+            std::optional<int> p = pops_of(ops_[k]);
+            std::optional<int> e = stack_effect(ops_[k]);
+            if (!p || !e) return false;
+            if (d - *p < 0) return true;
+            d += *e;
+            if (d <= 0) return false;
+        }
+        return false;
+    }
+
+    bool is_loose_const_return(size_t ret) const {
+        return fused_ && ops_[ret].kind == N::Return && ret > 0 && ops_[ret - 1].kind == N::LoadConst &&
+               ops_[ret - 1].offset != ops_[ret].offset;
+    }
+
+    // `<test> JumpIf L; <value>; <tail copy>; L: <value>; <tail>` -> the first tail a jump to the second.
+    void share_conditional_value_tail(size_t j) {
+        const NeutralOp& cond = ops_[j];
+        size_t then_first = j + 1, t = index_at(cond.target);
+        if (t <= then_first + 1 || t >= ops_.size() || !is_exit(ops_[t - 1].kind)) return;
+        size_t then_exit = t - 1;
+        std::vector<int> then_depth(then_exit + 1 - then_first, 0);
+        for (size_t k = then_first; k < then_exit; ++k) {
+            if (is_block_terminator(ops_[k].kind) || (k > then_first && is_target(k))) return;
+            std::optional<int> e = stack_effect(ops_[k]);
+            if (!e) return;
+            then_depth[k + 1 - then_first] = then_depth[k - then_first] + *e;
+        }
+        if (is_target(then_exit)) return;
+        size_t else_exit = 0;
+        std::vector<int> else_depth = region_depths(t, else_exit);
+        if (else_depth.empty()) return;
+        size_t common = 0;
+        while (common < then_exit - then_first && common < else_exit - t &&
+               same_op(ops_[then_exit - common], ops_[else_exit - common]))
+            ++common;
+        for (size_t len = common; len >= 1; --len) {
+            size_t s1 = then_exit + 1 - len, s2 = else_exit + 1 - len;
+            if (then_depth[s1 - then_first] != 1 || else_depth[s2 - t] != 1) continue;
+            bool one_value = builds_one_value(then_first, s1, then_depth) && builds_one_value(t, s2, else_depth);
+            if (!one_value || !copyable(s1, then_exit) || !addressable(s1) || !addressable(s2)) continue;
+            bool expression = consumes_below(s1, then_exit) ||
+                              (len == 1 && (is_loose_const_return(s1) || is_loose_const_return(s2)));
+            if (expression) replace_with_jump(s1, then_exit, s2);
+            return;
+        }
+    }
+
+    // A for loop whose exit (the code at its FOR_ITER's target) is a return or raise: a `break`
+    // is POP_TOP then a copy of that exit.
+    void share_break_tails(size_t f) {
+        size_t x = index_at(ops_[f].target);
+        size_t x_exit = x;
+        while (x_exit < ops_.size() && !is_block_terminator(ops_[x_exit].kind)) ++x_exit;
+        if (x_exit >= ops_.size() || !is_exit(ops_[x_exit].kind) || !addressable(x) || !copyable(x, x_exit)) return;
+        size_t len = x_exit + 1 - x;
+        for (size_t p = f + 1; p + len < x; ++p) {
+            if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
+            bool copy = true;
+            for (size_t k = 0; k < len && copy; ++k)
+                copy = same_op(ops_[p + 1 + k], ops_[x + k]) && !is_target(p + 1 + k);
+            if (!copy || !addressable(p + 1)) continue;
+            replace_with_jump(p + 1, p + len, x);
+            x -= len - 1;
+            x_exit -= len - 1;
+        }
+    }
+
+    // Whether op `p` of the for loop at `f` (exit at `x`) is outside any loop nested in it.
+    bool in_loop_itself(size_t f, size_t p, size_t x) const {
+        for (size_t k = p + 1; k < x; ++k) {
+            const NeutralOp& op = ops_[k];
+            if (op.target < 0 || !is_block_terminator(op.kind)) continue;
+            if (op.target > int64_t(ops_[f].offset) && op.target <= int64_t(ops_[p].offset)) return false;
+        }
+        return true;
+    }
+
+    std::vector<NeutralOp>& ops_;
+    bool fused_;
+    std::set<int64_t> targets_;
+};
+
+}  // namespace
+
+void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns) {
+    ExitTails(ops, fused_const_returns).run();
+}
+
+}  // namespace uncompile

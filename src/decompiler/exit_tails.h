@@ -1,0 +1,22 @@
+#pragma once
+// CPython 3.10+ replace a jump to a small block that ends the function (a return or raise of at
+// most four instructions) with a copy of that block. Where the copy stands for code the source
+// wrote once, the copy becomes the jump again.
+#include <vector>
+
+#include "neutral_op.h"
+
+namespace uncompile {
+
+// Undoes the copy (ops keep their offsets; a copy becomes one Jump to the block it copies) in
+// the two shapes the source cannot say otherwise:
+//   a conditional expression inside a return or raise (`raise E(a if c else b)`): each side
+//     pushes its value, then ends in a copy of the rest of the statement. Undone where the rest
+//     also consumes values pushed before the test (an `if` statement cannot leave any) or, where
+//     `fused_const_returns` (3.12+: RETURN_CONST), where a side returns a constant loaded apart
+//     from its return (an `if` statement's `return <constant>` is one RETURN_CONST);
+//   `break` in a for loop whose exit is such a block: POP_TOP (the iterator), then the copy.
+// Each rewrite replaces a copy by a jump to code that is the same, so meaning is kept.
+void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns);
+
+}  // namespace uncompile
