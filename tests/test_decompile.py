@@ -797,6 +797,88 @@ def g(d, k):
 """, "f({1: 'ab'}, 1), f({}, 1), g({}, 0), g({1: 2}, 1), g({}, 3)"),
 })
 
+# Ways out of nested try/finally statements: a return, break or continue runs a copy of each
+# finally body it leaves (innermost first); the compiler copies a returned value's tail into
+# the branches of those copies.
+SNIPPETS.update({
+    "finally_nested_ways_out": ("""
+def f(x, log):
+    try:
+        try:
+            return x
+        finally:
+            log.append('a')
+    finally:
+        log.append('b')
+
+def g(xs, log):
+    for i in xs:
+        try:
+            try:
+                if i == 1:
+                    continue
+                if i == 2:
+                    break
+                if i == 3:
+                    return i
+            finally:
+                log.append('a')
+        finally:
+            log.append('b')
+
+def h(x, log):
+    try:
+        if x:
+            return x
+    finally:
+        if x:
+            try:
+                log.append(1 // (x - 1))
+            except ZeroDivisionError:
+                pass
+
+def run():
+    out = []
+    for fn, args in ((f, (1,)), (g, ([0, 1, 2],)), (g, ([0, 3],)), (h, (1,)), (h, (2,)), (h, (0,))):
+        log = []
+        out.append((fn(*args, log), log))
+    return out
+""", "run()"),
+    "finally_copied_tail": ("""
+import types
+
+def close(self, log):
+    try:
+        log.append(0)
+    finally:
+        try:
+            if self.a:
+                log.append(1)
+        finally:
+            self.sock = None
+
+def close2(self, log):
+    try:
+        log.append(0)
+    finally:
+        sock = self.sock
+        if sock is not None:
+            log.append(sock)
+
+def run():
+    out = []
+    for s in (types.SimpleNamespace(a=1, sock=None), types.SimpleNamespace(a=2, sock=None)):
+        log = []
+        close(s, log)
+        s.sock = 5
+        close2(s, log)
+        s.a = 0
+        close(s, log)
+        out.append(log)
+    return out
+""", "run()"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
