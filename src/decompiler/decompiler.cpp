@@ -3081,9 +3081,10 @@ private:
 
     // The statement a path through the first branches of `s` ends with.
     static StmtPtr trailing_statement(const StmtPtr& s) {
-        bool compound = s->kind == StmtKind::If || s->kind == StmtKind::With || (s->kind == StmtKind::Try && s->orelse.empty());
-        if (!compound || s->body.empty()) return s;
-        return trailing_statement(s->body.back());
+        bool compound = s->kind == StmtKind::If || s->kind == StmtKind::With || s->kind == StmtKind::Try;
+        const Body& branch = s->kind == StmtKind::Try && !s->orelse.empty() ? s->orelse : s->body;
+        if (!compound || branch.empty()) return s;
+        return trailing_statement(branch.back());
     }
 
     // Takes the copies of `tail_text` (a statement that ends flow, see is_copied_tail) out of the
