@@ -879,6 +879,41 @@ def run():
 """, "run()"),
 })
 
+# 3.10 copies a short `return value` after a try statement into the end of each except clause
+# (after POP_EXCEPT); a `return` written in the clause computes its value before POP_EXCEPT.
+SNIPPETS.update({
+    "except_copied_tail_return": ("""
+def setdefault(d, key, default=None):
+    try:
+        return d[key]
+    except KeyError:
+        d[key] = default
+    return default
+
+def inside(d, key, default):
+    try:
+        return d[key]
+    except KeyError:
+        d[key] = default
+        return default
+    except TypeError as e:
+        default = str(e)
+    return default + '!'
+
+def pair(d, key):
+    try:
+        a, b = d[key]
+    except (KeyError, ValueError):
+        a = b = 0
+    return (a, b)
+
+def run():
+    d = {1: (2, 3)}
+    return [setdefault(d, 5, 'x'), setdefault(d, 5), inside(d, 6, 'y'), inside(d, [], 'z'),
+            pair(d, 1), pair(d, 9), pair({1: 2}, 1) if False else None, d]
+""", "run()"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
@@ -1047,6 +1082,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
                                                "try_finally_return", "try_in_loop", "with_blocks")}
 
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.

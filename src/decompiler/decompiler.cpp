@@ -1325,6 +1325,7 @@ private:
         }
         case N::PopExcept: {
             if (pop(stack) != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+            pop_except_serial_ = make_expr(ExprKind::Name)->serial;
             return;
         }
         case N::CheckExcMatch: {
@@ -1972,6 +1973,7 @@ private:
             case N::Return: {
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
+                if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -2918,10 +2920,12 @@ private:
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
+                if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
                 emit_stmt(out, t);
                 return else_flows ? else_stop : kFlowEnded;
             }
             stack = std::move(body_stack);
+            if ((!body_flows || exit < 0) && hoist_copied_tail(t, out)) return kFlowEnded;
             emit_stmt(out, t);
             return body_flows && exit >= 0 ? exit : kFlowEnded;
         }
@@ -2930,6 +2934,43 @@ private:
         stack = std::move(body_stack);
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // A value returned after the POP_EXCEPT of its block, all of it computed after it: a `return`
+    // written inside the clause computes its value first; this is the compiler's copy (3.10) of
+    // the `return` after the try statement.
+    bool computed_after_pop_except(int b, const NeutralOp* term, const ExprPtr& value) const {
+        const Block& blk = cfg_.block(b);
+        bool pops = false;
+        for (const NeutralOp* op = &ops_[blk.first]; op < term; ++op) pops = pops || op->kind == N::PopExcept;
+        if (!pops || !value || value->kind == ExprKind::Constant) return false;
+        std::unordered_set<const Expr*> nodes;
+        collect_nodes(value, nodes);
+        return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    // No clause goes on and the body does not flow out (or only into the same copied tail, read as
+    // an `else` clause): a copied `return` that ends clauses is the statement after the try
+    // statement, printed once there.
+    bool hoist_copied_tail(const StmtPtr& t, Body& out) {
+        StmtPtr tail;
+        for (auto& h : t->handlers) {
+            if (h.body.empty() || !tail_after_clause_.count(h.body.back().get())) continue;
+            if (tail && print_module(Body{tail}) != print_module(Body{h.body.back()})) return false;
+            tail = h.body.back();
+        }
+        if (!tail) return false;
+        // The body's own way out, a copy of the same tail, was read as an `else` clause.
+        if (!t->orelse.empty() && (t->orelse.size() != 1 || print_module(t->orelse) != print_module(Body{tail}))) return false;
+        t->orelse.clear();
+        for (auto& h : t->handlers)
+            if (!h.body.empty() && print_module(Body{h.body.back()}) == print_module(Body{tail}) && tail_after_clause_.count(h.body.back().get())) {
+                h.body.pop_back();
+                if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+            }
+        emit_stmt(out, t);
+        emit_stmt(out, tail);
+        return true;
     }
 
     // `return value` inside a try body: the body computed the value, the return comes after the
@@ -3518,6 +3559,8 @@ private:
     int temporaries_ = 0;
     std::set<const Expr*> consumed_after_cleanup_;
     std::set<std::pair<const Stmt*, const Stmt*>> left_through_;  // (return/break/continue, try/finally it leaves)
+    uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
+    std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
