@@ -823,6 +823,123 @@ def g(d, k):
 """, "f({1: 'ab'}, 1), f({}, 1), g({}, 0), g({1: 2}, 1), g({}, 3)"),
 })
 
+# Ways out of nested try/finally statements: a return, break or continue runs a copy of each
+# finally body it leaves (innermost first); the compiler copies a returned value's tail into
+# the branches of those copies.
+SNIPPETS.update({
+    "finally_nested_ways_out": ("""
+def f(x, log):
+    try:
+        try:
+            return x
+        finally:
+            log.append('a')
+    finally:
+        log.append('b')
+
+def g(xs, log):
+    for i in xs:
+        try:
+            try:
+                if i == 1:
+                    continue
+                if i == 2:
+                    break
+                if i == 3:
+                    return i
+            finally:
+                log.append('a')
+        finally:
+            log.append('b')
+
+def h(x, log):
+    try:
+        if x:
+            return x
+    finally:
+        if x:
+            try:
+                log.append(1 // (x - 1))
+            except ZeroDivisionError:
+                pass
+
+def run():
+    out = []
+    for fn, args in ((f, (1,)), (g, ([0, 1, 2],)), (g, ([0, 3],)), (h, (1,)), (h, (2,)), (h, (0,))):
+        log = []
+        out.append((fn(*args, log), log))
+    return out
+""", "run()"),
+    "finally_copied_tail": ("""
+import types
+
+def close(self, log):
+    try:
+        log.append(0)
+    finally:
+        try:
+            if self.a:
+                log.append(1)
+        finally:
+            self.sock = None
+
+def close2(self, log):
+    try:
+        log.append(0)
+    finally:
+        sock = self.sock
+        if sock is not None:
+            log.append(sock)
+
+def run():
+    out = []
+    for s in (types.SimpleNamespace(a=1, sock=None), types.SimpleNamespace(a=2, sock=None)):
+        log = []
+        close(s, log)
+        s.sock = 5
+        close2(s, log)
+        s.a = 0
+        close(s, log)
+        out.append(log)
+    return out
+""", "run()"),
+})
+
+# 3.10 copies a short `return value` after a try statement into the end of each except clause
+# (after POP_EXCEPT); a `return` written in the clause computes its value before POP_EXCEPT.
+SNIPPETS.update({
+    "except_copied_tail_return": ("""
+def setdefault(d, key, default=None):
+    try:
+        return d[key]
+    except KeyError:
+        d[key] = default
+    return default
+
+def inside(d, key, default):
+    try:
+        return d[key]
+    except KeyError:
+        d[key] = default
+        return default
+    except TypeError as e:
+        default = str(e)
+    return default + '!'
+
+def pair(d, key):
+    try:
+        a, b = d[key]
+    except (KeyError, ValueError):
+        a = b = 0
+    return (a, b)
+
+def run():
+    d = {1: (2, 3)}
+    return [setdefault(d, 5, 'x'), setdefault(d, 5), inside(d, 6, 'y'), inside(d, [], 'z'),
+            pair(d, 1), pair(d, 9), pair({1: 2}, 1) if False else None, d]
+""", "run()"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
@@ -990,6 +1107,10 @@ EQUIVALENT_NOW |= {("finally_subroutines", "3.8"), ("finally_subroutines", "3.9"
 EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clauses_else", "except_name_unbound",
                                                "except_returns", "nested_try", "raise_in_except", "try_except_finally",
                                                "try_finally_return", "try_in_loop", "with_blocks")}
+
+EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

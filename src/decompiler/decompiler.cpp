@@ -106,6 +106,8 @@ public:
         std::vector<ExprPtr> stack;
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
+        std::vector<const Stmt*> for_return, for_jump;
+        check_finally_copies(body, for_return, for_jump);
         if (!handlers_.empty()) check_no_handler_markers(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         inline_temporaries(body, "__stack");
@@ -1356,6 +1358,7 @@ private:
         }
         case N::PopExcept: {
             if (pop(stack) != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+            pop_except_serial_ = make_expr(ExprKind::Name)->serial;
             return;
         }
         case N::CheckExcMatch: {
@@ -2010,6 +2013,7 @@ private:
             case N::Return: {
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
+                if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -2981,7 +2985,9 @@ private:
         Body handler_body;
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
         if (!handler_body.empty() && is_reraise(handler_body.back())) {
+            StmtPtr reraise = handler_body.back();
             handler_body.pop_back();
+            strip_copied_tail(handler_body, print_module(Body{reraise}), true);
             stack = std::move(body_stack);
             return finish_finally(body, handler_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         }
@@ -3000,10 +3006,12 @@ private:
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
+                if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
                 emit_stmt(out, t);
                 return else_flows ? else_stop : kFlowEnded;
             }
             stack = std::move(body_stack);
+            if ((!body_flows || exit < 0) && hoist_copied_tail(t, out)) return kFlowEnded;
             emit_stmt(out, t);
             return body_flows && exit >= 0 ? exit : kFlowEnded;
         }
@@ -3012,6 +3020,43 @@ private:
         stack = std::move(body_stack);
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // A value returned after the POP_EXCEPT of its block, all of it computed after it: a `return`
+    // written inside the clause computes its value first; this is the compiler's copy (3.10) of
+    // the `return` after the try statement.
+    bool computed_after_pop_except(int b, const NeutralOp* term, const ExprPtr& value) const {
+        const Block& blk = cfg_.block(b);
+        bool pops = false;
+        for (const NeutralOp* op = &ops_[blk.first]; op < term; ++op) pops = pops || op->kind == N::PopExcept;
+        if (!pops || !value || value->kind == ExprKind::Constant) return false;
+        std::unordered_set<const Expr*> nodes;
+        collect_nodes(value, nodes);
+        return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    // No clause goes on and the body does not flow out (or only into the same copied tail, read as
+    // an `else` clause): a copied `return` that ends clauses is the statement after the try
+    // statement, printed once there.
+    bool hoist_copied_tail(const StmtPtr& t, Body& out) {
+        StmtPtr tail;
+        for (auto& h : t->handlers) {
+            if (h.body.empty() || !tail_after_clause_.count(h.body.back().get())) continue;
+            if (tail && print_module(Body{tail}) != print_module(Body{h.body.back()})) return false;
+            tail = h.body.back();
+        }
+        if (!tail) return false;
+        // The body's own way out, a copy of the same tail, was read as an `else` clause.
+        if (!t->orelse.empty() && (t->orelse.size() != 1 || print_module(t->orelse) != print_module(Body{tail}))) return false;
+        t->orelse.clear();
+        for (auto& h : t->handlers)
+            if (!h.body.empty() && print_module(Body{h.body.back()}) == print_module(Body{tail}) && tail_after_clause_.count(h.body.back().get())) {
+                h.body.pop_back();
+                if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+            }
+        emit_stmt(out, t);
+        emit_stmt(out, tail);
+        return true;
     }
 
     // `return value` inside a try body: the body computed the value, the return comes after the
@@ -3147,8 +3192,6 @@ private:
 
     int finish_finally(Body& body, const Body& final_body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
                        std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
-        std::string copy_text = print_module(final_body);
-        strip_final_copies(body, copy_text, final_body.size(), false);
         StmtPtr t;
         if (body.size() == 1 && body[0]->kind == StmtKind::Try && body[0]->finalbody.empty() && !body[0]->handlers.empty()) {
             t = body[0];  // try/except/finally is one statement
@@ -3157,6 +3200,7 @@ private:
             t->body = std::move(body);
         }
         t->finalbody = final_body.empty() ? Body{make_stmt(StmtKind::Pass)} : final_body;
+        strip_copies_of(t);
         Body& last_body = t->orelse.empty() ? t->body : t->orelse;
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
@@ -3180,8 +3224,21 @@ private:
         if (depth_at_exit > normal_depth && !stack.empty()) consumed_after_cleanup_.insert(keep(stack.back()));
         bool rest_flows = emit_region(exit, stop, rest, loop, stack, base);
         if (!copy.empty()) {
-            if (rest.size() < copy.size() || print_module(Body(rest.begin(), rest.begin() + copy.size())) != print_module(copy))
-                unsupported("a finally body whose normal-path copy differs");
+            std::string copy_text = print_module(copy);
+            bool same = rest.size() >= copy.size() && print_module(Body(rest.begin(), rest.begin() + copy.size())) == copy_text;
+            // The handler's copy falls out where this one has the compiler's copies of what follows:
+            // the statement after it, or, where every path of the copy ends, the one its last
+            // statement ends with (which then follows the copy once).
+            StmtPtr tail;
+            if (!same && rest.size() > copy.size()) tail = rest[copy.size()];
+            else if (!same && rest.size() == copy.size() && !rest.empty() && !rest_flows) tail = trailing_statement(rest.back());
+            if (tail && is_copied_tail(tail)) {
+                Body prefix(rest.begin(), rest.begin() + copy.size());
+                strip_copied_tail(prefix, print_module(Body{tail}), true);
+                same = print_module(prefix) == copy_text;
+                if (same && rest.size() == copy.size()) rest.push_back(tail);
+            }
+            if (!same) unsupported("a finally body whose normal-path copy differs");
             rest.erase(rest.begin(), rest.begin() + copy.size());
         }
         if (depth_at_exit > normal_depth) {
@@ -3195,6 +3252,46 @@ private:
         emit_stmt(out, statement);
         for (auto& st : rest) emit_stmt(out, st);
         return rest_flows ? stop : kFlowEnded;  // `stack` (the caller's) is where `rest` left it
+    }
+
+    // What the compiler copies into branches that fall out of the statement before it: a `return`
+    // of a constant, or the re-raise that ends a finally handler.
+    bool is_copied_tail(const StmtPtr& s) const {
+        return is_reraise(s) || (s->kind == StmtKind::Return && (!s->value || s->value->kind == ExprKind::Constant));
+    }
+
+    // The statement a path through the first branches of `s` ends with.
+    static StmtPtr trailing_statement(const StmtPtr& s) {
+        bool compound = s->kind == StmtKind::If || s->kind == StmtKind::With || s->kind == StmtKind::Try;
+        const Body& branch = s->kind == StmtKind::Try && !s->orelse.empty() ? s->orelse : s->body;
+        if (!compound || branch.empty()) return s;
+        return trailing_statement(branch.back());
+    }
+
+    // Takes the copies of `tail_text` (a statement that ends flow, see is_copied_tail) out of the
+    // branches of the last statement of `body` that fall out of it: each reached `tail` next anyway.
+    // A try/finally body's copy evaluates a returned value before the finally body runs, so copies
+    // inside one are taken out only where `through_finally` says the tail's value cannot change.
+    static void strip_copied_tail(Body& body, const std::string& tail_text, bool through_finally) {
+        if (body.empty()) return;
+        const StmtPtr& last = body.back();
+        auto strip_branch = [&](Body& branch, bool needs_statement) {
+            if (branch.empty()) return;
+            if (print_module(Body{branch.back()}) != tail_text) return strip_copied_tail(branch, tail_text, through_finally);
+            branch.pop_back();
+            if (branch.empty() && needs_statement) branch.push_back(make_stmt(StmtKind::Pass));
+        };
+        switch (last->kind) {
+        case StmtKind::If: strip_branch(last->body, true); strip_branch(last->orelse, false); break;
+        case StmtKind::With: strip_branch(last->body, true); break;
+        case StmtKind::Try:
+            if (!last->finalbody.empty() && !through_finally) break;
+            if (last->orelse.empty()) strip_branch(last->body, true);
+            else strip_branch(last->orelse, false);
+            for (auto& h : last->handlers) strip_branch(h.body, true);
+            break;
+        default: break;
+        }
     }
 
     static void merge_nested_with(const StmtPtr& w) {
@@ -3340,24 +3437,109 @@ private:
         return 0;
     }
 
-    // `return`, `break` and `continue` inside try/finally run a copy of the finally body first.
-    static void strip_final_copies(Body& body, const std::string& copy_text, size_t copy_size, bool in_loop) {
+    // `return`, `break` and `continue` inside try/finally run a copy of the finally body first:
+    // the copies of `t`'s finally body are taken out before each statement that leaves `t`.
+    // Returns whether one was.
+    bool strip_copies_of(const StmtPtr& t) {
+        bool empty = t->finalbody.size() == 1 && t->finalbody[0]->kind == StmtKind::Pass;  // `finally: pass` copies nothing
+        std::string text = empty ? std::string() : print_module(t->finalbody);
+        size_t size = empty ? 0 : t->finalbody.size();
+        bool changed = strip_final_copies(t->body, t.get(), text, size, false);
+        for (auto& h : t->handlers) changed = strip_final_copies(h.body, t.get(), text, size, false) || changed;
+        return strip_final_copies(t->orelse, t.get(), text, size, false) || changed;
+    }
+
+    // The re-raise that ends an enclosing finally handler leaves too: the compiler copies it, after
+    // this statement's finally body, into branches that fall out of the statement. A copy that
+    // belongs to a nested try statement is still in front of ours when that one is built: once ours
+    // is taken out, the nested statement's copies are taken out again.
+    bool strip_final_copies(Body& body, const Stmt* owner, const std::string& copy_text, size_t copy_size, bool in_loop) {
+        bool changed = false;
         for (size_t i = 0; i < body.size(); ++i) {
             StmtKind k = body[i]->kind;
-            bool leaves = k == StmtKind::Return || (!in_loop && (k == StmtKind::Break || k == StmtKind::Continue));
-            if (!leaves || i < copy_size) continue;
-            if (copy_size > 0 && print_module(Body(body.begin() + (i - copy_size), body.begin() + i)) != copy_text) continue;
+            bool leaves = k == StmtKind::Return || is_reraise(body[i]) || (!in_loop && (k == StmtKind::Break || k == StmtKind::Continue));
+            if (!leaves || i < copy_size || left_through_.count({body[i].get(), owner})) continue;
+            if (!is_copy_before(body, i, copy_text, copy_size)) continue;
             // A value computed after the copy ran is returned by code after the statement, which the
             // compiler copied into this path (a constant is always loaded late: either way is the same).
             const ExprPtr& value = body[i]->value;
             uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - copy_size]) : 0;
             if (value && value->kind != ExprKind::Constant && copy_serial && value->serial > copy_serial)
                 unsupported("code after a try/finally statement that the compiler copied into each path");
+            left_through_.insert({body[i].get(), owner});
             body.erase(body.begin() + (i - copy_size), body.begin() + i);
             i -= copy_size;
+            changed = true;
         }
-        for (auto& s : body)
-            for_each_child_body(s, [&](Body& child, bool loop_body) { strip_final_copies(child, copy_text, copy_size, in_loop || loop_body); });
+        for (auto& s : body) {
+            bool inner = false;
+            for_each_child_body(s, [&](Body& child, bool loop_body) {
+                inner = strip_final_copies(child, owner, copy_text, copy_size, in_loop || loop_body) || inner;
+            });
+            if (inner && s->kind == StmtKind::Try && !s->finalbody.empty()) strip_copies_of(s);
+            changed = changed || inner;
+        }
+        return changed;
+    }
+
+    // Whether the `copy_size` statements before body[i] are the finally body: as written, or with
+    // the compiler's copies of body[i] (a `return` after the statement) in branches that fall out.
+    bool is_copy_before(const Body& body, size_t i, const std::string& copy_text, size_t copy_size) const {
+        Body before(body.begin() + long(i - copy_size), body.begin() + long(i));
+        if (print_module(before) == copy_text) return true;
+        if (copy_size == 0 || body[i]->kind != StmtKind::Return) return false;
+        for (StmtPtr& s : before) s = clone_statement(s);
+        strip_copied_tail(before, print_module(Body{body[i]}), is_copied_tail(body[i]));
+        return print_module(before) == copy_text;
+    }
+
+    // A copy of a statement and of the statements in it (expressions stay shared).
+    static StmtPtr clone_statement(const StmtPtr& s) {
+        auto c = std::make_shared<Stmt>(*s);
+        for (Body* b : {&c->body, &c->orelse, &c->finalbody})
+            for (StmtPtr& child : *b) child = clone_statement(child);
+        for (auto& h : c->handlers)
+            for (StmtPtr& child : h.body) child = clone_statement(child);
+        for (auto& cs : c->cases)
+            for (StmtPtr& child : cs.body) child = clone_statement(child);
+        return c;
+    }
+
+    // Invariant: every return, break and continue that leaves a try statement with a finally body
+    // had the compiler's copy of that body in front of it (taken out when it was matched).
+    void check_finally_copies(const Body& body, std::vector<const Stmt*>& for_return, std::vector<const Stmt*>& for_jump) const {
+        for (const StmtPtr& s : body) {
+            bool is_jump = s->kind == StmtKind::Break || s->kind == StmtKind::Continue;
+            if (s->kind == StmtKind::Return || is_jump)
+                for (const Stmt* t : is_jump ? for_jump : for_return)
+                    if (!left_through_.count({s.get(), t}))
+                        unsupported("a way out of a try/finally statement without the compiler's copy of the finally body");
+            switch (s->kind) {
+            case StmtKind::FunctionDef: case StmtKind::ClassDef: break;  // code objects of their own
+            case StmtKind::For: case StmtKind::While: {
+                std::vector<const Stmt*> none;
+                check_finally_copies(s->body, for_return, none);
+                check_finally_copies(s->orelse, for_return, for_jump);
+                break;
+            }
+            case StmtKind::Try:
+                if (!s->finalbody.empty()) {
+                    for_return.push_back(s.get());
+                    for_jump.push_back(s.get());
+                }
+                check_finally_copies(s->body, for_return, for_jump);
+                for (const auto& h : s->handlers) check_finally_copies(h.body, for_return, for_jump);
+                check_finally_copies(s->orelse, for_return, for_jump);
+                if (!s->finalbody.empty()) {
+                    for_return.pop_back();
+                    for_jump.pop_back();
+                }
+                check_finally_copies(s->finalbody, for_return, for_jump);
+                break;
+            default:
+                for_each_child_body(s, [&](const Body& child, bool) { check_finally_copies(child, for_return, for_jump); });
+            }
+        }
     }
 
     // `a or b`, `a and b` as values: the left value stays on the stack for the jump.
@@ -3540,6 +3722,9 @@ private:
     std::unordered_map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
     int temporaries_ = 0;
     std::set<const Expr*> consumed_after_cleanup_;
+    std::set<std::pair<const Stmt*, const Stmt*>> left_through_;  // (return/break/continue, try/finally it leaves)
+    uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
+    std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
