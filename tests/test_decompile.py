@@ -718,6 +718,95 @@ def g(w):
         raise ValueError('range')
     return w
 """, "[f(v, 2) for v in (3, 'ab', None)], g(2)"),
+    # A comparison chain as a condition: its clean-up block (dropping the shared operand) goes
+    # where the chain goes when false, by a jump, by falling through or through a copy of the code.
+    "chain_conditions": ("""
+def f1(a, b, c):
+    if a < b < c:
+        return 1
+    return 2
+
+
+def f2(y):
+    if not 1 <= y <= 9:
+        raise ValueError(y)
+    return y
+
+
+def f4(a, b, c, d):
+    if a < b < c and d:
+        return 1
+    return 2
+
+
+def f5(a, b, c, d):
+    if d or a < b < c:
+        return 1
+    return 2
+
+
+def f6(a, b):
+    assert 1 <= a <= 12, 'm'
+    return b
+
+
+def f7(a, b, c, d):
+    if a < b < c or d:
+        return 1
+    return 2
+
+
+def f9(v):
+    if isinstance(v, int) and 0 <= v <= 9:
+        return 'digit'
+    return 'other'
+
+
+def safe(fn, *args):
+    try:
+        return fn(*args)
+    except (ValueError, AssertionError) as e:
+        return type(e).__name__
+""", "[(f1(a, b, c), f4(a, b, c, d), f5(a, b, c, d), f7(a, b, c, d), safe(f6, a, b))"
+                " for a, b, c, d in [(1, 2, 3, 0), (1, 2, 3, 4), (3, 2, 1, 0), (3, 2, 1, 5), (1, 3, 2, 0), (1, 3, 2, 4), (13, 1, 2, 3)]]"
+                " + [safe(f2, y) for y in (0, 1, 9, 10)] + [f9(v) for v in (3, 12, 'x', -1)]"),
+    # A comparison chain as a loop test (3.10+ repeat it at the bottom: not read yet there).
+    "chain_while": ("""
+def f(a, b, c, d):
+    while a < b <= c < d:
+        a += 1
+    return a
+""", "[f(a, 2, 3, 4) for a in (0, 1, 2, 5)] + [f(0, 3, 2, 4)]"),
+    # Nested and/or in a condition: each group reduces before the group it belongs to; a `not` that
+    # would fall right on `in` / `is` (folded by the compiler into `not in` / `is not`) goes on the
+    # group instead.
+    "grouped_conditions": ("""
+def f(a, b, c, d):
+    if (a and b) or (c and d):
+        return 1
+    return 2
+
+
+def g(a, b, c):
+    if a and (b or c):
+        return 1
+    return 2
+
+
+def h(v, k):
+    if not (isinstance(v, int) and v in (0, 1)):
+        return 'bad'
+    if k is not None and not isinstance(k, dict) or v is not None and not isinstance(v, int):
+        return 'odd'
+    return 'ok'
+
+
+def run():
+    import itertools
+    out = [(f(*t), g(*t[:3])) for t in itertools.product((0, 1), repeat=4)]
+    out += [h(v, k) for v in (0, 1, 2, 'x', None) for k in (None, {}, 3)]
+    return out
+""", "run()"),
     # 3.10+ repeat a while loop's test at the bottom; `continue` jumps to the test on top.
     "while_repeated_test": ("""
 def f(s, n):
@@ -1094,6 +1183,8 @@ EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("loop_tail_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_repeated_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("chain_conditions", "grouped_conditions") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("chain_while", v) for v in ("3.8", "3.9")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).

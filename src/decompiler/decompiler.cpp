@@ -20,6 +20,7 @@
 #include "match_decoder.h"
 #include "normalize.h"
 #include "printer.h"
+#include "test_polarity.h"
 #include "value_flow.h"
 
 namespace uncompile {
@@ -92,7 +93,7 @@ public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
         : code_(code), failures_(failures), table_(table_for(code)),
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
-          dead_code_kept_(keeps_dead_code(code.version)) {
+          dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -112,6 +113,7 @@ public:
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         inline_temporaries(body, "__stack");
         if (duplicated_effect(body)) unsupported("a value the bytecode computes once would be computed twice");
+        place_negations(body);
         return body;
     }
 
@@ -221,8 +223,19 @@ private:
         return display;
     }
 
+    // The negation of a test (only ever used for tests, where the compiler reads `not` the same way).
     ExprPtr negate(const ExprPtr& e) {
         if (e->kind == ExprKind::UnaryOp && e->id == "not") return e->value;
+        // not (not a or not b) is a and b: the compiler pushes `not` through `and`/`or` when it
+        // jumps on a test, so both compile alike. (Never `not` onto a leaf that is not negated
+        // already: the AST optimizer folds `not (a is b)` into `a is not b`, another op.)
+        if (e->kind == ExprKind::BoolOp &&
+            std::all_of(e->elts.begin(), e->elts.end(), [](const ExprPtr& x) { return x->kind == ExprKind::UnaryOp && x->id == "not"; })) {
+            auto flipped = make_expr(ExprKind::BoolOp);
+            flipped->id = e->id == "and" ? "or" : "and";
+            for (const auto& x : e->elts) flipped->elts.push_back(x->value);
+            return flipped;
+        }
         auto n = make_expr(ExprKind::UnaryOp);
         n->id = "not";
         n->value = e;
@@ -244,7 +257,7 @@ private:
         auto e = make_expr(ExprKind::BoolOp);
         e->id = op;
         for (const auto& side : {a, b}) {
-            if (side->kind == ExprKind::BoolOp && side->id == op && side != b) e->elts.insert(e->elts.end(), side->elts.begin(), side->elts.end());
+            if (side->kind == ExprKind::BoolOp && side->id == op) e->elts.insert(e->elts.end(), side->elts.begin(), side->elts.end());
             else e->elts.push_back(side);
         }
         return e;
@@ -1482,21 +1495,6 @@ private:
             unsupported("adding to a container outside a comprehension (an inlined comprehension without saved variables?)");
     }
 
-    // `not (not a and not b)` reads better as `a or b` (the same jumps; the compiler applies De Morgan).
-    ExprPtr negate_guard(const ExprPtr& test) {
-        if (test->kind == ExprKind::BoolOp && !test->elts.empty()) {
-            bool all_negated = true;
-            for (const auto& e : test->elts) all_negated = all_negated && e->kind == ExprKind::UnaryOp && e->id == "not";
-            if (all_negated) {
-                auto flipped = make_expr(ExprKind::BoolOp);
-                flipped->id = test->id == "and" ? "or" : "and";
-                for (const auto& e : test->elts) flipped->elts.push_back(e->value);
-                return flipped;
-            }
-        }
-        return negate(test);
-    }
-
     static bool is_continue_guard(const StmtPtr& s) {
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
@@ -1551,7 +1549,7 @@ private:
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
-                    comp->generators.back().ifs.push_back(negate_guard(s->test));
+                    comp->generators.back().ifs.push_back(negate(s->test));
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
@@ -1819,11 +1817,14 @@ private:
     struct Condition {
         ExprPtr test;  // true -> `then_block`
         int then_block = -1, else_block = -1;
-        int last_block = -1;  // the last block that makes up the condition
+        int first_block = -1, last_block = -1;  // the first and last blocks that make up the condition
         // Blocks merged in after the first; marked emitted only once the condition is used (a probe
         // that reads a condition and drops it must leave no trace).
         std::vector<int> merged_blocks;
         ExprPtr first_value;  // the value the first block tests
+        // The false side was written as `else:` (a comparison chain's clean-up falls into it where
+        // the compiler would have copied it had it been code after the `if`).
+        bool else_written = false;
     };
 
     // Reads the condition that ends `block`; `then` is the fallthrough side when it can be.
@@ -1833,7 +1834,7 @@ private:
         int target = cfg_.block_at_offset(jump.target);
         Condition c;
         c.first_value = value;
-        c.last_block = block;
+        c.first_block = c.last_block = block;
         c.then_block = fall;
         c.else_block = target;
         switch (jump.condition) {
@@ -1842,7 +1843,117 @@ private:
         case JumpCondition::IfNone: c.test = compare(value, "is not", make_constant(std::make_shared<PyValue>())); break;
         case JumpCondition::IfNotNone: c.test = compare(value, "is", make_constant(std::make_shared<PyValue>())); break;
         }
+        if (jump.condition == JumpCondition::IfFalse) read_rest_of_chain(c, stack);
         return c;
+    }
+
+    // A comparison chain as a condition: `a < b < c` tests `a < b` with a copy of `b` kept below
+    // and jumps, when false, to a clean-up block that drops the copy; then `b < c` ends with the
+    // chain's own jump. The clean-up goes where the chain goes when false (by a jump, by falling
+    // through, or through its own copy of that code: 3.10+ copy small exit blocks), so the blocks
+    // read as one condition. Anything else leaves `c` as it was.
+    void read_rest_of_chain(Condition& c, std::vector<ExprPtr>& stack) {
+        int cleanup = c.else_block;
+        if (stack.empty() || !chain_shared_.count(stack.back().get()) || !starts_with_pop(cleanup)) return;
+        size_t base = stack.size() - 1;
+        std::vector<ExprPtr> s = stack;
+        ExprPtr test = c.test;
+        std::vector<int> blocks;
+        for (int cur = c.then_block; cur >= 0 && blocks.size() < 64;) {
+            if (emitted_[cur] || cfg_.block(cur).preds.size() != 1 || cfg_.block(cur).handler != cfg_.block(c.last_block).handler)
+                return;
+            Body scratch;
+            const NeutralOp* term = nullptr;
+            try {
+                term = simulate(cur, s, scratch);
+            } catch (const Error&) {
+                return;
+            }
+            if (!term || term->kind != N::JumpIf || !scratch.empty() || s.size() < base + 1 || !same_prefix(s, stack, base)) return;
+            blocks.push_back(cur);
+            if (s.size() == base + 2 && term->condition == JumpCondition::IfFalse && cfg_.block_at_offset(term->target) == cleanup &&
+                chain_shared_.count(s[base].get())) {  // a middle link: `b < c` of `a < b < c < d`
+                test = bool_op("and", test, pop(s));
+                cur = cfg_.block(cur).succs[0];
+                continue;
+            }
+            if (s.size() != base + 1) return;
+            bool on_false = term->condition == JumpCondition::IfFalse;
+            if (!on_false && term->condition != JumpCondition::IfTrue) return;
+            ExprPtr whole = bool_op("and", test, pop(s));
+            if (whole->kind != ExprKind::Compare) return;
+            int fall = cfg_.block(cur).succs[0], target = cfg_.block_at_offset(term->target);
+            std::vector<int> cleanup_blocks;
+            if (!cleanup_goes_to(cleanup, on_false ? target : fall, cleanup_blocks)) return;
+            c.else_written = on_false && falls_into_short_exit(cleanup, target);
+            c.test = on_false ? whole : negate(whole);
+            c.then_block = over_jump_past(fall, cleanup, cur, cleanup_blocks);
+            c.else_block = over_jump_past(target, cleanup, cur, cleanup_blocks);
+            c.last_block = cur;
+            c.merged_blocks.insert(c.merged_blocks.end(), blocks.begin(), blocks.end());
+            c.merged_blocks.insert(c.merged_blocks.end(), cleanup_blocks.begin(), cleanup_blocks.end());
+            stack = s;
+            return;
+        }
+    }
+
+    // `cleanup` is only the POP_TOP and falls into `side`, a short block ending the function: 3.10+
+    // copy such a block into the jump to it that code after an `if` takes, but lay out an `else:`
+    // arm right after the clean-up.
+    bool falls_into_short_exit(int cleanup, int side) const {
+        const Block& blk = cfg_.block(cleanup);
+        if (!exits_copied_ || blk.last - blk.first != 1 || cleanup + 1 != side) return false;
+        std::vector<const NeutralOp*> ops = straight_ops(side);
+        return !ops.empty() && ops.size() <= 4;
+    }
+
+    bool starts_with_pop(int block) const {
+        return block >= 0 && cfg_.block(block).last > cfg_.block(block).first && ops_[cfg_.block(block).first].kind == N::Pop;
+    }
+
+    // The first `n` values of `a` and `b` are the same.
+    static bool same_prefix(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b, size_t n) {
+        if (a.size() < n || b.size() < n) return false;
+        for (size_t k = 0; k < n; ++k)
+            if (a[k] != b[k]) return false;
+        return true;
+    }
+
+    // Whether the chain's clean-up block `cleanup` (its first op drops the shared operand) goes on
+    // where `side` goes: through jumps to the same block, or through a copy of the same code ending
+    // the function. Its blocks go to `blocks`.
+    bool cleanup_goes_to(int cleanup, int side, std::vector<int>& blocks) const {
+        if (cfg_.block(cleanup).preds.empty()) return false;
+        const Block& blk = cfg_.block(cleanup);
+        bool only_jumps = true;
+        for (size_t i = blk.first + 1; i < blk.last; ++i)
+            if (ops_[i].kind != N::Jump && ops_[i].kind != N::Nop) only_jumps = false;
+        int dest = through_jumps(side);
+        if (only_jumps) {
+            if (blk.succs.size() != 1 || through_jumps(blk.succs[0]) != dest) return false;
+            blocks.push_back(cleanup);
+            return true;
+        }
+        std::vector<const NeutralOp*> a = straight_ops(cleanup), b = straight_ops(dest);
+        if (!exits_copied_ || !same_copied_ops(a, b, 1)) return false;
+        for (int k = cleanup; k >= 0; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
+            if (k != cleanup && cfg_.block(k).preds.size() != 1) return false;
+            blocks.push_back(k);
+            if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
+        }
+        return true;
+    }
+
+    // A side of a chain that is the compiler's jump over the clean-up (a block holding only a jump,
+    // reached only from the chain's last test) is where that jump goes; the block joins `blocks`.
+    int over_jump_past(int side, int cleanup, int from, std::vector<int>& blocks) const {
+        if (side < 0 || side == cleanup) return side;
+        const Block& blk = cfg_.block(side);
+        if (blk.preds.size() != 1 || blk.preds[0] != from || blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) return side;
+        int to = cfg_.block_at_offset(ops_[blk.first].target);
+        if (to <= cleanup) return side;
+        blocks.push_back(side);
+        return to;
     }
 
     ExprPtr compare(const ExprPtr& left, const char* op, const ExprPtr& right) {
@@ -1853,10 +1964,25 @@ private:
         return e;
     }
 
-    // A block holding nothing but a condition (its only predecessor decides whether it runs).
-    std::optional<Condition> pure_condition(int block, const std::vector<ExprPtr>& stack) {
-        if (block < 0 || emitted_[block] || cfg_.block(block).preds.size() != 1) return std::nullopt;
+    // A block holding nothing but a condition that only the blocks of `owner` reach (so they decide
+    // whether it runs).
+    std::optional<Condition> pure_condition(int block, const std::vector<ExprPtr>& stack, const Condition& owner) {
+        if (block < 0 || emitted_[block] || cfg_.block(block).preds.empty()) return std::nullopt;
+        for (int p : cfg_.block(block).preds)
+            if (!in_condition(owner, p)) return std::nullopt;
         if (cfg_.block(block).handler != cfg_.block(cfg_.block(block).preds[0]).handler) return std::nullopt;
+        return probe_condition(block, stack);
+    }
+
+    static bool in_condition(const Condition& c, int block) {
+        return block == c.first_block || block == c.last_block ||
+               std::find(c.merged_blocks.begin(), c.merged_blocks.end(), block) != c.merged_blocks.end();
+    }
+
+    // The condition that `block` computes and tests, read on a copy of `stack`, when the block
+    // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
+    // shared operand too, which the rest of the chain takes).
+    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack) {
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
@@ -1865,8 +1991,9 @@ private:
         } catch (const Error&) {
             return std::nullopt;
         }
-        if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() != stack.size() + 1) return std::nullopt;
+        if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
         Condition c = read_condition(block, *term, copy);
+        if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
         return reduce_condition(c, stack);
     }
 
@@ -1875,23 +2002,28 @@ private:
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
-                auto next = pure_condition(side, stack);
+                auto next = pure_condition(side, stack, c);
                 if (!next) continue;
                 int other = side == c.then_block ? c.else_block : c.then_block;
                 Condition merged = *next;
                 merged.first_value = c.first_value;
-                if (side == c.then_block && other == next->else_block) {
+                merged.first_block = c.first_block;
+                // `other` may be the compiler's copy of the code a side of `next` goes to.
+                std::vector<int> copy_blocks;
+                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks); };
+                if (side == c.then_block && joins(next->else_block)) {
                     merged.test = bool_op("and", c.test, next->test);
-                } else if (side == c.else_block && other == next->then_block) {
+                } else if (side == c.else_block && joins(next->then_block)) {
                     merged.test = bool_op("or", c.test, next->test);
-                } else if (side == c.then_block && other == next->then_block) {
+                } else if (side == c.then_block && joins(next->then_block)) {
                     merged.test = bool_op("or", negate(c.test), next->test);
-                } else if (side == c.else_block && other == next->else_block) {
+                } else if (side == c.else_block && joins(next->else_block)) {
                     merged.test = bool_op("and", negate(c.test), next->test);
                 } else {
                     continue;
                 }
                 merged.merged_blocks = c.merged_blocks;
+                merged.merged_blocks.insert(merged.merged_blocks.end(), copy_blocks.begin(), copy_blocks.end());
                 merged.merged_blocks.insert(merged.merged_blocks.end(), next->merged_blocks.begin(), next->merged_blocks.end());
                 for (int k = side; k <= next->last_block && k < cfg_.size(); ++k) merged.merged_blocks.push_back(k);
                 c = merged;
@@ -1900,6 +2032,42 @@ private:
             }
         }
         return c;
+    }
+
+    // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
+    // code at `original` that ends the function (3.10+ copy small exit blocks into each path that
+    // reaches them): the same ops under the same handler. Its blocks go to `blocks`.
+    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks) const {
+        if (!exits_copied_ || copy < 0 || original < 0 || copy == original || emitted_[copy]) return false;
+        for (int p : cfg_.block(copy).preds)
+            if (!in_condition(owner, p)) return false;
+        std::vector<int> copy_path, original_path;
+        std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
+        // (Copies of `return None` stay apart: the structuring of ifs reads them as the function's end.)
+        if (!same_copied_ops(a, b, 0) || is_return_none_block(original)) return false;
+        int handler = cfg_.block(copy).handler;
+        for (int k : copy_path)
+            if (cfg_.block(k).handler != handler || emitted_[k] || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
+        for (int k : original_path)
+            if (cfg_.block(k).handler != handler) return false;
+        blocks = copy_path;
+        return true;
+    }
+
+    // Whether `copy` (from op `skip` on) holds the same ops as `original` with the same lines, as the
+    // compiler's copy of an exit block has (the same code written twice has lines of its own).
+    static bool same_copied_ops(const std::vector<const NeutralOp*>& copy, const std::vector<const NeutralOp*>& original, size_t skip) {
+        if (original.empty() || copy.size() != original.size() + skip) return false;
+        for (size_t i = 0; i < original.size(); ++i)
+            if (!same_op(*copy[i + skip], *original[i]) || copy[i + skip]->line != original[i]->line) return false;
+        return true;
+    }
+
+    bool is_return_none_block(int block) const {
+        const Block& blk = cfg_.block(block);
+        if (blk.last - blk.first != 2) return false;
+        const NeutralOp& load = ops_[blk.first];
+        return load.kind == N::LoadConst && load.value && load.value->kind == PyValue::Kind::None && ops_[blk.first + 1].kind == N::Return;
     }
 
     void take_condition(const Condition& c) {
@@ -2259,7 +2427,7 @@ private:
             return common;
         // `if test: <ends>` without else: a then-side laid out before the else side that only returns,
         // raises, breaks or continues; what follows it is the code after the `if`.
-        if (m < 0 && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) &&
+        if (m < 0 && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) && !c.else_written &&
             side_ends(c.then_block, c.else_block, loop) && !ends_before_dead_code(c.else_block, block) &&
             !has_implicit_return(c.then_block, c.else_block))
             return c.else_block;
@@ -2599,18 +2767,8 @@ private:
     // Whether the back-edge target `block` is the test on top of a rotated `while` (it is the
     // target of `continue`), rather than a loop header of its own.
     bool starts_rotated_while(int block, const std::vector<ExprPtr>& stack) {
-        std::vector<ExprPtr> probe = stack;
-        Body scratch;
-        const NeutralOp* term = nullptr;
-        try {
-            term = simulate(block, probe, scratch);
-        } catch (const Error&) {
-            return false;
-        }
-        if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return false;
-        Condition c = read_condition(block, *term, probe);
-        c = reduce_condition(c, stack);
-        return match_rotated_while(block, c, stack).has_value();
+        std::optional<Condition> c = probe_condition(block, stack);
+        return c && match_rotated_while(block, *c, stack).has_value();
     }
 
     int try_rotated_while(int first, const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
@@ -2707,16 +2865,8 @@ private:
         auto s = make_stmt(StmtKind::While);
         s->test = make_constant(infinite_loop_test());
         // A header that is only a test jumping out of the loop is `while test:`.
-        std::vector<ExprPtr> probe = stack;
-        Body scratch;
-        const NeutralOp* term = nullptr;
-        try {
-            term = simulate(header, probe, scratch);
-        } catch (const Error&) {
-        }
-        if (term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1) {
-            Condition c = read_condition(header, *term, probe);
-            c = reduce_condition(c, stack);
+        if (std::optional<Condition> probed = probe_condition(header, stack)) {
+            Condition c = *probed;
             if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
                 emitted_[header] = true;
                 take_condition(c);
@@ -3074,10 +3224,11 @@ private:
 
     // The ops of a chain of blocks from `block` (following single successors) up to and including
     // the one that ends flow; empty when the chain branches.
-    std::vector<const NeutralOp*> straight_ops(int block) const {
+    std::vector<const NeutralOp*> straight_ops(int block, std::vector<int>* blocks = nullptr) const {
         std::vector<const NeutralOp*> ops;
         for (int steps = 0; block >= 0 && steps < 64; ++steps) {
             const Block& blk = cfg_.block(block);
+            if (blocks) blocks->push_back(block);
             for (size_t i = blk.first; i < blk.last; ++i)
                 if (ops_[i].kind != N::Jump && ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
             N last = ops_[blk.last - 1].kind;
@@ -3682,6 +3833,7 @@ private:
     ControlFlowGraph cfg_;
     std::vector<bool> emitted_;
     bool dead_code_kept_;
+    bool exits_copied_;  // the compiler copies short exit blocks into jumps to them (3.10+)
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");

@@ -846,4 +846,6 @@ std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instr
 
 bool keeps_dead_code(PyVersion version) { return version < PyVersion{3, 10}; }
 
+bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10}; }
+
 }  // namespace uncompile

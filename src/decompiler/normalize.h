@@ -19,4 +19,8 @@ std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instr
 // or implicit `return None` after an if/else whose sides both end, the jump after a `break`).
 bool keeps_dead_code(PyVersion version);
 
+// Whether this version's compiler replaces a jump to a short block that ends the function (a
+// `return`, a `raise`) with a copy of that block (3.10+), keeping the copied lines.
+bool copies_exit_blocks(PyVersion version);
+
 }  // namespace uncompile

@@ -1,0 +1,87 @@
+#include "test_polarity.h"
+
+#include <optional>
+
+namespace uncompile {
+
+namespace {
+
+using namespace ast;
+
+bool is_not(const ExprPtr& e) { return e->kind == ExprKind::UnaryOp && e->id == "not"; }
+
+// `a is b`, `a is not b`, `a in b`, `a not in b`: what `not` folds into.
+bool is_foldable_compare(const ExprPtr& e) {
+    if (e->kind != ExprKind::Compare || e->ops.size() != 1) return false;
+    const std::string& op = e->ops[0];
+    return op == "is" || op == "is not" || op == "in" || op == "not in";
+}
+
+bool has_folding_not(const ExprPtr& e) {
+    if (is_not(e)) return is_foldable_compare(e->value) || has_folding_not(e->value);
+    if (e->kind == ExprKind::BoolOp)
+        for (const auto& x : e->elts)
+            if (has_folding_not(x)) return true;
+    return false;
+}
+
+ExprPtr make_not(const ExprPtr& e) {
+    auto n = make_expr(ExprKind::UnaryOp);
+    n->id = "not";
+    n->value = e;
+    return n;
+}
+
+struct Rendered {
+    ExprPtr expr;
+    int nots = 0;
+};
+
+// `e`, or its negation when `negated`, as and/or over the same leaves in the same order with each
+// `not` on a group or on a leaf that does not fold; the one with the fewest `not`s.
+std::optional<Rendered> render(const ExprPtr& e, bool negated);
+
+// The and/or group `e` with its own operator (or the dual one, negated: De Morgan).
+std::optional<Rendered> render_group(const ExprPtr& e, bool negated) {
+    auto group = make_expr(ExprKind::BoolOp);
+    group->id = negated ? (e->id == "and" ? "or" : "and") : e->id;
+    int nots = 0;
+    for (const auto& x : e->elts) {
+        std::optional<Rendered> r = render(x, negated);
+        if (!r) return std::nullopt;
+        group->elts.push_back(r->expr);
+        nots += r->nots;
+    }
+    return Rendered{group, nots};
+}
+
+std::optional<Rendered> render(const ExprPtr& e, bool negated) {
+    if (is_not(e)) return render(e->value, !negated);
+    if (e->kind == ExprKind::BoolOp) {
+        std::optional<Rendered> flat = render_group(e, negated), wrapped = render_group(e, !negated);
+        if (wrapped) wrapped = Rendered{make_not(wrapped->expr), wrapped->nots + 1};
+        if (flat && (!wrapped || flat->nots <= wrapped->nots)) return flat;
+        return wrapped;
+    }
+    if (!negated) return Rendered{e, 0};
+    if (is_foldable_compare(e)) return std::nullopt;
+    return Rendered{make_not(e), 1};
+}
+
+void place_in(const StmtPtr& s) {
+    if ((s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::Assert) && s->test &&
+        has_folding_not(s->test))
+        if (std::optional<Rendered> r = render(s->test, false)) s->test = r->expr;
+    if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) return;  // placed when they were built
+    for (Body* b : {&s->body, &s->orelse, &s->finalbody}) place_negations(*b);
+    for (auto& h : s->handlers) place_negations(h.body);
+    for (auto& c : s->cases) place_negations(c.body);
+}
+
+}  // namespace
+
+void place_negations(Body& body) {
+    for (const StmtPtr& s : body) place_in(s);
+}
+
+}  // namespace uncompile

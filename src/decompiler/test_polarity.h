@@ -1,0 +1,13 @@
+#pragma once
+// Tests (if / while / assert) printed so that they recompile to the jumps they were read from.
+#include "ast.h"
+
+namespace uncompile {
+
+// Rewrites every statement test in `body` (recursively) that puts `not` right on a comparison the
+// compiler's AST optimizer folds (`not a in b` compiles as `a not in b`, `is` alike) so that
+// the `not` falls on an enclosing `and`/`or` instead (De Morgan: the same jumps); a test that has
+// no such form is left as it is.
+void place_negations(ast::Body& body);
+
+}  // namespace uncompile
