@@ -2442,6 +2442,15 @@ private:
     // leave after an if/else whose sides both end (later versions drop dead code), so the source
     // had `else:` there.
     bool ends_before_dead_code(int from, int floor) const {
+        std::vector<bool> seen = reachable_above(from, floor);
+        for (int k = 0; k < cfg_.size(); ++k)
+            if (seen[k] && cfg_.block(k).succs.empty() && k + 1 < cfg_.size() && !reachable_at_all(k + 1)) return true;
+        return false;
+    }
+
+    // The blocks normal flow reaches from `from` walking only blocks after `floor` (so not around
+    // an enclosing loop).
+    std::vector<bool> reachable_above(int from, int floor) const {
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work = {from};
         while (!work.empty()) {
@@ -2449,11 +2458,9 @@ private:
             work.pop_back();
             if (k <= floor || seen[k]) continue;
             seen[k] = true;
-            const Block& blk = cfg_.block(k);
-            if (blk.succs.empty() && k + 1 < cfg_.size() && !reachable_at_all(k + 1)) return true;
-            for (int s : blk.succs) work.push_back(s);
+            for (int s : cfg_.block(k).succs) work.push_back(s);
         }
-        return false;
+        return seen;
     }
 
     // Whether a block in [from, until) ends with the compiler's copy of the implicit `return None`
@@ -2497,18 +2504,7 @@ private:
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
     int first_common_block(int a, int b, int floor) const {
-        auto reach = [&](int from) {
-            std::vector<bool> seen(cfg_.size(), false);
-            std::vector<int> work = {from};
-            while (!work.empty()) {
-                int k = work.back();
-                work.pop_back();
-                if (k <= floor || seen[k]) continue;
-                seen[k] = true;
-                for (int s : cfg_.block(k).succs) work.push_back(s);
-            }
-            return seen;
-        };
+        auto reach = [&](int from) { return reachable_above(from, floor); };
         if (a < 0 || b < 0) return -1;
         std::vector<bool> from_a = reach(a), from_b = reach(b);
         for (int k = floor + 1; k < cfg_.size(); ++k)

@@ -83,11 +83,7 @@ public:
     // `POP_JUMP_IF_FALSE L; JUMP_BACKWARD H`, is what `if x: continue` compiles to everywhere, and
     // stays.
     void fold_backward_conditionals() {
-        std::set<int64_t> targets;
-        for (const auto& op : out_) {
-            if (op.target >= 0) targets.insert(op.target);
-            if (op.handler >= 0) targets.insert(op.handler);
-        }
+        const std::set<int64_t> targets = jump_and_handler_targets();
         std::vector<NeutralOp> kept;
         kept.reserve(out_.size());
         for (size_t k = 0; k < out_.size(); ++k) {
@@ -108,6 +104,16 @@ public:
         out_ = std::move(kept);
     }
 
+    // Offsets something jumps to or handles exceptions at: ops there start a block and stay.
+    std::set<int64_t> jump_and_handler_targets() const {
+        std::set<int64_t> targets;
+        for (const auto& op : out_) {
+            if (op.target >= 0) targets.insert(op.target);
+            if (op.handler >= 0) targets.insert(op.handler);
+        }
+        return targets;
+    }
+
     static JumpCondition inverse(JumpCondition c) {
         switch (c) {
         case JumpCondition::IfTrue: return JumpCondition::IfFalse;
@@ -122,11 +128,7 @@ public:
     // name` on the clause's way out; `except ... as name` brings it back. Dropping it keeps a value
     // the clause returns from looking like the pending half of an assignment.
     void drop_except_name_cleanups() {
-        std::set<int64_t> targets;
-        for (const auto& op : out_) {
-            if (op.target >= 0) targets.insert(op.target);
-            if (op.handler >= 0) targets.insert(op.handler);
-        }
+        const std::set<int64_t> targets = jump_and_handler_targets();
         std::vector<NeutralOp> kept;
         kept.reserve(out_.size());
         for (size_t k = 0; k < out_.size(); ++k) {
