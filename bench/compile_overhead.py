@@ -37,7 +37,8 @@ hide a graph), and
 Setup (the project's usual venvs; torch pinned so that nothing pulls another torch):
 
     python3 -m venv .venv-bench && .venv-bench/bin/pip install torch==2.13.0
-    .venv-bench/bin/pip install -e . && .venv-bench/bin/pip install transformers
+    .venv-bench/bin/pip install . && .venv-bench/bin/pip install transformers   # not -e: an editable
+                                        # install compiles the modules at every import (~0.1 s)
     python3 -m venv .venv-depyf-torch && .venv-depyf-torch/bin/pip install torch==2.13.0
     .venv-depyf-torch/bin/pip install depyf==0.20.0 transformers
     .venv-bench/bin/python bench/compile_overhead.py

@@ -63,10 +63,13 @@ def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[t
     """
     if candidate is None:
         return False, "decompiled source does not define %s" % target.co_name
-    from ..verify import verify_source
     try:
-        result = verify_source(target, source)
-        strict = bool(getattr(result, "equivalent", False)) and same_code(target, candidate)
+        # The structural comparison is cheap and fails first for Dynamo's code (temporaries); the
+        # verifier (and its import) only runs when it passes.
+        strict = same_code(target, candidate)
+        if strict:
+            from ..verify import verify_source
+            strict = bool(getattr(verify_source(target, source), "equivalent", False))
     except Exception as exc:  # a verifier failure is "not verified", never a crash
         return False, "uncompile.verify failed: %s" % exc
     if strict:

@@ -783,15 +783,17 @@ _RESERVED = {"rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "at
 
 @functools.lru_cache(maxsize=None)
 def _debugger_files() -> Tuple[str, ...]:
-    import bdb
-    import pdb
-    return tuple(os.path.realpath(m.__file__) for m in (bdb, pdb) if getattr(m, "__file__", None))
+    # bdb.py and pdb.py of the standard library (where os.py is); not imported, which costs time.
+    stdlib = os.path.dirname(os.path.realpath(os.__file__))
+    return tuple(os.path.join(stdlib, name) for name in ("bdb.py", "pdb.py"))
 
 
 def _is_debugger_code(code: types.CodeType) -> bool:
     filename = code.co_filename
     if "pydevd" in filename or "debugpy" in filename:  # IDE debuggers (VS Code, PyCharm)
         return True
+    if not filename.endswith(("bdb.py", "pdb.py")):
+        return False
     return os.path.realpath(filename) in _debugger_files()
 
 
