@@ -1027,6 +1027,30 @@ def run():
     return [setdefault(d, 5, 'x'), setdefault(d, 5), inside(d, 6, 'y'), inside(d, [], 'z'),
             pair(d, 1), pair(d, 9), pair({1: 2}, 1) if False else None, d]
 """, "run()"),
+    # `try:` right around `while True:`: the handler covers the loop's first block and its jump
+    # back, and the except clauses never go back into the loop.
+    "try_around_while_true": ("""
+def drain(xs):
+    try:
+        while True:
+            xs.pop()
+    except IndexError:
+        pass
+    return xs
+
+def items(seq):
+    i = 0
+    try:
+        while True:
+            v = seq[i]
+            yield v
+            i += 1
+    except IndexError:
+        return
+
+def run():
+    return [drain([1, 2, 3]), list(items('abc'))]
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -1202,6 +1226,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

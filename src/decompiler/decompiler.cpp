@@ -2126,6 +2126,25 @@ private:
         return false;
     }
 
+    // Whether an unopened try statement's handler covers loop `header` and the jump back to it
+    // (a try inside the loop ends before the jump back), and its except clauses never go back into
+    // the loop (then the try statement starts with the loop rather than inside it).
+    bool try_encloses_loop(int header) {
+        int handler = handler_to_open(header);
+        if (handler < 0 || handlers_.at(handler).kind != HandlerKind::Try || !inside(latch_of(header), handler)) return false;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {handler};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k == header) return false;
+            if (seen[k]) continue;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return true;
+    }
+
     int latch_of(int header) const {
         int latch = -1;
         for (int p : cfg_.block(header).preds)
@@ -2153,8 +2172,11 @@ private:
                 return false;
             }
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
+            // `try:` right around a loop starting at its first block: the try statement opens first.
+            if (loop_header && try_encloses_loop(b)) loop_header = false;
             if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
                 b = emit_loop(b, out, loop, stack, base);
+                if (b == kFlowEnded) return false;
                 continue;
             }
             if (int handler = handler_to_open(b); handler >= 0) {
@@ -2884,6 +2906,9 @@ private:
         emitted_[header] = false;
         emit_region(header, header, s->body, &loop, body_stack, base);
         emit_stmt(out, s);
+        // A loop that nothing breaks out of never goes on: what follows it in layout (an enclosing
+        // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
+        if (loop.breaks == 0 && (loop.break_to < 0 || cfg_.block(loop.break_to).preds.empty())) return kFlowEnded;
         return loop.break_to;
     }
 
