@@ -1051,6 +1051,35 @@ def items(seq):
 def run():
     return [drain([1, 2, 3]), list(items('abc'))]
 """, "run()"),
+    # `break` out of an except clause: 3.10+ write a copy of the short code after the loop (after
+    # the for loop's POP_TOP of its iterator) instead of a jump to it.
+    "except_clause_break": ("""
+def inner(xs):
+    out = []
+    while xs:
+        try:
+            out.append(xs.pop())
+        except IndexError:
+            break
+    return out
+
+def first_int(items):
+    n = None
+    for s in items:
+        try:
+            n = int(s)
+        except ValueError:
+            continue
+        except TypeError:
+            break
+        else:
+            if n > 10:
+                break
+    return n
+
+def run():
+    return [inner([1, 2]), first_int(['x', '3', None, '40']), first_int(['x', '50', '1'])]
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -1227,6 +1256,7 @@ EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

@@ -2186,6 +2186,12 @@ private:
             }
             if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
+            if (size_t end = copied_break_at(b, loop)) {
+                for (size_t i = cfg_.block(b).first; i < end; ++i) step(ops_[i], stack, out);
+                ++loop->breaks;
+                out.push_back(make_stmt(StmtKind::Break));
+                return false;
+            }
             const NeutralOp* term = simulate(b, stack, out);
             // Invariant: the stores of a parallel assignment end within the block that began them
             // (else they would leak into whatever path is structured next).
@@ -2267,6 +2273,35 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // `break` out of an except clause (3.10+): after POP_EXCEPT (and, in a for loop, the POP_TOP of
+    // its iterator) the compiler writes its copy of the short code after the loop that ends the
+    // function (the same ops with the same lines, under the same handler) rather than a jump to it.
+    // Returns the index of the copy's first op (0: not such a block); the copy's blocks count as
+    // emitted.
+    size_t copied_break_at(int b, const Loop* loop) {
+        if (!exits_copied_ || !loop || loop->break_to < 0 || b == loop->break_to) return 0;
+        const Block& blk = cfg_.block(b);
+        size_t i = blk.first;
+        if (resume_at_.count(b)) return 0;
+        while (i < blk.last && ops_[i].kind != N::PopExcept) {
+            if (is_block_terminator(ops_[i].kind)) return 0;
+            ++i;
+        }
+        if (loop->is_for && ++i < blk.last && ops_[i].kind != N::Pop) return 0;
+        if (i + 1 >= blk.last) return 0;
+        std::vector<int> copy_path, original_path;
+        std::vector<const NeutralOp*> copy = straight_ops_from(i + 1, copy_path);
+        std::vector<const NeutralOp*> original = straight_ops(loop->break_to, &original_path);
+        if (!same_copied_ops(copy, original, 0)) return 0;
+        int handler = cfg_.block(copy_path.back()).handler;
+        for (int k : copy_path)
+            if (cfg_.block(k).handler != handler || (k != b && (emitted_[k] || cfg_.block(k).preds.size() != 1))) return 0;
+        for (int k : original_path)
+            if (cfg_.block(k).handler != handler) return 0;
+        for (int k : copy_path) emitted_[k] = true;
+        return i + 1;
+    }
 
     // A for loop's `break` whose target is the end of the enclosing loop's body: the compiler jumps
     // straight to that loop's next iteration (past a for-else's else clause, which then is all the
@@ -3096,8 +3131,9 @@ private:
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
-        // Clauses that leave by `continue` and by `break` say so themselves.
-        return loop_targets.size() == 1 ? *loop_targets.begin() : -1;
+        // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
+        // the next iteration flows there; `break` is a statement of its own).
+        return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
     }
 
     // Values on the stack above `from` that are not plain names or constants, each written to a
@@ -3170,7 +3206,8 @@ private:
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
-            if (body_flows && exit >= 0 && exit < handler && !(loop && (exit_to == loop->header || exit_to == loop->break_to))) {
+            if (body_flows && exit >= 0 && exit < handler &&
+                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
                 int else_stop = -1;
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
