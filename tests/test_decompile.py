@@ -1080,6 +1080,30 @@ def first_int(items):
 def run():
     return [inner([1, 2]), first_int(['x', '3', None, '40']), first_int(['x', '50', '1'])]
 """, "run()"),
+    # A try statement ending one side of an `if` whose except clauses never go on: where the sides
+    # meet is the code after the `if`, not an `else` clause of the try (3.12+ lay handlers out last).
+    "try_in_if_side": ("""
+def lookup(d, s, c):
+    if not c or c == 'default':
+        table = d
+    else:
+        try:
+            table = d[c]
+        except KeyError:
+            raise LookupError(c) from None
+    key = s.lower()
+    found = key in table
+    if found:
+        del table[key]
+    return found
+
+def run():
+    try:
+        lookup({}, 'a', 'zz')
+    except LookupError as e:
+        err = str(e)
+    return [lookup({'a': 1}, 'A', ''), lookup({'x': {'b': 2}}, 'B', 'x'), err]
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -1256,6 +1280,7 @@ EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_in_if_side", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.

@@ -3206,12 +3206,15 @@ private:
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
-            if (body_flows && exit >= 0 && exit < handler &&
+            // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
+            // what follows the statement.)
+            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
                 int else_stop = -1;
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
+                if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
