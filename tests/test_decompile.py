@@ -1027,6 +1027,83 @@ def run():
     return [setdefault(d, 5, 'x'), setdefault(d, 5), inside(d, 6, 'y'), inside(d, [], 'z'),
             pair(d, 1), pair(d, 9), pair({1: 2}, 1) if False else None, d]
 """, "run()"),
+    # `try:` right around `while True:`: the handler covers the loop's first block and its jump
+    # back, and the except clauses never go back into the loop.
+    "try_around_while_true": ("""
+def drain(xs):
+    try:
+        while True:
+            xs.pop()
+    except IndexError:
+        pass
+    return xs
+
+def items(seq):
+    i = 0
+    try:
+        while True:
+            v = seq[i]
+            yield v
+            i += 1
+    except IndexError:
+        return
+
+def run():
+    return [drain([1, 2, 3]), list(items('abc'))]
+""", "run()"),
+    # `break` out of an except clause: 3.10+ write a copy of the short code after the loop (after
+    # the for loop's POP_TOP of its iterator) instead of a jump to it.
+    "except_clause_break": ("""
+def inner(xs):
+    out = []
+    while xs:
+        try:
+            out.append(xs.pop())
+        except IndexError:
+            break
+    return out
+
+def first_int(items):
+    n = None
+    for s in items:
+        try:
+            n = int(s)
+        except ValueError:
+            continue
+        except TypeError:
+            break
+        else:
+            if n > 10:
+                break
+    return n
+
+def run():
+    return [inner([1, 2]), first_int(['x', '3', None, '40']), first_int(['x', '50', '1'])]
+""", "run()"),
+    # A try statement ending one side of an `if` whose except clauses never go on: where the sides
+    # meet is the code after the `if`, not an `else` clause of the try (3.12+ lay handlers out last).
+    "try_in_if_side": ("""
+def lookup(d, s, c):
+    if not c or c == 'default':
+        table = d
+    else:
+        try:
+            table = d[c]
+        except KeyError:
+            raise LookupError(c) from None
+    key = s.lower()
+    found = key in table
+    if found:
+        del table[key]
+    return found
+
+def run():
+    try:
+        lookup({}, 'a', 'zz')
+    except LookupError as e:
+        err = str(e)
+    return [lookup({'a': 1}, 'A', ''), lookup({'x': {'b': 2}}, 'B', 'x'), err]
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -1202,6 +1279,9 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_in_if_side", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

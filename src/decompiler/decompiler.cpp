@@ -2126,6 +2126,25 @@ private:
         return false;
     }
 
+    // Whether an unopened try statement's handler covers loop `header` and the jump back to it
+    // (a try inside the loop ends before the jump back), and its except clauses never go back into
+    // the loop (then the try statement starts with the loop rather than inside it).
+    bool try_encloses_loop(int header) {
+        int handler = handler_to_open(header);
+        if (handler < 0 || handlers_.at(handler).kind != HandlerKind::Try || !inside(latch_of(header), handler)) return false;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {handler};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k == header) return false;
+            if (seen[k]) continue;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return true;
+    }
+
     int latch_of(int header) const {
         int latch = -1;
         for (int p : cfg_.block(header).preds)
@@ -2153,8 +2172,11 @@ private:
                 return false;
             }
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
+            // `try:` right around a loop starting at its first block: the try statement opens first.
+            if (loop_header && try_encloses_loop(b)) loop_header = false;
             if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
                 b = emit_loop(b, out, loop, stack, base);
+                if (b == kFlowEnded) return false;
                 continue;
             }
             if (int handler = handler_to_open(b); handler >= 0) {
@@ -2164,6 +2186,12 @@ private:
             }
             if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
+            if (size_t end = copied_break_at(b, loop)) {
+                for (size_t i = cfg_.block(b).first; i < end; ++i) step(ops_[i], stack, out);
+                ++loop->breaks;
+                out.push_back(make_stmt(StmtKind::Break));
+                return false;
+            }
             const NeutralOp* term = simulate(b, stack, out);
             // Invariant: the stores of a parallel assignment end within the block that began them
             // (else they would leak into whatever path is structured next).
@@ -2245,6 +2273,35 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // `break` out of an except clause (3.10+): after POP_EXCEPT (and, in a for loop, the POP_TOP of
+    // its iterator) the compiler writes its copy of the short code after the loop that ends the
+    // function (the same ops with the same lines, under the same handler) rather than a jump to it.
+    // Returns the index of the copy's first op (0: not such a block); the copy's blocks count as
+    // emitted.
+    size_t copied_break_at(int b, const Loop* loop) {
+        if (!exits_copied_ || !loop || loop->break_to < 0 || b == loop->break_to) return 0;
+        const Block& blk = cfg_.block(b);
+        size_t i = blk.first;
+        if (resume_at_.count(b)) return 0;
+        while (i < blk.last && ops_[i].kind != N::PopExcept) {
+            if (is_block_terminator(ops_[i].kind)) return 0;
+            ++i;
+        }
+        if (loop->is_for && ++i < blk.last && ops_[i].kind != N::Pop) return 0;
+        if (i + 1 >= blk.last) return 0;
+        std::vector<int> copy_path, original_path;
+        std::vector<const NeutralOp*> copy = straight_ops_from(i + 1, copy_path);
+        std::vector<const NeutralOp*> original = straight_ops(loop->break_to, &original_path);
+        if (!same_copied_ops(copy, original, 0)) return 0;
+        int handler = cfg_.block(copy_path.back()).handler;
+        for (int k : copy_path)
+            if (cfg_.block(k).handler != handler || (k != b && (emitted_[k] || cfg_.block(k).preds.size() != 1))) return 0;
+        for (int k : original_path)
+            if (cfg_.block(k).handler != handler) return 0;
+        for (int k : copy_path) emitted_[k] = true;
+        return i + 1;
+    }
 
     // A for loop's `break` whose target is the end of the enclosing loop's body: the compiler jumps
     // straight to that loop's next iteration (past a for-else's else clause, which then is all the
@@ -2884,6 +2941,9 @@ private:
         emitted_[header] = false;
         emit_region(header, header, s->body, &loop, body_stack, base);
         emit_stmt(out, s);
+        // A loop that nothing breaks out of never goes on: what follows it in layout (an enclosing
+        // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
+        if (loop.breaks == 0 && (loop.break_to < 0 || cfg_.block(loop.break_to).preds.empty())) return kFlowEnded;
         return loop.break_to;
     }
 
@@ -3071,8 +3131,9 @@ private:
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
-        // Clauses that leave by `continue` and by `break` say so themselves.
-        return loop_targets.size() == 1 ? *loop_targets.begin() : -1;
+        // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
+        // the next iteration flows there; `break` is a statement of its own).
+        return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
     }
 
     // Values on the stack above `from` that are not plain names or constants, each written to a
@@ -3145,11 +3206,15 @@ private:
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
-            if (body_flows && exit >= 0 && exit < handler && !(loop && (exit_to == loop->header || exit_to == loop->break_to))) {
+            // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
+            // what follows the statement.)
+            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
                 int else_stop = -1;
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
+                if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
