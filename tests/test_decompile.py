@@ -1029,6 +1029,86 @@ def run():
 """, "run()"),
 })
 
+# Before 3.10 `else:` after a branch that raises, breaks or continues leaves a dead jump over the
+# else arm (one after `return` is dropped by the peephole optimizer): it tells `else:` from code
+# after the `if`.
+SNIPPETS.update({
+    "else_after_ending_branch": ("""
+def raise_else(a):
+    if a < 0:
+        raise ValueError(a)
+    else:
+        a = a + 1
+    return a * 2
+
+def raise_flat(a):
+    if a < 0:
+        raise ValueError(a)
+    a = a + 1
+    return a * 2
+
+def loop_else(xs):
+    out = []
+    for x in xs:
+        if x == 3:
+            continue
+        else:
+            out.append(x)
+        if x > 6:
+            break
+        else:
+            out.append(-x)
+        out.append(0)
+    return out
+
+def loop_flat(xs):
+    out = []
+    for x in xs:
+        if x == 3:
+            continue
+        out.append(x)
+        if x > 6:
+            break
+        out.append(-x)
+    return out
+
+def nested_returns(items, key):
+    if items is None:
+        raise TypeError('not indexable')
+    found = [i for i in items if i == key]
+    if not found:
+        raise KeyError(key)
+    if len(found) == 1:
+        return found[0]
+    else:
+        return found
+
+def returns_then_else(text, state):
+    if not text:
+        if state == 0:
+            if text is None:
+                return ''
+            else:
+                return '\\t'
+        else:
+            return None
+    return text * state
+
+def attempt(f, *args):
+    try:
+        return f(*args)
+    except (ValueError, TypeError, KeyError) as e:
+        return repr(e)
+
+def run():
+    res = [attempt(f, a) for f in (raise_else, raise_flat) for a in (-1, 0, 4)]
+    res.append(loop_else(range(10)))
+    res.append(loop_flat(range(10)))
+    res += [attempt(nested_returns, i, k) for i, k in ((None, 1), ([1, 2], 3), ([1, 2], 2), ([2, 2], 2))]
+    res += [returns_then_else(t, s) for t, s in (('', 0), (None, 0), ('', 1), ('ab', 2))]
+    return res
+""", "run()"),
+})
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
@@ -1201,6 +1281,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
 
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.

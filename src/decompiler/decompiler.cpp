@@ -2425,10 +2425,22 @@ private:
         int common = first_common_block(c.then_block, c.else_block, block);
         if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
             return common;
+        // Where the compiler's dead jump over the else arm goes (before 3.10) is where the if ends
+        // (unless the jump was retargeted past an enclosing statement's end).
+        if (common < 0 && else_jump_trace(c) == ElseTrace::Else) {
+            const NeutralOp& jump = ops_[cfg_.block(c.else_block - 1).last - 1];
+            int end = cfg_.block_at_offset(jump.target);
+            if (end > c.else_block && (m < 0 || end <= m || (loop && m == next_iteration(loop))) &&
+                (!loop || loop->blocks.count(end)) && (stop <= block || end <= stop))
+                return end;
+        }
         // `if test: <ends>` without else: a then-side laid out before the else side that only returns,
         // raises, breaks or continues; what follows it is the code after the `if`.
-        if (m < 0 && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) && !c.else_written &&
-            side_ends(c.then_block, c.else_block, loop) && !ends_before_dead_code(c.else_block, block) &&
+        // (A then-side that breaks out of a loop gives a post-dominator past the loop.)
+        bool past_loop = m < 0 || (loop && !loop->blocks.count(m) && else_jump_trace(c) == ElseTrace::NoElse);
+        if (past_loop && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) && !c.else_written &&
+            side_ends(c.then_block, c.else_block, loop) && else_jump_trace(c) != ElseTrace::Else &&
+            (else_jump_trace(c) == ElseTrace::NoElse || !ends_before_dead_code(c.else_block, block)) &&
             !has_implicit_return(c.then_block, c.else_block))
             return c.else_block;
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
@@ -2436,6 +2448,35 @@ private:
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
         return m;
+    }
+
+    // Before 3.10 the compiler lays out `else:` after a then-side that ends by raise, break or
+    // continue as a (dead) jump over the else arm; after a `return` the peephole optimizer drops
+    // that jump (unless a label separates them). So the op right before the else side tells: a
+    // dead lone forward jump means `else:`, a reachable raise or jump means none, anything else (a
+    // return) tells nothing.
+    enum class ElseTrace { Unknown, Else, NoElse };
+    ElseTrace else_jump_trace(const Condition& c) const {
+        if (!dead_code_kept_ || c.then_block < 0 || c.else_block <= c.then_block) return ElseTrace::Unknown;
+        int prev = c.else_block - 1;
+        const Block& blk = cfg_.block(prev);
+        if (blk.last == blk.first) return ElseTrace::Unknown;
+        const NeutralOp& last = ops_[blk.last - 1];
+        if (!reachable_at_all(prev)) {
+            // (A dead jump back is something else: a loop's jump back after a body that ends.)
+            if (last.kind != N::Jump || last.target <= int64_t(last.offset)) return ElseTrace::Unknown;
+            for (size_t i = blk.first; i + 1 < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) return ElseTrace::Unknown;
+            return ElseTrace::Else;
+        }
+        return ends_by_raise_or_jump(prev) ? ElseTrace::NoElse : ElseTrace::Unknown;
+    }
+
+    bool ends_by_raise_or_jump(int block) const {
+        const Block& blk = cfg_.block(block);
+        if (blk.last == blk.first || !reachable_at_all(block)) return false;
+        N kind = ops_[blk.last - 1].kind;
+        return kind == N::Raise || kind == N::Reraise || kind == N::Jump;
     }
 
     // Whether a path from `from` ends right before code no path reaches: the trace that 3.8/3.9
@@ -2528,8 +2569,10 @@ private:
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        ElseTrace trace = else_jump_trace(c);
         bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
-                         else_ends_before_dead_code(before_else);
+                         trace == ElseTrace::Else ||
+                         (trace == ElseTrace::Unknown && else_ends_before_dead_code(before_else));
         // A value left on the stack by both sides is a conditional expression.
         if (then_flows && else_flows && then_stack.size() == stack.size() + 1 && else_stack.size() == stack.size() + 1 &&
             then_body.empty() && else_body.empty()) {
