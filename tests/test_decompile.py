@@ -1109,6 +1109,67 @@ def run():
     return res
 """, "run()"),
 })
+# try statements ending a loop body. Before 3.10 a clause or branch that falls out of the last
+# statement jumps straight back to the loop (the jump to the jump back is threaded), and a written
+# `continue` leaves dead code after it; clauses that all leave by continue/break say where the
+# statement ends by the layout (3.10+: code past the handler is after the statement; before: the
+# dead jump after each clause). 3.12+ lay out both the same (names/constants order differs).
+SNIPPETS.update({
+    "try_ending_loop_body": ("""
+def fields(obj, names):
+    for name in names:
+        try:
+            yield name, getattr(obj, name)
+        except AttributeError:
+            pass
+
+def skip_bad(items):
+    out = []
+    for x in items:
+        try:
+            v = 10 // x
+        except ZeroDivisionError:
+            continue
+        out.append(v)
+    return out
+
+def named(items):
+    res = []
+    for f in items:
+        try:
+            res.append(int(f))
+        except ValueError as e:
+            res.append(str(e)[:5])
+    return res
+
+def named_continue(items):
+    res = []
+    for f in items:
+        try:
+            res.append(int(f))
+        except ValueError as e:
+            res.append(str(e)[:5])
+            continue
+        res.append('+')
+    return res
+
+def first_hit(rows, key):
+    for row in rows:
+        if row is not None:
+            try:
+                return row[key]
+            except KeyError:
+                pass
+    return 'none'
+
+def run():
+    class O:
+        a = 1
+    return [list(fields(O, ['a', 'b'])), skip_bad([1, 0, 2]), named(['1', 'x', '3']),
+            named_continue(['1', 'x']), first_hit([None, {}, {'k': 5}], 'k'), first_hit([{}], 'k')]
+""", "run()"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
@@ -1282,6 +1343,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.

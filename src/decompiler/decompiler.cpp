@@ -2444,6 +2444,10 @@ private:
             !has_implicit_return(c.then_block, c.else_block))
             return c.else_block;
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
+        // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
+        // loop header (the jump to the dead jump back was threaded); a `continue` written there
+        // leaves the compiler's (dead) way out of the statement after it.
+        if (m < 0 && loop && stop == next_iteration(loop) && falls_to_next_iteration(c, loop)) return stop;
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
@@ -2470,6 +2474,23 @@ private:
             return ElseTrace::Else;
         }
         return ends_by_raise_or_jump(prev) ? ElseTrace::NoElse : ElseTrace::Unknown;
+    }
+
+    // Whether the then-side of `c` (laid out before its else side) reaches the next iteration of
+    // `loop` only by jumps with live code after them (see merge_point).
+    bool falls_to_next_iteration(const Condition& c, const Loop* loop) const {
+        if (!dead_code_kept_ || c.then_block < 0 || c.else_block <= c.then_block) return false;
+        std::vector<bool> side = reachable_above(c.then_block, c.then_block - 1);
+        bool any = false;
+        for (int k = c.then_block; k < c.else_block; ++k) {
+            const Block& blk = cfg_.block(k);
+            if (!side[k] || blk.last == blk.first) continue;
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (last.kind != N::Jump || cfg_.block_at_offset(last.target) != loop->header) continue;
+            if (!reachable_at_all(k + 1)) return false;
+            any = true;
+        }
+        return any;
     }
 
     bool ends_by_raise_or_jump(int block) const {
@@ -2612,7 +2633,8 @@ private:
             return merge;
         }
         // `if test: continue` followed by the rest of the loop body.
-        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty()) {
+        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty() &&
+            !is_except_clause_test(c.test)) {
             auto s = make_stmt(StmtKind::If);
             s->test = c.test;
             s->body = {make_stmt(StmtKind::Continue)};
@@ -3171,6 +3193,10 @@ private:
         std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
         handler_stack.push_back(exception_);
         int after = handler_exit(handler, loop);
+        // Clauses that all leave by continue/break (which they then say): the statement ends where
+        // the layout says.
+        if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to))
+            if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
         Body handler_body;
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
         if (!handler_body.empty() && is_reraise(handler_body.back())) {
@@ -3206,9 +3232,35 @@ private:
         }
         bool else_flows = body_flows;
         if (body_flows && exit >= 0 && exit != after) else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
-        stack = std::move(body_stack);
+        // Only the clauses going on: they leave the stack the statement started from.
+        if (else_flows || !handler_flows) stack = std::move(body_stack);
+        else if (handler_stack.size() != stack.size()) unsupported("an except clause that leaves values on the stack");
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
+    // unknown), given the body's normal exit `exit`. What follows the body runs only when no
+    // exception came, so an `else:` clause and code after the statement mean the same; the layout
+    // says which the source had. 3.10+ lay out an else clause before the handler, so a body that
+    // goes on past the handler goes on after the statement. Before 3.10 the else clause follows
+    // the handler either way, but each clause's `continue`/`break` leaves the compiler's dead jump
+    // to the end of the statement after it.
+    int end_of_try_left_by_clauses(int handler, int exit) const {
+        int exit_to = through_jumps(exit);
+        if (exit_to < handler) return -1;
+        if (!dead_code_kept_) return exit_to;
+        int end = -1;
+        for (int b = handler + 1; b < exit_to; ++b) {
+            const Block& blk = cfg_.block(b);
+            if (reachable_at_all(b) || blk.last == blk.first) continue;
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (last.kind != N::Jump || last.target <= int64_t(last.offset)) continue;
+            int target = cfg_.block_at_offset(last.target);
+            if (target < exit_to || (end >= 0 && target != end)) return -1;
+            end = target;
+        }
+        return end;
     }
 
     // A value returned after the POP_EXCEPT of its block, all of it computed after it: a `return`
