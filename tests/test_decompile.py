@@ -1170,6 +1170,48 @@ def run():
 """, "run()"),
 })
 
+# An except clause holding a try statement goes on from that statement's clauses too (ratio: the
+# middle clause goes on only through its nested clause, to the code after the outer statement;
+# refused for now rather than printing that code inside the clause).
+SNIPPETS.update({
+    "except_clause_nested_try": ("""
+def ratio(x):
+    try:
+        if type(x) is float:
+            return x.as_integer_ratio()
+        try:
+            return (x.numerator, x.denominator)
+        except AttributeError:
+            try:
+                return x.as_integer_ratio()
+            except AttributeError:
+                pass
+    except (OverflowError, ValueError):
+        return (x, None)
+    raise TypeError('cannot convert %r' % (x,))
+
+def nested_goes_on(d, k):
+    try:
+        v = d[k]
+    except KeyError:
+        try:
+            v = int(k)
+        except ValueError:
+            v = -1
+    return v
+
+def run():
+    out = []
+    for x in (0.5, 3, float('inf'), 'a'):
+        try:
+            out.append(ratio(x))
+        except TypeError as e:
+            out.append(str(e))
+    out += [nested_goes_on({1: 2}, 1), nested_goes_on({}, '7'), nested_goes_on({}, 'z')]
+    return out
+""", "run()"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {

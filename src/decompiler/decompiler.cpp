@@ -3109,18 +3109,24 @@ private:
     }
 
     // Where the except clauses of the handler at `handler` continue after POP_EXCEPT (-1: nowhere).
+    // A clause that holds a try statement of its own goes on from that statement's clauses too:
+    // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, const Loop* loop) const {
-        std::set<int> seen, targets, loop_targets;
-        std::vector<int> work = {handler};
+        std::set<int> targets, loop_targets;
+        std::set<std::pair<int, int>> seen;
+        std::vector<std::pair<int, int>> work = {{handler, 0}};
         while (!work.empty()) {
-            int b = work.back();
+            auto [b, depth] = work.back();
             work.pop_back();
-            if (!seen.insert(b).second) continue;
+            if (!seen.insert({b, depth}).second || depth > 32) continue;
             const Block& blk = cfg_.block(b);
+            if (blk.handler >= 0 && blk.handler != handler && handlers_.at(blk.handler).kind == HandlerKind::Try &&
+                !inside(handler, blk.handler))
+                work.push_back({blk.handler, depth + 1});
             bool pops = false;
             for (size_t i = blk.first; i < blk.last; ++i) pops = pops || ops_[i].kind == N::PopExcept;
             if (!pops) {
-                for (int s : blk.succs) work.push_back(s);
+                for (int s : blk.succs) work.push_back({s, depth});
                 continue;
             }
             const NeutralOp& last = ops_[blk.last - 1];
@@ -3128,6 +3134,10 @@ private:
             int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
             if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter)
                 unsupported("an except clause that ends in a branch");
+            if (depth > 0) {
+                work.push_back({next, depth - 1});
+                continue;
+            }
             // A tail that returns or raises, reached only from this clause, is the clause's own code
             // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
             // what follows the statement).
