@@ -1106,6 +1106,189 @@ def run():
 """, "run()"),
 })
 
+# Before 3.10 `else:` after a branch that raises, breaks or continues leaves a dead jump over the
+# else arm (one after `return` is dropped by the peephole optimizer): it tells `else:` from code
+# after the `if`.
+SNIPPETS.update({
+    "else_after_ending_branch": ("""
+def raise_else(a):
+    if a < 0:
+        raise ValueError(a)
+    else:
+        a = a + 1
+    return a * 2
+
+def raise_flat(a):
+    if a < 0:
+        raise ValueError(a)
+    a = a + 1
+    return a * 2
+
+def loop_else(xs):
+    out = []
+    for x in xs:
+        if x == 3:
+            continue
+        else:
+            out.append(x)
+        if x > 6:
+            break
+        else:
+            out.append(-x)
+        out.append(0)
+    return out
+
+def loop_flat(xs):
+    out = []
+    for x in xs:
+        if x == 3:
+            continue
+        out.append(x)
+        if x > 6:
+            break
+        out.append(-x)
+    return out
+
+def nested_returns(items, key):
+    if items is None:
+        raise TypeError('not indexable')
+    found = [i for i in items if i == key]
+    if not found:
+        raise KeyError(key)
+    if len(found) == 1:
+        return found[0]
+    else:
+        return found
+
+def returns_then_else(text, state):
+    if not text:
+        if state == 0:
+            if text is None:
+                return ''
+            else:
+                return '\\t'
+        else:
+            return None
+    return text * state
+
+def attempt(f, *args):
+    try:
+        return f(*args)
+    except (ValueError, TypeError, KeyError) as e:
+        return repr(e)
+
+def run():
+    res = [attempt(f, a) for f in (raise_else, raise_flat) for a in (-1, 0, 4)]
+    res.append(loop_else(range(10)))
+    res.append(loop_flat(range(10)))
+    res += [attempt(nested_returns, i, k) for i, k in ((None, 1), ([1, 2], 3), ([1, 2], 2), ([2, 2], 2))]
+    res += [returns_then_else(t, s) for t, s in (('', 0), (None, 0), ('', 1), ('ab', 2))]
+    return res
+""", "run()"),
+})
+# try statements ending a loop body. Before 3.10 a clause or branch that falls out of the last
+# statement jumps straight back to the loop (the jump to the jump back is threaded), and a written
+# `continue` leaves dead code after it; clauses that all leave by continue/break say where the
+# statement ends by the layout (3.10+: code past the handler is after the statement; before: the
+# dead jump after each clause). 3.12+ lay out both the same (names/constants order differs).
+SNIPPETS.update({
+    "try_ending_loop_body": ("""
+def fields(obj, names):
+    for name in names:
+        try:
+            yield name, getattr(obj, name)
+        except AttributeError:
+            pass
+
+def skip_bad(items):
+    out = []
+    for x in items:
+        try:
+            v = 10 // x
+        except ZeroDivisionError:
+            continue
+        out.append(v)
+    return out
+
+def named(items):
+    res = []
+    for f in items:
+        try:
+            res.append(int(f))
+        except ValueError as e:
+            res.append(str(e)[:5])
+    return res
+
+def named_continue(items):
+    res = []
+    for f in items:
+        try:
+            res.append(int(f))
+        except ValueError as e:
+            res.append(str(e)[:5])
+            continue
+        res.append('+')
+    return res
+
+def first_hit(rows, key):
+    for row in rows:
+        if row is not None:
+            try:
+                return row[key]
+            except KeyError:
+                pass
+    return 'none'
+
+def run():
+    class O:
+        a = 1
+    return [list(fields(O, ['a', 'b'])), skip_bad([1, 0, 2]), named(['1', 'x', '3']),
+            named_continue(['1', 'x']), first_hit([None, {}, {'k': 5}], 'k'), first_hit([{}], 'k')]
+""", "run()"),
+})
+
+# An except clause holding a try statement goes on from that statement's clauses too (ratio: the
+# middle clause goes on only through its nested clause, to the code after the outer statement;
+# refused for now rather than printing that code inside the clause).
+SNIPPETS.update({
+    "except_clause_nested_try": ("""
+def ratio(x):
+    try:
+        if type(x) is float:
+            return x.as_integer_ratio()
+        try:
+            return (x.numerator, x.denominator)
+        except AttributeError:
+            try:
+                return x.as_integer_ratio()
+            except AttributeError:
+                pass
+    except (OverflowError, ValueError):
+        return (x, None)
+    raise TypeError('cannot convert %r' % (x,))
+
+def nested_goes_on(d, k):
+    try:
+        v = d[k]
+    except KeyError:
+        try:
+            v = int(k)
+        except ValueError:
+            v = -1
+    return v
+
+def run():
+    out = []
+    for x in (0.5, 3, float('inf'), 'a'):
+        try:
+            out.append(ratio(x))
+        except TypeError as e:
+            out.append(str(e))
+    out += [nested_goes_on({1: 2}, 1), nested_goes_on({}, '7'), nested_goes_on({}, 'z')]
+    return out
+""", "run()"),
+})
+
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
 # follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
@@ -1278,6 +1461,8 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
 
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_in_if_side", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

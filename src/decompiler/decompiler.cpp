@@ -2482,17 +2482,79 @@ private:
         int common = first_common_block(c.then_block, c.else_block, block);
         if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
             return common;
+        // Where the compiler's dead jump over the else arm goes (before 3.10) is where the if ends
+        // (unless the jump was retargeted past an enclosing statement's end).
+        if (common < 0 && else_jump_trace(c) == ElseTrace::Else) {
+            const NeutralOp& jump = ops_[cfg_.block(c.else_block - 1).last - 1];
+            int end = cfg_.block_at_offset(jump.target);
+            if (end > c.else_block && (m < 0 || end <= m || (loop && m == next_iteration(loop))) &&
+                (!loop || loop->blocks.count(end)) && (stop <= block || end <= stop))
+                return end;
+        }
         // `if test: <ends>` without else: a then-side laid out before the else side that only returns,
         // raises, breaks or continues; what follows it is the code after the `if`.
-        if (m < 0 && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) && !c.else_written &&
-            side_ends(c.then_block, c.else_block, loop) && !ends_before_dead_code(c.else_block, block) &&
+        // (A then-side that breaks out of a loop gives a post-dominator past the loop.)
+        bool past_loop = m < 0 || (loop && !loop->blocks.count(m) && else_jump_trace(c) == ElseTrace::NoElse);
+        if (past_loop && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) && !c.else_written &&
+            side_ends(c.then_block, c.else_block, loop) && else_jump_trace(c) != ElseTrace::Else &&
+            (else_jump_trace(c) == ElseTrace::NoElse || !ends_before_dead_code(c.else_block, block)) &&
             !has_implicit_return(c.then_block, c.else_block))
             return c.else_block;
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
+        // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
+        // loop header (the jump to the dead jump back was threaded); a `continue` written there
+        // leaves the compiler's (dead) way out of the statement after it.
+        if (m < 0 && loop && stop == next_iteration(loop) && falls_to_next_iteration(c, loop)) return stop;
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
         return m;
+    }
+
+    // Before 3.10 the compiler lays out `else:` after a then-side that ends by raise, break or
+    // continue as a (dead) jump over the else arm; after a `return` the peephole optimizer drops
+    // that jump (unless a label separates them). So the op right before the else side tells: a
+    // dead lone forward jump means `else:`, a reachable raise or jump means none, anything else (a
+    // return) tells nothing.
+    enum class ElseTrace { Unknown, Else, NoElse };
+    ElseTrace else_jump_trace(const Condition& c) const {
+        if (!dead_code_kept_ || c.then_block < 0 || c.else_block <= c.then_block) return ElseTrace::Unknown;
+        int prev = c.else_block - 1;
+        const Block& blk = cfg_.block(prev);
+        if (blk.last == blk.first) return ElseTrace::Unknown;
+        const NeutralOp& last = ops_[blk.last - 1];
+        if (!reachable_at_all(prev)) {
+            // (A dead jump back is something else: a loop's jump back after a body that ends.)
+            if (last.kind != N::Jump || last.target <= int64_t(last.offset)) return ElseTrace::Unknown;
+            for (size_t i = blk.first; i + 1 < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) return ElseTrace::Unknown;
+            return ElseTrace::Else;
+        }
+        return ends_by_raise_or_jump(prev) ? ElseTrace::NoElse : ElseTrace::Unknown;
+    }
+
+    // Whether the then-side of `c` (laid out before its else side) reaches the next iteration of
+    // `loop` only by jumps with live code after them (see merge_point).
+    bool falls_to_next_iteration(const Condition& c, const Loop* loop) const {
+        if (!dead_code_kept_ || c.then_block < 0 || c.else_block <= c.then_block) return false;
+        std::vector<bool> side = reachable_above(c.then_block, c.then_block - 1);
+        bool any = false;
+        for (int k = c.then_block; k < c.else_block; ++k) {
+            const Block& blk = cfg_.block(k);
+            if (!side[k] || blk.last == blk.first) continue;
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (last.kind != N::Jump || cfg_.block_at_offset(last.target) != loop->header) continue;
+            if (!reachable_at_all(k + 1)) return false;
+            any = true;
+        }
+        return any;
+    }
+
+    bool ends_by_raise_or_jump(int block) const {
+        const Block& blk = cfg_.block(block);
+        if (blk.last == blk.first || !reachable_at_all(block)) return false;
+        N kind = ops_[blk.last - 1].kind;
+        return kind == N::Raise || kind == N::Reraise || kind == N::Jump;
     }
 
     // Whether a path from `from` ends right before code no path reaches: the trace that 3.8/3.9
@@ -2585,8 +2647,10 @@ private:
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        ElseTrace trace = else_jump_trace(c);
         bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
-                         else_ends_before_dead_code(before_else);
+                         trace == ElseTrace::Else ||
+                         (trace == ElseTrace::Unknown && else_ends_before_dead_code(before_else));
         // A value left on the stack by both sides is a conditional expression.
         if (then_flows && else_flows && then_stack.size() == stack.size() + 1 && else_stack.size() == stack.size() + 1 &&
             then_body.empty() && else_body.empty()) {
@@ -2626,7 +2690,8 @@ private:
             return merge;
         }
         // `if test: continue` followed by the rest of the loop body.
-        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty()) {
+        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && !else_body.empty() &&
+            !is_except_clause_test(c.test)) {
             auto s = make_stmt(StmtKind::If);
             s->test = c.test;
             s->body = {make_stmt(StmtKind::Continue)};
@@ -3104,18 +3169,24 @@ private:
     }
 
     // Where the except clauses of the handler at `handler` continue after POP_EXCEPT (-1: nowhere).
+    // A clause that holds a try statement of its own goes on from that statement's clauses too:
+    // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, const Loop* loop) const {
-        std::set<int> seen, targets, loop_targets;
-        std::vector<int> work = {handler};
+        std::set<int> targets, loop_targets;
+        std::set<std::pair<int, int>> seen;
+        std::vector<std::pair<int, int>> work = {{handler, 0}};
         while (!work.empty()) {
-            int b = work.back();
+            auto [b, depth] = work.back();
             work.pop_back();
-            if (!seen.insert(b).second) continue;
+            if (!seen.insert({b, depth}).second || depth > 32) continue;
             const Block& blk = cfg_.block(b);
+            if (blk.handler >= 0 && blk.handler != handler && handlers_.at(blk.handler).kind == HandlerKind::Try &&
+                !inside(handler, blk.handler))
+                work.push_back({blk.handler, depth + 1});
             bool pops = false;
             for (size_t i = blk.first; i < blk.last; ++i) pops = pops || ops_[i].kind == N::PopExcept;
             if (!pops) {
-                for (int s : blk.succs) work.push_back(s);
+                for (int s : blk.succs) work.push_back({s, depth});
                 continue;
             }
             const NeutralOp& last = ops_[blk.last - 1];
@@ -3123,6 +3194,10 @@ private:
             int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
             if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter)
                 unsupported("an except clause that ends in a branch");
+            if (depth > 0) {
+                work.push_back({next, depth - 1});
+                continue;
+            }
             // A tail that returns or raises, reached only from this clause, is the clause's own code
             // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
             // what follows the statement).
@@ -3189,6 +3264,10 @@ private:
         std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
         handler_stack.push_back(exception_);
         int after = handler_exit(handler, loop);
+        // Clauses that all leave by continue/break (which they then say): the statement ends where
+        // the layout says.
+        if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to))
+            if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
         Body handler_body;
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
         if (!handler_body.empty() && is_reraise(handler_body.back())) {
@@ -3228,9 +3307,35 @@ private:
         }
         bool else_flows = body_flows;
         if (body_flows && exit >= 0 && exit != after) else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
-        stack = std::move(body_stack);
+        // Only the clauses going on: they leave the stack the statement started from.
+        if (else_flows || !handler_flows) stack = std::move(body_stack);
+        else if (handler_stack.size() != stack.size()) unsupported("an except clause that leaves values on the stack");
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
+    // unknown), given the body's normal exit `exit`. What follows the body runs only when no
+    // exception came, so an `else:` clause and code after the statement mean the same; the layout
+    // says which the source had. 3.10+ lay out an else clause before the handler, so a body that
+    // goes on past the handler goes on after the statement. Before 3.10 the else clause follows
+    // the handler either way, but each clause's `continue`/`break` leaves the compiler's dead jump
+    // to the end of the statement after it.
+    int end_of_try_left_by_clauses(int handler, int exit) const {
+        int exit_to = through_jumps(exit);
+        if (exit_to < handler) return -1;
+        if (!dead_code_kept_) return exit_to;
+        int end = -1;
+        for (int b = handler + 1; b < exit_to; ++b) {
+            const Block& blk = cfg_.block(b);
+            if (reachable_at_all(b) || blk.last == blk.first) continue;
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (last.kind != N::Jump || last.target <= int64_t(last.offset)) continue;
+            int target = cfg_.block_at_offset(last.target);
+            if (target < exit_to || (end >= 0 && target != end)) return -1;
+            end = target;
+        }
+        return end;
     }
 
     // A value returned after the POP_EXCEPT of its block, all of it computed after it: a `return`
