@@ -704,9 +704,10 @@ class _Checker:
         for st, (target, depth, lasti) in ((sa, ha), (sb, hb)):
             if depth > len(st.stack):
                 raise _NotShown("an exception handler deeper than the stack")
-            heap = {uid: [kind, list(items), escaped] for uid, (kind, items, escaped) in st.heap.items()}
-            stack = st.stack[:depth] + ([("lasti",)] if lasti else []) + [exception]
-            states.append(_State(target, stack, dict(st.env), None, False, heap, dict(st.pairs)))
+            handler = st.copy()
+            handler.pc, handler.kwnames, handler.back = target, None, False
+            handler.stack = st.stack[:depth] + ([("lasti",)] if lasti else []) + [exception]
+            states.append(handler)
         return self._join(states[0], states[1])
 
 

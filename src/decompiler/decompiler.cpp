@@ -320,6 +320,14 @@ private:
         for_each_evaluated_child(*e, [&](const ExprPtr& c) { collect_nodes(c, out); });
     }
 
+    // `__stackN = value`, a new temporary; the name is the statement's target.
+    StmtPtr temporary_assignment(const ExprPtr& value) {
+        auto s = make_stmt(StmtKind::Assign);
+        s->targets.push_back(make_name(new_temporary()));
+        s->value = lambda_or(value);
+        return s;
+    }
+
     std::string new_temporary() {
         for (;;) {
             std::string name = "__stack" + std::to_string(temporaries_++);
@@ -406,12 +414,9 @@ private:
             if (hi && (lo < previous_last || hi > first_effect))
                 unsupported("values computed in an order no statement sequence can show (unusual bytecode)");
             if (hi) previous_last = hi;
-            auto name = make_name(new_temporary());
-            auto assign_stmt = make_stmt(StmtKind::Assign);
-            assign_stmt->targets.push_back(name);
-            assign_stmt->value = lambda_or(v);
+            StmtPtr assign_stmt = temporary_assignment(v);
             out.push_back(assign_stmt);
-            replace_everywhere(stack, v, name);
+            replace_everywhere(stack, v, assign_stmt->targets[0]);
         }
     }
 
@@ -422,10 +427,8 @@ private:
         if (auto it = alias_.find(value.get()); it != alias_.end()) {
             name = it->second;
         } else {
-            name = make_name(new_temporary());
-            auto s = make_stmt(StmtKind::Assign);
-            s->targets.push_back(name);
-            s->value = lambda_or(value);
+            StmtPtr s = temporary_assignment(value);
+            name = s->targets[0];
             emit_stmt(out, s);
         }
         replace_everywhere(stack, value, name);
@@ -932,12 +935,9 @@ private:
             stack->pop_back();
         }
         for (ExprPtr* slot : effectful) {
-            auto name = make_name(new_temporary());
-            auto s = make_stmt(StmtKind::Assign);
-            s->targets.push_back(name);
-            s->value = lambda_or(*slot);
+            StmtPtr s = temporary_assignment(*slot);
             emit_stmt(out, s);
-            *slot = name;
+            *slot = s->targets[0];
         }
         if (held) stack->push_back(held);
         effect_span_.erase(node.get());
@@ -2291,7 +2291,7 @@ private:
         if (loop->is_for && ++i < blk.last && ops_[i].kind != N::Pop) return 0;
         if (i + 1 >= blk.last) return 0;
         std::vector<int> copy_path, original_path;
-        std::vector<const NeutralOp*> copy = straight_ops_from(i + 1, copy_path);
+        std::vector<const NeutralOp*> copy = straight_ops_from(i + 1, &copy_path);
         std::vector<const NeutralOp*> original = straight_ops(loop->break_to, &original_path);
         if (!same_copied_ops(copy, original, 0)) return 0;
         int handler = cfg_.block(copy_path.back()).handler;
@@ -2835,10 +2835,7 @@ private:
     // function; its blocks go to `blocks`.
     bool copies_exit(int copy, int exit, std::vector<int>& blocks) const {
         if (copy < 0 || copy == exit || cfg_.block(copy).preds.size() != 1) return false;
-        std::vector<const NeutralOp*> a = straight_ops(copy), b = straight_ops(exit);
-        if (a.empty() || a.size() != b.size()) return false;
-        for (size_t i = 0; i < a.size(); ++i)
-            if (!same_op(*a[i], *b[i])) return false;
+        if (!same_ops(straight_ops(copy), straight_ops(exit))) return false;
         for (int k = copy; k >= 0; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
             blocks.push_back(k);
             if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
@@ -3216,12 +3213,9 @@ private:
     void spill_values(Body& out, std::vector<ExprPtr>& stack, size_t from) {
         for (size_t k = from; k < stack.size(); ++k) {
             if (!is_shareable(stack[k])) continue;
-            auto name = make_name(new_temporary());
-            auto assign_stmt = make_stmt(StmtKind::Assign);
-            assign_stmt->targets.push_back(name);
-            assign_stmt->value = lambda_or(stack[k]);
+            StmtPtr assign_stmt = temporary_assignment(stack[k]);
             out.push_back(assign_stmt);
-            replace_everywhere(stack, stack[k], name);
+            replace_everywhere(stack, stack[k], assign_stmt->targets[0]);
         }
     }
 
@@ -3391,27 +3385,18 @@ private:
     // The ops of a chain of blocks from `block` (following single successors) up to and including
     // the one that ends flow; empty when the chain branches.
     std::vector<const NeutralOp*> straight_ops(int block, std::vector<int>* blocks = nullptr) const {
-        std::vector<const NeutralOp*> ops;
-        for (int steps = 0; block >= 0 && steps < 64; ++steps) {
-            const Block& blk = cfg_.block(block);
-            if (blocks) blocks->push_back(block);
-            for (size_t i = blk.first; i < blk.last; ++i)
-                if (ops_[i].kind != N::Jump && ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
-            N last = ops_[blk.last - 1].kind;
-            if (last == N::Return || last == N::Raise || last == N::Reraise) return ops;
-            if (blk.succs.size() != 1) break;
-            block = blk.succs[0];
-        }
-        return {};
+        if (block < 0) return {};
+        return straight_ops_from(cfg_.block(block).first, blocks);
     }
 
-    // straight_ops from op `i` (in the middle of its block); the blocks it went through in `blocks`.
-    std::vector<const NeutralOp*> straight_ops_from(size_t i, std::vector<int>& blocks) const {
+    // straight_ops from op `i` (possibly in the middle of its block); the blocks it went through in
+    // `blocks`.
+    std::vector<const NeutralOp*> straight_ops_from(size_t i, std::vector<int>* blocks = nullptr) const {
         std::vector<const NeutralOp*> ops;
         int block = cfg_.block_of_op(i);
         for (int steps = 0; block >= 0 && steps < 64; ++steps) {
             const Block& blk = cfg_.block(block);
-            blocks.push_back(block);
+            if (blocks) blocks->push_back(block);
             for (size_t k = std::max(i, blk.first); k < blk.last; ++k)
                 if (ops_[k].kind != N::Jump && ops_[k].kind != N::Nop) ops.push_back(&ops_[k]);
             N last = ops_[blk.last - 1].kind;
@@ -3420,6 +3405,14 @@ private:
             block = blk.succs[0];
         }
         return {};
+    }
+
+    // Two non-empty op chains, op for op the same (lines aside).
+    static bool same_ops(const std::vector<const NeutralOp*>& a, const std::vector<const NeutralOp*>& b) {
+        if (a.empty() || a.size() != b.size()) return false;
+        for (size_t k = 0; k < a.size(); ++k)
+            if (!same_op(*a[k], *b[k])) return false;
+        return true;
     }
 
     static bool same_op(const NeutralOp& a, const NeutralOp& b) {
@@ -3498,11 +3491,8 @@ private:
         // Or the compiler's copy of what follows the statement (3.10 copies short tails that end
         // the function): the same operations as the code the normal path goes on to.
         std::vector<int> copy_blocks;
-        std::vector<const NeutralOp*> copy = straight_ops_from(i, copy_blocks);
-        std::vector<const NeutralOp*> original = next >= 0 ? straight_ops(next) : std::vector<const NeutralOp*>{};
-        bool same = !copy.empty() && copy.size() == original.size();
-        for (size_t k = 0; same && k < copy.size(); ++k) same = same_op(*copy[k], *original[k]);
-        if (!same) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        if (!same_ops(straight_ops_from(i, &copy_blocks), straight_ops(next)))
+            unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
         for (int cb : copy_blocks) emitted_[cb] = true;
         return next;
     }
