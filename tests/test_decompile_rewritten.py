@@ -161,3 +161,41 @@ def test_try_entered_with_a_callable_on_the_stack():
                    exception_table=[("try", "try_end", "handler", 0, False),
                                     ("handler", "cleanup", "cleanup", 1, True)])
     assert "try:" in src and "finally:" in src
+
+
+def _closure_pair():
+    cell = 0
+
+    def bump():
+        nonlocal cell
+        cell += 1
+        return cell
+
+    def template(x):
+        return cell, bump
+
+    return template
+
+
+def test_cell_read_before_a_call_that_rebinds_it_keeps_its_order():
+    # Dynamo keeps a closure's variable on the stack while other statements run: `c` is read,
+    # then bump() (which rebinds c) runs as a statement, then c is read again: (0, 1), not (1, 1).
+    template = _closure_pair()
+    code = template.__code__
+    free = {name: len(code.co_varnames) + k for k, name in enumerate(code.co_freevars)}
+    program = assemble(code, [("COPY_FREE_VARS", 2), ("RESUME", 0),
+                              ("LOAD_DEREF", free["cell"]),
+                              ("PUSH_NULL", None), ("LOAD_DEREF", free["bump"])] + call(0) + [("POP_TOP", None),
+                              ("LOAD_DEREF", free["cell"]), ("BUILD_TUPLE", 2),
+                              ("RETURN_VALUE", None)])
+    source = uncompile.decompile(program)
+    assert not source.failures, str(source)
+    assert types.FunctionType(program, {}, closure=template.__closure__)(1) == (0, 1)
+    wrapped = "def outer():\n    bump = cell = None\n" + "".join("    " + line + "\n" for line in str(source).splitlines())
+    namespace = {}
+    exec(wrapped, namespace)
+    decompiled = next(c for c in namespace["outer"].__code__.co_consts if isinstance(c, types.CodeType))
+    fresh = _closure_pair()
+    assert types.FunctionType(decompiled, {}, closure=fresh.__closure__)(1) == (0, 1), str(source)
+    ok, why = same_value_flow(program, decompiled, stable_globals=lambda name: False)
+    assert ok, why + "\n" + str(source)

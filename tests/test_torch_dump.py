@@ -317,3 +317,34 @@ def test_dynamo_code_runs_decompiled_when_its_value_flow_is_the_same(tmp_path):
     torch.compile(_scaled, backend="eager")  # no recompile needed
     again = torch.compile(_scaled, backend="eager")(x)
     assert torch.equal(again[0], expected[0]) and again[1] == expected[1]
+
+
+def test_compiled_module_closure_code_is_verified_and_runs(tmp_path):
+    """torch.compile of a torch.nn.* module (here Sequential) runs Dynamo's code of a closure
+    (`wrap_inline.<locals>.inner`, free variable `fn`): the decompiled source is nested in a
+    function binding it, verified, and the code that runs; a closure of the user's own is handled
+    the same way."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU())
+    scale = torch.tensor(3.0)
+
+    def closure(x):
+        return (x * scale).sin()
+
+    x = torch.randn(2, 4)
+    expected = (model(x), closure(x))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with uncompile.prepare_debug(str(tmp_path)):
+            got = (torch.compile(model, backend="eager")(x), torch.compile(closure, backend="eager")(x))
+    assert all(torch.equal(a, b) for a, b in zip(got, expected))
+    assert not [w for w in caught if "not verified" in str(w.message)], [str(w.message) for w in caught]
+    manifest = check_manifest(tmp_path)
+    transformed = [e for f in manifest["functions"] for r in f["compiles"] for e in r["files"]
+                   if e["kind"] == "transformed"]
+    assert len(transformed) >= 2 and all(e["verified"] for e in transformed), transformed
+    texts = [open(os.path.join(tmp_path, e["path"])).read() for e in transformed]
+    assert sum("def __uncompile_closure__():" in t for t in texts) >= 2
+    again = (torch.compile(model, backend="eager")(x), torch.compile(closure, backend="eager")(x))
+    assert all(torch.equal(a, b) for a, b in zip(again, expected))

@@ -395,7 +395,7 @@ private:
             for (const Expr* n : nodes) {
                 if (own.count(n)) continue;
                 if (n->kind == ExprKind::Name && bound.count(n->id)) needed = true;
-                if (has_own_effect(*n) && n->serial < last_effect) needed = true;
+                if ((has_own_effect(*n) || rebindable_reads_.count(n)) && n->serial < last_effect) needed = true;
             }
             if (needed) spill.push_back(v);
         }
@@ -1045,7 +1045,13 @@ private:
         }
         case N::PushNull: stack.push_back(null_); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
-        case N::Load: case N::LoadClosure: stack.push_back(make_name(op.name)); return;
+        case N::Load: case N::LoadClosure: {
+            ExprPtr name = make_name(op.name);
+            if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
+                rebindable_reads_.insert(keep(name));
+            stack.push_back(name);
+            return;
+        }
         case N::LoadAndClear: {
             auto saved = marker("<saved binding>");
             saved_bindings_[keep(saved)] = op.name;
@@ -4036,6 +4042,11 @@ private:
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
+    // Loads of cells: a call may rebind them (a closure's `nonlocal`), so such a load that waits on
+    // the stack while a statement with effects runs is read first; rewriters (Dynamo) leave them
+    // there. Locals cannot change behind a call. (Globals could, but a rewriter's own globals are
+    // never rebound and ordinary bytecode keeps no global load across statements.)
+    std::set<const Expr*> rebindable_reads_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;

@@ -658,7 +658,7 @@ class DumpSession:
             header = ("# Resume function %s (%s): Dynamo calls it after the graph break to run the rest of %s.\n"
                       "# It is compiled as a frame of its own; the code that runs is in that compile's "
                       "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
-            text = header + src
+            text = header + _in_closure(src, code.co_freevars)
             candidate = _compile_or_none(text, path)
             ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
                                                   _codemap.find_code(candidate, code.co_name))
@@ -684,16 +684,18 @@ class DumpSession:
             shown = repr(value).replace("\n", " ")
             header += "# %s: a constant of Dynamo's code (a global while it runs): %s\n" % (
                 name, shown if len(shown) < 120 else shown[:117] + "...")
-        text = header + src
+        body = _in_closure(src, transformed.co_freevars)
+        text = header + body
         candidate = _compile_or_none(text, path)
         ok, note = (False, "constants with no module to hold them") if constants is None else \
             _codemap.verify_equivalent(transformed, text, None if candidate is None else
                                        _codemap.find_code(candidate, transformed.co_name), constants)
         if ok:
             glb.update(constants or {})
-            self._write(rel, header + _verified_note(note) + src)
-            replacement = _codemap.find_code(compile(header + "#\n" + src, path, "exec", dont_inherit=True),
-                                              transformed.co_name)
+            text = header + _verified_note(note) + body
+            self._write(rel, text)
+            # Compiled from exactly the text written, so the lines a debugger shows are the file's.
+            replacement = _codemap.find_code(compile(text, path, "exec", dont_inherit=True), transformed.co_name)
             record.add_file({"kind": "transformed", "path": rel, "verified": True, "note": note})
             return replacement
         body = src if candidate is not None else _as_comment(src)
@@ -827,6 +829,20 @@ def _compile_or_none(text: str, path: str) -> Optional[types.CodeType]:
         return compile(text, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
+
+
+def _in_closure(src: str, freevars: Tuple[str, ...]) -> str:
+    """`src` (one function definition) as written, or, when the code has free variables, nested in
+    a function that binds them, so that recompiling it gives the same free variables (torch.compile
+    of a module runs Dynamo's code of a closure, `wrap_inline.<locals>.inner`). Verification still
+    decides whether the result may run: indenting a multi-line string would change a constant."""
+    if not freevars:
+        return src
+    lines = ["def __uncompile_closure__():",
+             "    # binds the free variables of the function below; never called",
+             "    %s = None" % " = ".join(freevars)]
+    lines += [("    " + line) if line.strip() else line for line in src.splitlines()]
+    return "\n".join(lines) + "\n"
 
 
 def _as_comment(text: str) -> str:
