@@ -112,7 +112,11 @@ public:
         if (!handlers_.empty()) check_no_handler_markers(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         inline_temporaries(body, "__stack");
-        if (duplicated_effect(body)) unsupported("a value the bytecode computes once would be computed twice");
+        if (const Expr* twice = duplicated_effect(body)) {
+            std::string shown = print_expression(*twice);
+            if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
+            unsupported("a value the bytecode computes once would be computed twice (" + shown + ")");
+        }
         place_negations(body);
         return body;
     }
