@@ -1213,7 +1213,7 @@ private:
             auto e = make_expr(ExprKind::Dict);
             for (size_t k = 0; k < values.size(); ++k) {
                 e->elts.push_back(make_constant(keys->constant->items[k]));
-                e->values.push_back(values[k]);
+                e->values.push_back(lambda_or(values[k]));
             }
             stack.push_back(e);
             return;
@@ -1462,16 +1462,18 @@ private:
             auto items = pop_n(stack, 2 * op.arg);
             auto e = make_expr(ExprKind::Dict);
             for (size_t k = 0; k < items.size(); k += 2) {
-                e->elts.push_back(items[k]);
-                e->values.push_back(items[k + 1]);
+                e->elts.push_back(lambda_or(items[k]));
+                e->values.push_back(lambda_or(items[k + 1]));
             }
             stack.push_back(e);
             return;
         }
         auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
         e->elts = pop_n(stack, op.arg);
-        for (const auto& x : e->elts)
+        for (auto& x : e->elts) {
             if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
+            x = lambda_or(x);
+        }
         stack.push_back(e);
     }
 
@@ -3895,32 +3897,47 @@ private:
         if (!body.empty() && is_return_none(body.back())) {
             // Keep an explicit `return None` only if the line table would show it; the bytecode is the same.
             body.pop_back();
-        } else if (!body.empty() && body.back()->kind == StmtKind::If && code_.version >= PyVersion{3, 10} &&
-                   every_path_returns_none(*body.back())) {
+        } else if (!body.empty() && code_.version >= PyVersion{3, 10} && is_branching(*body.back()) &&
+                   leaves_on_every_path(body)) {
             strip_copied_returns(*body.back());
         }
     }
 
-    // Every branch of a trailing if ends in `return None`: the shape the compiler's copies of the
-    // implicit return leave (a written early `return` leaves other code after it instead).
-    static bool every_path_returns_none(const Stmt& s) {
-        for (const Body* branch : {&s.body, &s.orelse}) {
-            if (branch->empty()) return false;
-            const StmtPtr& last = branch->back();
-            if (!is_return_none(last) && !(last->kind == StmtKind::If && every_path_returns_none(*last))) return false;
-        }
+    static bool is_branching(const Stmt& s) {
+        return s.kind == StmtKind::If || (s.kind == StmtKind::Try && s.finalbody.empty());
+    }
+
+    // Every path through the body ends in a return or a raise: the shape the compiler's copies of
+    // the implicit return leave in a trailing if or try (its other paths end the function on
+    // their own). A written early `return` leaves other code after its statement instead.
+    static bool leaves_on_every_path(const Body& body) {
+        if (body.empty()) return false;
+        const Stmt& last = *body.back();
+        if (last.kind == StmtKind::Return || last.kind == StmtKind::Raise) return true;
+        if (last.kind == StmtKind::If) return leaves_on_every_path(last.body) && leaves_on_every_path(last.orelse);
+        if (last.kind != StmtKind::Try || !last.finalbody.empty()) return false;
+        if (!leaves_on_every_path(last.orelse.empty() ? last.body : last.orelse)) return false;
+        for (const ExceptHandler& h : last.handlers)
+            if (!leaves_on_every_path(h.body)) return false;
         return true;
     }
 
-    // 3.10+ copies the function's implicit `return None` into each branch of an if that ends it:
-    // the copies are the end of the function, not statements. A branch keeps one if it would be
-    // left empty.
+    // 3.10+ copies the function's implicit `return None` into each branch of an if or try that
+    // ends it: the copies are the end of the function, not statements. An if or try body keeps
+    // one if it would be left empty (an except clause prints `pass` instead).
     static void strip_copied_returns(Stmt& s) {
-        for (Body* branch : {&s.body, &s.orelse}) {
+        std::vector<std::pair<Body*, bool>> branches;  // a branch, whether it may be left empty
+        if (s.kind == StmtKind::If) {
+            branches = {{&s.body, false}, {&s.orelse, true}};
+        } else {
+            branches.push_back({s.orelse.empty() ? &s.body : &s.orelse, !s.orelse.empty()});
+            for (ExceptHandler& h : s.handlers) branches.push_back({&h.body, true});
+        }
+        for (auto [branch, may_empty] : branches) {
             if (branch->empty()) continue;
-            if (is_return_none(branch->back()) && (branch->size() > 1 || branch == &s.orelse))
+            if (is_return_none(branch->back()) && (branch->size() > 1 || may_empty))
                 branch->pop_back();
-            else if (branch->back()->kind == StmtKind::If)
+            else if (is_branching(*branch->back()))
                 strip_copied_returns(*branch->back());
         }
     }
