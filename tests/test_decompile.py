@@ -1287,6 +1287,33 @@ def run():
     out += [nested_goes_on({1: 2}, 1), nested_goes_on({}, '7'), nested_goes_on({}, 'z')]
     return out
 """, "run()"),
+    # A `while` with an and/or test ending the function (3.10+): each jump out of the test on top
+    # and of its copy at the bottom goes to its own copy of `return None`; 3.12+ put a bare jump
+    # back to the body after each part of an `or` at the bottom.
+    "while_bool_test_ends_function": ("""
+def both(head, tail, out):
+    while head and tail:
+        out.append(head)
+        head, tail = head - 1, tail - 2
+
+def either(a, b, out):
+    while a or b:
+        out.append((a, b))
+        a, b = b, 0
+
+def mixed(a, b, c, out):
+    while a and (b or c):
+        out.append(a)
+        a -= 1
+
+def run():
+    out = []
+    both(5, 6, out)
+    either(1, 2, out)
+    mixed(3, 0, 1, out)
+    mixed(3, 1, 0, out)
+    return out
+""", "run()"),
     # Lambdas as items of tuple, list, set and dict displays (they were printed as a marker).
     "lambda_in_displays": ("""
 def run():
@@ -1512,6 +1539,7 @@ EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_in_if_side", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_bool_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("lambda_in_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout

@@ -1984,7 +1984,7 @@ private:
     // The condition that `block` computes and tests, read on a copy of `stack`, when the block
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
-    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack) {
+    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack, bool loop_test = false) {
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
@@ -1996,11 +1996,13 @@ private:
         if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
         Condition c = read_condition(block, *term, copy);
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
-        return reduce_condition(c, stack);
+        return reduce_condition(c, stack, loop_test);
     }
 
     // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
-    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack) {
+    // A loop's test (`loop_test`) also joins copies of `return None`: a `while` ending the function
+    // has no code after it that an `if` could be read as leading to.
+    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack, bool loop_test = false) {
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
@@ -2012,7 +2014,7 @@ private:
                 merged.first_block = c.first_block;
                 // `other` may be the compiler's copy of the code a side of `next` goes to.
                 std::vector<int> copy_blocks;
-                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks); };
+                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks, loop_test); };
                 if (side == c.then_block && joins(next->else_block)) {
                     merged.test = bool_op("and", c.test, next->test);
                 } else if (side == c.else_block && joins(next->then_block)) {
@@ -2039,14 +2041,14 @@ private:
     // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
     // code at `original` that ends the function (3.10+ copy small exit blocks into each path that
     // reaches them): the same ops under the same handler. Its blocks go to `blocks`.
-    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks) const {
+    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false) const {
         if (!exits_copied_ || copy < 0 || original < 0 || copy == original || emitted_[copy]) return false;
         for (int p : cfg_.block(copy).preds)
             if (!in_condition(owner, p)) return false;
         std::vector<int> copy_path, original_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
         // (Copies of `return None` stay apart: the structuring of ifs reads them as the function's end.)
-        if (!same_copied_ops(a, b, 0) || is_return_none_block(original)) return false;
+        if (!same_copied_ops(a, b, 0) || (is_return_none_block(original) && !return_none_too)) return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || emitted_[k] || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
@@ -2634,8 +2636,12 @@ private:
     }
 
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
-        Condition c = read_condition(b, jump, stack);
-        c = reduce_condition(c, stack);
+        Condition read = read_condition(b, jump, stack);
+        Condition c = reduce_condition(read, stack);
+        if (exits_copied_) {  // the test of a `while` that ends the function, its exits copies of `return None`
+            Condition w = reduce_condition(read, stack, true);
+            if (w.last_block != c.last_block && match_rotated_while(b, w, stack)) c = w;
+        }
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
@@ -2804,20 +2810,42 @@ private:
         } else {
             return std::nullopt;
         }
-        int exit_from_bottom = exit_copy.empty() ? exit : exit_copy.front();
         int n = c.last_block - header;  // condition blocks after the first
-        int bottom = test_end - n;
+        // The repeated test's blocks, first to last: 3.12+ put a bare jump back to the body after a
+        // test that goes there when true, between the test's blocks.
+        std::vector<int> bottom_blocks;
+        for (int k = test_end; k >= body && int(bottom_blocks.size()) <= n; --k)
+            if (k == test_end || !is_bare_back_jump(k, body)) bottom_blocks.insert(bottom_blocks.begin(), k);
+        if (int(bottom_blocks.size()) != n + 1) return std::nullopt;
+        int bottom = bottom_blocks.front();
         if (bottom < body) return std::nullopt;
-        auto role = [&](int block, int first, int to_body, int to_exit) {
-            if (block == to_exit) return -1;
-            if (block == to_body) return -2;
-            if (block >= first && block <= first + n) return block - first;
+        // Where the loop ends may be the compiler's copies of a short exit (a `return`), one for
+        // each jump out of each test.
+        std::set<int> copies;
+        auto top_role = [&](int block) {
+            if (block == exit || copied_exit_of(block, exit)) return -1;
+            if (block == body) return -2;
+            if (block >= header && block <= header + n) return block - header;
             return -3;
         };
+        auto bottom_role = [&](int block) {
+            if (block == exit) return -1;
+            if (copied_exit_of(block, exit)) {
+                copies.insert(block);
+                return -1;
+            }
+            if (block == body_from_bottom || (block > bottom && block <= latch && is_bare_back_jump(block, body))) return -2;
+            auto at = std::find(bottom_blocks.begin(), bottom_blocks.end(), block);
+            return at == bottom_blocks.end() ? -3 : int(at - bottom_blocks.begin());
+        };
         for (int k = 0; k <= n; ++k)
-            if (!same_test_block(header + k, bottom + k, k > 0, [&](int t) { return role(t, header, body, exit); },
-                                 [&](int t) { return role(t, bottom, body_from_bottom, exit_from_bottom); }))
-                return std::nullopt;
+            if (!same_test_block(header + k, bottom_blocks[size_t(k)], k > 0, top_role, bottom_role)) return std::nullopt;
+        for (int k : copies) {
+            if (std::find(exit_copy.begin(), exit_copy.end(), k) != exit_copy.end()) continue;
+            std::vector<int> blocks;  // (reached only from the repeated test)
+            if (!copies_exit(k, exit, blocks)) return std::nullopt;
+            exit_copy.insert(exit_copy.end(), blocks.begin(), blocks.end());
+        }
         // The first block of the repeated test: on its own when it simulates to just the same value.
         bool pure = false;
         {
@@ -2831,6 +2859,12 @@ private:
             }
         }
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
+    }
+
+    // `block` is the compiler's copy of the short exit block `exit` that ends the function (3.10+).
+    bool copied_exit_of(int block, int exit) const {
+        if (!exits_copied_ || block < 0 || exit < 0 || block == exit || cfg_.block(block).handler != cfg_.block(exit).handler) return false;
+        return same_copied_ops(straight_ops(block), straight_ops(exit), 0);
     }
 
     // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
@@ -2885,6 +2919,8 @@ private:
     // target of `continue`), rather than a loop header of its own.
     bool starts_rotated_while(int block, const std::vector<ExprPtr>& stack) {
         std::optional<Condition> c = probe_condition(block, stack);
+        if (c && match_rotated_while(block, *c, stack)) return true;
+        c = exits_copied_ ? probe_condition(block, stack, true) : std::nullopt;
         return c && match_rotated_while(block, *c, stack).has_value();
     }
 
@@ -3290,6 +3326,8 @@ private:
                     for (int s : cfg_.block(blk).succs)
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
                 if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
+                // (In a loop whose test is repeated at the bottom, the end of the body is that test.)
+                if (else_stop < 0 && loop && loop->bottom_jump >= 0 && stop == next_iteration(loop)) else_stop = stop;
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
