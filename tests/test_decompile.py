@@ -1314,6 +1314,43 @@ def run():
     mixed(3, 1, 0, out)
     return out
 """, "run()"),
+    # Code after a try statement whose except clauses all return: an `else:` clause is compiled
+    # before the clauses, code after the statement after them (3.11+ lay handlers out in that order,
+    # and co_names take names in that order).
+    "code_after_try_all_clauses_return": ("""
+def node(mod, default=''):
+    try:
+        m = __import__(mod)
+    except ImportError:
+        return default
+    try:
+        return m.getcwd()
+    except OSError:
+        return default
+
+def syscmd(mod, default=''):
+    try:
+        m = __import__(mod)
+    except ImportError:
+        return default
+    output = m.sep
+    if not output:
+        return default
+    return output.encode('latin-1')
+
+def loop(head, tail, out):
+    while head and tail:
+        try:
+            out.append(10 // head)
+        except ZeroDivisionError:
+            break
+        head, tail = head - 1, tail - 1
+
+def run():
+    out = [node('os') != '', node('no_such_module_x'), syscmd('os'), syscmd('no_such_module_x')]
+    loop(3, 5, out)
+    return out
+""", "run()"),
     # Lambdas as items of tuple, list, set and dict displays (they were printed as a marker).
     "lambda_in_displays": ("""
 def run():
@@ -1540,6 +1577,7 @@ EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11
 EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_in_if_side", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_bool_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("code_after_try_all_clauses_return", v) for v in ("3.8", "3.9", "3.12", "3.13")}  # 3.10/3.11: loop() refused (a block reached twice)
 EQUIVALENT_NOW |= {("lambda_in_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout

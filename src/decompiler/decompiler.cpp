@@ -3319,15 +3319,20 @@ private:
             int exit_to = through_jumps(exit);
             // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
             // what follows the statement.)
+            int else_stop = -1;
             if (body_flows && exit >= 0 && exit < handler && exit != stop &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
-                int else_stop = -1;
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
                 if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
                 // (In a loop whose test is repeated at the bottom, the end of the body is that test.)
                 if (else_stop < 0 && loop && loop->bottom_jump >= 0 && stop == next_iteration(loop)) else_stop = stop;
+            }
+            int else_end = else_stop > exit && else_stop < handler ? else_stop : handler;
+            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
+                !compiled_after_clauses(start, flow_from(exit, else_end), handler)) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
@@ -3346,6 +3351,64 @@ private:
         else if (handler_stack.size() != stack.size()) unsupported("an except clause that leaves values on the stack");
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // The blocks before `until` that normal flow from `from` reaches without leaving them.
+    std::vector<int> flow_from(int from, int until) const {
+        std::vector<int> out;
+        std::vector<bool> seen(size_t(cfg_.size()), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k < from || k >= until || seen[size_t(k)]) continue;
+            seen[size_t(k)] = true;
+            out.push_back(k);
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return out;
+    }
+
+    // Whether `code`, the blocks that run after the body of the try statement at `start` ends
+    // normally (laid out before its handler `handler`), was compiled after the except clauses (code
+    // after the statement) rather than before them (an `else:` clause). 3.11+ lay handlers out in
+    // the order they were compiled: a try statement in that code whose handler comes after
+    // `handler` was compiled after the clauses. And names enter co_names as they are compiled: a
+    // name only that code uses with a higher index than every name only the clauses use was too.
+    bool compiled_after_clauses(int start, const std::vector<int>& code, int handler) {
+        for (int k : code) {
+            int h = cfg_.block(k).handler;
+            if (h > handler && handlers_.count(h) && handlers_.at(h).kind != HandlerKind::Cleanup && !inside(start, h)) return true;
+        }
+        std::vector<bool> clause(size_t(cfg_.size()), false);
+        std::vector<int> work = {handler};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k < 0 || clause[size_t(k)]) continue;
+            clause[size_t(k)] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        std::set<int64_t> in_clauses, in_code;
+        for (int k = 0; k < cfg_.size(); ++k)
+            if (clause[size_t(k)]) names_of_block(k, in_clauses);
+        for (int k : code)
+            if (!clause[size_t(k)]) names_of_block(k, in_code);
+        int64_t clauses_only = -1, code_only = -1;
+        for (int64_t n : in_clauses)
+            if (!in_code.count(n)) clauses_only = std::max(clauses_only, n);
+        for (int64_t n : in_code)
+            if (!in_clauses.count(n)) code_only = std::max(code_only, n);
+        return clauses_only >= 0 && code_only > clauses_only;
+    }
+
+    // The co_names indices that the instructions of `block` use.
+    void names_of_block(int block, std::set<int64_t>& out) {
+        if (raw_.empty()) raw_ = decode_instructions(code_, table_);
+        uint32_t begin = cfg_.block(block).offset;
+        uint32_t end = block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX;
+        for (const Instruction& ins : raw_)
+            if (ins.offset >= begin && ins.offset < end && ins.is(kHasName)) out.insert(ins.index);
     }
 
     // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
@@ -4041,6 +4104,7 @@ private:
     std::vector<DecompileFailure>& failures_;
     const OpcodeTable& table_;
     std::vector<NeutralOp> ops_;
+    std::vector<Instruction> raw_;  // the instructions before normalizing, read when needed
     ControlFlowGraph cfg_;
     std::vector<bool> emitted_;
     bool dead_code_kept_;
