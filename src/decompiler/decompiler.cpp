@@ -3389,16 +3389,17 @@ private:
             clause[size_t(k)] = true;
             for (int s : cfg_.block(k).succs) work.push_back(s);
         }
-        std::set<int64_t> in_clauses, in_code;
+        std::vector<bool> in_code_blocks(size_t(cfg_.size()), false);
+        for (int k : code) in_code_blocks[size_t(k)] = !clause[size_t(k)];
+        std::set<int64_t> in_clauses, in_code, elsewhere;
         for (int k = 0; k < cfg_.size(); ++k)
-            if (clause[size_t(k)]) names_of_block(k, in_clauses);
-        for (int k : code)
-            if (!clause[size_t(k)]) names_of_block(k, in_code);
+            names_of_block(k, clause[size_t(k)] ? in_clauses : in_code_blocks[size_t(k)] ? in_code : elsewhere);
+        // (Only names that nothing else uses: where another use came first is not known.)
         int64_t clauses_only = -1, code_only = -1;
         for (int64_t n : in_clauses)
-            if (!in_code.count(n)) clauses_only = std::max(clauses_only, n);
+            if (!in_code.count(n) && !elsewhere.count(n)) clauses_only = std::max(clauses_only, n);
         for (int64_t n : in_code)
-            if (!in_clauses.count(n)) code_only = std::max(code_only, n);
+            if (!in_clauses.count(n) && !elsewhere.count(n)) code_only = std::max(code_only, n);
         return clauses_only >= 0 && code_only > clauses_only;
     }
 
