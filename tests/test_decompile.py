@@ -1287,6 +1287,116 @@ def run():
     out += [nested_goes_on({1: 2}, 1), nested_goes_on({}, '7'), nested_goes_on({}, 'z')]
     return out
 """, "run()"),
+    # A `while` with an and/or test ending the function (3.10+): each jump out of the test on top
+    # and of its copy at the bottom goes to its own copy of `return None`; 3.12+ put a bare jump
+    # back to the body after each part of an `or` at the bottom.
+    "while_bool_test_ends_function": ("""
+def both(head, tail, out):
+    while head and tail:
+        out.append(head)
+        head, tail = head - 1, tail - 2
+
+def either(a, b, out):
+    while a or b:
+        out.append((a, b))
+        a, b = b, 0
+
+def mixed(a, b, c, out):
+    while a and (b or c):
+        out.append(a)
+        a -= 1
+
+def run():
+    out = []
+    both(5, 6, out)
+    either(1, 2, out)
+    mixed(3, 0, 1, out)
+    mixed(3, 1, 0, out)
+    return out
+""", "run()"),
+    # Code after a try statement whose except clauses all return: an `else:` clause is compiled
+    # before the clauses, code after the statement after them (3.11+ lay handlers out in that order,
+    # and co_names take names in that order).
+    "code_after_try_all_clauses_return": ("""
+def node(mod, default=''):
+    try:
+        m = __import__(mod)
+    except ImportError:
+        return default
+    try:
+        return m.getcwd()
+    except OSError:
+        return default
+
+def syscmd(mod, default=''):
+    try:
+        m = __import__(mod)
+    except ImportError:
+        return default
+    output = m.sep
+    if not output:
+        return default
+    return output.encode('latin-1')
+
+def loop(head, tail, out):
+    while head and tail:
+        try:
+            out.append(10 // head)
+        except ZeroDivisionError:
+            break
+        head, tail = head - 1, tail - 1
+
+def run():
+    out = [node('os') != '', node('no_such_module_x'), syscmd('os'), syscmd('no_such_module_x')]
+    loop(3, 5, out)
+    return out
+""", "run()"),
+    # Lambdas as items of tuple, list, set and dict displays (they were printed as a marker).
+    "lambda_in_displays": ("""
+def run():
+    x = (lambda: 1, list)
+    d = {'a': lambda: 2, 'b': 3}
+    e = {1: lambda: 4, len(x): 5}
+    out = []
+    for f in (lambda: 6, list):
+        out.append(f())
+    return out + [x[0](), [lambda: 5][0](), d['a'](), e[1](), {lambda: 7}.pop()()]
+""", "run()"),
+    # 3.10+ copies the implicit `return None` into the branches of a trailing if or try whose other
+    # paths raise or return: the copies are not written (a docstring makes the constants' order show it).
+    "implicit_return_beside_raise": ("""
+def set_info(obj, info):
+    "Set info."
+    if isinstance(info, str):
+        obj.append(info)
+    elif info is None:
+        obj.append('-')
+    else:
+        raise TypeError('info must be a string: %s' % type(info))
+
+def close(f):
+    "Close."
+    try:
+        f()
+    except (KeyError, StopIteration):
+        pass
+    else:
+        raise RuntimeError('ignored')
+
+def run():
+    out = []
+    for v in ('a', None, 3):
+        try:
+            set_info(out, v)
+        except TypeError as e:
+            out.append(str(e))
+    for f in (lambda: {}['k'], list):
+        try:
+            close(f)
+        except RuntimeError as r:
+            out.append(str(r))
+    return out
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -1466,6 +1576,10 @@ EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_around_while_true", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_in_if_side", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_bool_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("code_after_try_all_clauses_return", v) for v in ("3.8", "3.9", "3.12", "3.13")}  # 3.10/3.11: loop() refused (a block reached twice)
+EQUIVALENT_NOW |= {("lambda_in_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.

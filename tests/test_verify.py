@@ -412,6 +412,26 @@ def test_rich_module_equivalent_to_itself_in_every_version(pyc_of, version):
         assert [v.qualname for v in other.verdicts if not v.equivalent] == ["gen"]
 
 
+SPLIT_LINES = """
+def f(a, b):
+    x = (a,
+         b)
+    return [v
+            for v in x
+            if v]
+"""
+
+
+def test_local_pairs_of_313_are_line_layout(pyc_of):
+    # 3.13 joins two LOAD_FAST/STORE_FAST into one instruction only when they share a line.
+    data = pyc_of("3.13", SPLIT_LINES).read_bytes()
+    joined = "def f(a, b):\n    x = (a, b)\n    return [v for v in x if v]\n"
+    assert verify_source(data, joined).equivalent
+    swapped = verify_source(data, joined.replace("(a, b)", "(b, a)"))
+    assert [v.qualname for v in swapped.verdicts if not v.equivalent] == ["f"]
+    assert "LOAD_FAST" in swapped.verdicts[1].first_difference
+
+
 def test_missing_interpreter_is_a_clear_error(pyc_of, monkeypatch):
     data = pyc_of("3.8", SUPPORTED).read_bytes()
     monkeypatch.setenv("UNCOMPILE_PYTHON_3_8", "/nonexistent/python3.8")

@@ -80,8 +80,33 @@ std::vector<NormalHandler> normalize_handlers(const CodeObject& code, const std:
     return out;
 }
 
+// 3.13 joins two LOAD_FAST/STORE_FAST into one instruction (LOAD_FAST_LOAD_FAST, ...) only when
+// both are on the same line: line numbers aside, the pair is the two instructions it replaces.
+std::vector<Instruction> split_local_pairs(std::vector<Instruction> all) {
+    std::vector<Instruction> out;
+    out.reserve(all.size());
+    for (const Instruction& ins : all) {
+        Opcode first, second;
+        switch (ins.op) {
+        case Opcode::LOAD_FAST_LOAD_FAST: first = second = Opcode::LOAD_FAST; break;
+        case Opcode::STORE_FAST_LOAD_FAST: first = Opcode::STORE_FAST, second = Opcode::LOAD_FAST; break;
+        case Opcode::STORE_FAST_STORE_FAST: first = second = Opcode::STORE_FAST; break;
+        default: out.push_back(ins); continue;
+        }
+        // (Both halves keep the pair's offset: a jump to the pair lands on its first half.)
+        Instruction a = ins, b = ins;
+        a.op = first;
+        a.arg = a.index = ins.arg >> 4;
+        b.op = second;
+        b.arg = b.index = ins.arg & 15;
+        out.push_back(a);
+        out.push_back(b);
+    }
+    return out;
+}
+
 NormalCode normalize(const CodeObject& code, const OpcodeTable& table) {
-    std::vector<Instruction> all = decode_instructions(code, table);
+    std::vector<Instruction> all = split_local_pairs(decode_instructions(code, table));
     std::vector<uint32_t> offsets;
     for (const auto& ins : all)
         if (!is_ignored(ins.op)) offsets.push_back(ins.offset);

@@ -1223,7 +1223,7 @@ private:
             auto e = make_expr(ExprKind::Dict);
             for (size_t k = 0; k < values.size(); ++k) {
                 e->elts.push_back(make_constant(keys->constant->items[k]));
-                e->values.push_back(values[k]);
+                e->values.push_back(lambda_or(values[k]));
             }
             stack.push_back(e);
             return;
@@ -1472,16 +1472,18 @@ private:
             auto items = pop_n(stack, 2 * op.arg);
             auto e = make_expr(ExprKind::Dict);
             for (size_t k = 0; k < items.size(); k += 2) {
-                e->elts.push_back(items[k]);
-                e->values.push_back(items[k + 1]);
+                e->elts.push_back(lambda_or(items[k]));
+                e->values.push_back(lambda_or(items[k + 1]));
             }
             stack.push_back(e);
             return;
         }
         auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
         e->elts = pop_n(stack, op.arg);
-        for (const auto& x : e->elts)
+        for (auto& x : e->elts) {
             if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
+            x = lambda_or(x);
+        }
         stack.push_back(e);
     }
 
@@ -1992,7 +1994,7 @@ private:
     // The condition that `block` computes and tests, read on a copy of `stack`, when the block
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
-    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack) {
+    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack, bool loop_test = false) {
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
@@ -2004,11 +2006,13 @@ private:
         if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
         Condition c = read_condition(block, *term, copy);
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
-        return reduce_condition(c, stack);
+        return reduce_condition(c, stack, loop_test);
     }
 
     // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
-    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack) {
+    // A loop's test (`loop_test`) also joins copies of `return None`: a `while` ending the function
+    // has no code after it that an `if` could be read as leading to.
+    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack, bool loop_test = false) {
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
@@ -2020,7 +2024,7 @@ private:
                 merged.first_block = c.first_block;
                 // `other` may be the compiler's copy of the code a side of `next` goes to.
                 std::vector<int> copy_blocks;
-                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks); };
+                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks, loop_test); };
                 if (side == c.then_block && joins(next->else_block)) {
                     merged.test = bool_op("and", c.test, next->test);
                 } else if (side == c.else_block && joins(next->then_block)) {
@@ -2047,14 +2051,14 @@ private:
     // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
     // code at `original` that ends the function (3.10+ copy small exit blocks into each path that
     // reaches them): the same ops under the same handler. Its blocks go to `blocks`.
-    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks) const {
+    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false) const {
         if (!exits_copied_ || copy < 0 || original < 0 || copy == original || emitted_[copy]) return false;
         for (int p : cfg_.block(copy).preds)
             if (!in_condition(owner, p)) return false;
         std::vector<int> copy_path, original_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
         // (Copies of `return None` stay apart: the structuring of ifs reads them as the function's end.)
-        if (!same_copied_ops(a, b, 0) || is_return_none_block(original)) return false;
+        if (!same_copied_ops(a, b, 0) || (is_return_none_block(original) && !return_none_too)) return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || emitted_[k] || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
@@ -2642,8 +2646,12 @@ private:
     }
 
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
-        Condition c = read_condition(b, jump, stack);
-        c = reduce_condition(c, stack);
+        Condition read = read_condition(b, jump, stack);
+        Condition c = reduce_condition(read, stack);
+        if (exits_copied_) {  // the test of a `while` that ends the function, its exits copies of `return None`
+            Condition w = reduce_condition(read, stack, true);
+            if (w.last_block != c.last_block && match_rotated_while(b, w, stack)) c = w;
+        }
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
@@ -2812,20 +2820,42 @@ private:
         } else {
             return std::nullopt;
         }
-        int exit_from_bottom = exit_copy.empty() ? exit : exit_copy.front();
         int n = c.last_block - header;  // condition blocks after the first
-        int bottom = test_end - n;
+        // The repeated test's blocks, first to last: 3.12+ put a bare jump back to the body after a
+        // test that goes there when true, between the test's blocks.
+        std::vector<int> bottom_blocks;
+        for (int k = test_end; k >= body && int(bottom_blocks.size()) <= n; --k)
+            if (k == test_end || !is_bare_back_jump(k, body)) bottom_blocks.insert(bottom_blocks.begin(), k);
+        if (int(bottom_blocks.size()) != n + 1) return std::nullopt;
+        int bottom = bottom_blocks.front();
         if (bottom < body) return std::nullopt;
-        auto role = [&](int block, int first, int to_body, int to_exit) {
-            if (block == to_exit) return -1;
-            if (block == to_body) return -2;
-            if (block >= first && block <= first + n) return block - first;
+        // Where the loop ends may be the compiler's copies of a short exit (a `return`), one for
+        // each jump out of each test.
+        std::set<int> copies;
+        auto top_role = [&](int block) {
+            if (block == exit || copied_exit_of(block, exit)) return -1;
+            if (block == body) return -2;
+            if (block >= header && block <= header + n) return block - header;
             return -3;
         };
+        auto bottom_role = [&](int block) {
+            if (block == exit) return -1;
+            if (copied_exit_of(block, exit)) {
+                copies.insert(block);
+                return -1;
+            }
+            if (block == body_from_bottom || (block > bottom && block <= latch && is_bare_back_jump(block, body))) return -2;
+            auto at = std::find(bottom_blocks.begin(), bottom_blocks.end(), block);
+            return at == bottom_blocks.end() ? -3 : int(at - bottom_blocks.begin());
+        };
         for (int k = 0; k <= n; ++k)
-            if (!same_test_block(header + k, bottom + k, k > 0, [&](int t) { return role(t, header, body, exit); },
-                                 [&](int t) { return role(t, bottom, body_from_bottom, exit_from_bottom); }))
-                return std::nullopt;
+            if (!same_test_block(header + k, bottom_blocks[size_t(k)], k > 0, top_role, bottom_role)) return std::nullopt;
+        for (int k : copies) {
+            if (std::find(exit_copy.begin(), exit_copy.end(), k) != exit_copy.end()) continue;
+            std::vector<int> blocks;  // (reached only from the repeated test)
+            if (!copies_exit(k, exit, blocks)) return std::nullopt;
+            exit_copy.insert(exit_copy.end(), blocks.begin(), blocks.end());
+        }
         // The first block of the repeated test: on its own when it simulates to just the same value.
         bool pure = false;
         {
@@ -2839,6 +2869,12 @@ private:
             }
         }
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
+    }
+
+    // `block` is the compiler's copy of the short exit block `exit` that ends the function (3.10+).
+    bool copied_exit_of(int block, int exit) const {
+        if (!exits_copied_ || block < 0 || exit < 0 || block == exit || cfg_.block(block).handler != cfg_.block(exit).handler) return false;
+        return same_copied_ops(straight_ops(block), straight_ops(exit), 0);
     }
 
     // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
@@ -2893,6 +2929,8 @@ private:
     // target of `continue`), rather than a loop header of its own.
     bool starts_rotated_while(int block, const std::vector<ExprPtr>& stack) {
         std::optional<Condition> c = probe_condition(block, stack);
+        if (c && match_rotated_while(block, *c, stack)) return true;
+        c = exits_copied_ ? probe_condition(block, stack, true) : std::nullopt;
         return c && match_rotated_while(block, *c, stack).has_value();
     }
 
@@ -3291,13 +3329,20 @@ private:
             int exit_to = through_jumps(exit);
             // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
             // what follows the statement.)
+            int else_stop = -1;
             if (body_flows && exit >= 0 && exit < handler && exit != stop &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
-                int else_stop = -1;
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
                 if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
+                // (In a loop whose test is repeated at the bottom, the end of the body is that test.)
+                if (else_stop < 0 && loop && loop->bottom_jump >= 0 && stop == next_iteration(loop)) else_stop = stop;
+            }
+            int else_end = else_stop > exit && else_stop < handler ? else_stop : handler;
+            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
+                !compiled_after_clauses(start, flow_from(exit, else_end), handler)) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
@@ -3316,6 +3361,65 @@ private:
         else if (handler_stack.size() != stack.size()) unsupported("an except clause that leaves values on the stack");
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // The blocks before `until` that normal flow from `from` reaches without leaving them.
+    std::vector<int> flow_from(int from, int until) const {
+        std::vector<int> out;
+        std::vector<bool> seen(size_t(cfg_.size()), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k < from || k >= until || seen[size_t(k)]) continue;
+            seen[size_t(k)] = true;
+            out.push_back(k);
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return out;
+    }
+
+    // Whether `code`, the blocks that run after the body of the try statement at `start` ends
+    // normally (laid out before its handler `handler`), was compiled after the except clauses (code
+    // after the statement) rather than before them (an `else:` clause). 3.11+ lay handlers out in
+    // the order they were compiled: a try statement in that code whose handler comes after
+    // `handler` was compiled after the clauses. And names enter co_names as they are compiled: a
+    // name only that code uses with a higher index than every name only the clauses use was too.
+    bool compiled_after_clauses(int start, const std::vector<int>& code, int handler) {
+        for (int k : code) {
+            int h = cfg_.block(k).handler;
+            if (h > handler && handlers_.count(h) && handlers_.at(h).kind != HandlerKind::Cleanup && !inside(start, h)) return true;
+        }
+        std::vector<bool> clause(size_t(cfg_.size()), false);
+        std::vector<int> work = {handler};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k < 0 || clause[size_t(k)]) continue;
+            clause[size_t(k)] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        std::vector<bool> in_code_blocks(size_t(cfg_.size()), false);
+        for (int k : code) in_code_blocks[size_t(k)] = !clause[size_t(k)];
+        std::set<int64_t> in_clauses, in_code, elsewhere;
+        for (int k = 0; k < cfg_.size(); ++k)
+            names_of_block(k, clause[size_t(k)] ? in_clauses : in_code_blocks[size_t(k)] ? in_code : elsewhere);
+        // (Only names that nothing else uses: where another use came first is not known.)
+        int64_t clauses_only = -1, code_only = -1;
+        for (int64_t n : in_clauses)
+            if (!in_code.count(n) && !elsewhere.count(n)) clauses_only = std::max(clauses_only, n);
+        for (int64_t n : in_code)
+            if (!in_clauses.count(n) && !elsewhere.count(n)) code_only = std::max(code_only, n);
+        return clauses_only >= 0 && code_only > clauses_only;
+    }
+
+    // The co_names indices that the instructions of `block` use.
+    void names_of_block(int block, std::set<int64_t>& out) {
+        if (raw_.empty()) raw_ = decode_instructions(code_, table_);
+        uint32_t begin = cfg_.block(block).offset;
+        uint32_t end = block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX;
+        for (const Instruction& ins : raw_)
+            if (ins.offset >= begin && ins.offset < end && ins.is(kHasName)) out.insert(ins.index);
     }
 
     // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
@@ -3905,32 +4009,47 @@ private:
         if (!body.empty() && is_return_none(body.back())) {
             // Keep an explicit `return None` only if the line table would show it; the bytecode is the same.
             body.pop_back();
-        } else if (!body.empty() && body.back()->kind == StmtKind::If && code_.version >= PyVersion{3, 10} &&
-                   every_path_returns_none(*body.back())) {
+        } else if (!body.empty() && code_.version >= PyVersion{3, 10} && is_branching(*body.back()) &&
+                   leaves_on_every_path(body)) {
             strip_copied_returns(*body.back());
         }
     }
 
-    // Every branch of a trailing if ends in `return None`: the shape the compiler's copies of the
-    // implicit return leave (a written early `return` leaves other code after it instead).
-    static bool every_path_returns_none(const Stmt& s) {
-        for (const Body* branch : {&s.body, &s.orelse}) {
-            if (branch->empty()) return false;
-            const StmtPtr& last = branch->back();
-            if (!is_return_none(last) && !(last->kind == StmtKind::If && every_path_returns_none(*last))) return false;
-        }
+    static bool is_branching(const Stmt& s) {
+        return s.kind == StmtKind::If || (s.kind == StmtKind::Try && s.finalbody.empty());
+    }
+
+    // Every path through the body ends in a return or a raise: the shape the compiler's copies of
+    // the implicit return leave in a trailing if or try (its other paths end the function on
+    // their own). A written early `return` leaves other code after its statement instead.
+    static bool leaves_on_every_path(const Body& body) {
+        if (body.empty()) return false;
+        const Stmt& last = *body.back();
+        if (last.kind == StmtKind::Return || last.kind == StmtKind::Raise) return true;
+        if (last.kind == StmtKind::If) return leaves_on_every_path(last.body) && leaves_on_every_path(last.orelse);
+        if (last.kind != StmtKind::Try || !last.finalbody.empty()) return false;
+        if (!leaves_on_every_path(last.orelse.empty() ? last.body : last.orelse)) return false;
+        for (const ExceptHandler& h : last.handlers)
+            if (!leaves_on_every_path(h.body)) return false;
         return true;
     }
 
-    // 3.10+ copies the function's implicit `return None` into each branch of an if that ends it:
-    // the copies are the end of the function, not statements. A branch keeps one if it would be
-    // left empty.
+    // 3.10+ copies the function's implicit `return None` into each branch of an if or try that
+    // ends it: the copies are the end of the function, not statements. An if or try body keeps
+    // one if it would be left empty (an except clause prints `pass` instead).
     static void strip_copied_returns(Stmt& s) {
-        for (Body* branch : {&s.body, &s.orelse}) {
+        std::vector<std::pair<Body*, bool>> branches;  // a branch, whether it may be left empty
+        if (s.kind == StmtKind::If) {
+            branches = {{&s.body, false}, {&s.orelse, true}};
+        } else {
+            branches.push_back({s.orelse.empty() ? &s.body : &s.orelse, !s.orelse.empty()});
+            for (ExceptHandler& h : s.handlers) branches.push_back({&h.body, true});
+        }
+        for (auto [branch, may_empty] : branches) {
             if (branch->empty()) continue;
-            if (is_return_none(branch->back()) && (branch->size() > 1 || branch == &s.orelse))
+            if (is_return_none(branch->back()) && (branch->size() > 1 || may_empty))
                 branch->pop_back();
-            else if (branch->back()->kind == StmtKind::If)
+            else if (is_branching(*branch->back()))
                 strip_copied_returns(*branch->back());
         }
     }
@@ -3996,6 +4115,7 @@ private:
     std::vector<DecompileFailure>& failures_;
     const OpcodeTable& table_;
     std::vector<NeutralOp> ops_;
+    std::vector<Instruction> raw_;  // the instructions before normalizing, read when needed
     ControlFlowGraph cfg_;
     std::vector<bool> emitted_;
     bool dead_code_kept_;
