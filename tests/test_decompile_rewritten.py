@@ -199,3 +199,31 @@ def test_cell_read_before_a_call_that_rebinds_it_keeps_its_order():
     assert types.FunctionType(decompiled, {}, closure=fresh.__closure__)(1) == (0, 1), str(source)
     ok, why = same_value_flow(program, decompiled, stable_globals=lambda name: False)
     assert ok, why + "\n" + str(source)
+
+
+LOOP_WITH_A_CALL_WAITING = [
+    ("RESUME", 0),
+    ("PUSH_NULL", None), ("LOAD_GLOBAL", ("log", False)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1),
+    ("LOAD_FAST", "x"), ("LOAD_METHOD", "items")] + call(0) + [("GET_ITER", None),
+    ("label", "top"), ("FOR_ITER", "end"), ("UNPACK_SEQUENCE", 2), ("STORE_FAST", "a"), ("STORE_FAST", "b"),
+    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "a"), ("LOAD_FAST", "b")] + call(2) + [
+    ("POP_TOP", None), ("JUMP_BACKWARD", "top"),
+    ("label", "end"), ("LOAD_CONST", None), ("POP_TOP", None)] + call(1) + [("POP_TOP", None),
+    ("LOAD_CONST", None), ("RETURN_VALUE", None)]
+
+
+def test_loop_run_between_a_calls_arguments_and_the_call():
+    # Dynamo's shape (transformers' GPT-2 output): log.f and its argument are loaded, a for loop
+    # runs with them below its iterator, then log.f(1) is called. The callee gets a name before
+    # the loop, and the value-flow check follows it across the loop's join.
+    src = run_both(LOOP_WITH_A_CALL_WAITING, args=({"k": 1, "j": 2},))
+    assert src.index("log.f") < src.index("for ")
+
+
+def test_loop_join_rejects_a_temporary_rebound_in_the_loop():
+    code = assemble(template.__code__, LOOP_WITH_A_CALL_WAITING)
+    namespace = {}
+    exec("def template(x):\n    __stack0 = log.f\n    for a, b in x.items():\n        log.g(a, b)\n"
+         "        __stack0 = a\n    __stack0(1)\n", namespace)
+    ok, _ = same_value_flow(code, namespace["template"].__code__, stable_globals=lambda name: name == "log")
+    assert not ok

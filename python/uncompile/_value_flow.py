@@ -605,8 +605,30 @@ class _Checker:
     def _abstract(self, sa: _State, sb: _State, key: tuple) -> tuple:
         """What two states at a join (a loop header, an exception handler) share, with fresh
         symbols named by `key` and place for the values: (stack, env of A, env of B)."""
-        if len(sa.stack) != len(sb.stack) or sa.kwnames is not None or sb.kwnames is not None:
+        if len(sa.stack) < len(sb.stack) or sa.kwnames is not None or sb.kwnames is not None:
             raise _NotShown("different stacks where paths join")
+        # Values the original keeps below what the join uses (a rewriter computes a call's
+        # arguments, runs a loop, then calls) must be held by temporaries of the other side.
+        below = len(sa.stack) - len(sb.stack)
+        held = set(sb.env.values())
+
+        def pure(x: object) -> bool:  # the same wherever it is loaded
+            return isinstance(x, tuple) and bool(x) and x[0] in ("null", "const", "global")
+
+        def held_container(x: object) -> bool:  # a list or the like, held by a name on the other side
+            for y in held:
+                if isinstance(y, tuple) and y[:1] == ("obj",):
+                    saved = dict(sa.pairs), dict(sb.pairs)
+                    if self._same(x, y, sa, sb):
+                        return True
+                    sa.pairs, sb.pairs = saved
+            return False
+
+        for x in sa.stack[:below]:
+            if pure(x) or (isinstance(x, tuple) and x[:1] != ("obj",) and x in held):
+                continue
+            if not (isinstance(x, tuple) and x[:1] == ("obj",) and held_container(x)):
+                raise _NotShown("different stacks where paths join")
         fresh: Dict[object, tuple] = {}
 
         def symbol(value: object, where: str) -> tuple:
@@ -616,8 +638,9 @@ class _Checker:
                 fresh[value] = ("joined", key, where)
             return fresh[value]
 
+        stack_below = [x if pure(x) else symbol(x, "below%d" % k) for k, x in enumerate(sa.stack[:below])]
         stack = []
-        for k, (x, y) in enumerate(zip(sa.stack, sb.stack)):
+        for k, (x, y) in enumerate(zip(sa.stack[below:], sb.stack)):
             if not self._same(x, y, sa, sb):
                 raise _NotShown("different values on the stack where paths join")
             stack.append(symbol(x, "stack%d" % k))
@@ -646,13 +669,13 @@ class _Checker:
         # the join are events), so what follows does not depend on their contents.
         for state in (sa, sb):
             self._escape(state, tuple(state.stack) + tuple(state.env.values()))
-        return (tuple(stack), tuple(sorted(env_a.items())), tuple(sorted(env_b.items())))
+        return ((tuple(stack_below + stack), tuple(stack)), tuple(sorted(env_a.items())), tuple(sorted(env_b.items())))
 
     @staticmethod
     def _states(shape: tuple, pc_a: int, pc_b: int) -> Tuple[_State, _State]:
         # Every value in the new states is a join symbol, so the container heaps start empty.
-        stack, env_a, env_b = shape
-        return _State(pc_a, list(stack), dict(env_a)), _State(pc_b, list(stack), dict(env_b))
+        (stack_a, stack_b), env_a, env_b = shape
+        return _State(pc_a, list(stack_a), dict(env_a)), _State(pc_b, list(stack_b), dict(env_b))
 
     def _widen(self, sa: _State, sb: _State) -> Optional[Tuple[_State, _State]]:
         """At a state reached through a backward jump: keep only what the two sides share; None

@@ -1502,9 +1502,14 @@ private:
     // Outside an inlined comprehension, LIST_APPEND/SET_ADD/MAP_ADD only make sense in the body of
     // a comprehension code object (before 3.12, and generator expressions).
     void require_comprehension_code() const {
-        const std::string& n = code_.name;
-        if (n != "<listcomp>" && n != "<setcomp>" && n != "<dictcomp>" && n != "<genexpr>")
+        if (!in_comprehension_code())
             unsupported("adding to a container outside a comprehension (an inlined comprehension without saved variables?)");
+    }
+
+    // The body of a comprehension's own code object: its accumulator waits below every iterator.
+    bool in_comprehension_code() const {
+        const std::string& n = code_.name;
+        return n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>";
     }
 
     static bool is_continue_guard(const StmtPtr& s) {
@@ -2985,8 +2990,34 @@ private:
             loop.break_to = find_break_target(loop);
             loop.is_for = true;
             loop.outer = outer;
-            ExprPtr iterable = stack.empty() ? nullptr : stack.back();
-            if (!iterable) unsupported("for loop without an iterator");
+            if (stack.empty()) unsupported("for loop without an iterator");
+            // Inside an inlined comprehension, the values below belong to the enclosing expression.
+            bool in_comprehension = false;
+            for (const auto& v : stack) in_comprehension = in_comprehension || accumulators_.count(v.get());
+            bool values_below = false;
+            if (!in_comprehension && !in_comprehension_code())
+                for (size_t k = base; k + 1 < stack.size(); ++k) values_below = values_below || !is_marker_value(stack[k]);
+            if (values_below) {
+                // Values a rewriter computed before the loop and uses after it (Dynamo loads the
+                // arguments of calls, runs a loop, then makes the calls): no source keeps values
+                // across a loop, so they get names first, in the order they were computed.
+                ExprPtr iterator = stack.back();
+                stack.pop_back();
+                spill_values(out, stack, base);
+                // A waiting local the loop rebinds is read now, too.
+                std::set<std::string> rebound;
+                for (int k = header; k <= loop.latch; ++k)
+                    for (size_t i = cfg_.block(k).first; i < cfg_.block(k).last; ++i)
+                        if ((ops_[i].kind == N::Store || ops_[i].kind == N::Delete) && !ops_[i].name.empty()) rebound.insert(ops_[i].name);
+                for (size_t k = base; k < stack.size(); ++k) {
+                    if (stack[k]->kind != ExprKind::Name || !rebound.count(stack[k]->id)) continue;
+                    StmtPtr assign_stmt = temporary_assignment(stack[k]);
+                    out.push_back(assign_stmt);
+                    replace_everywhere(stack, stack[k], assign_stmt->targets[0]);
+                }
+                stack.push_back(iterator);
+            }
+            ExprPtr iterable = stack.back();
             loop_iterators_.insert(keep(iterable));
             loop.iterator = iterable.get();
             auto s = make_stmt(StmtKind::For);
@@ -2997,10 +3028,7 @@ private:
             for_value_ = marker("<for value>");
             for_target_ = nullptr;
             body_stack.push_back(for_value_);
-            // Inside an inlined comprehension, the values below belong to the enclosing expression.
-            bool in_comprehension = false;
-            for (const auto& v : stack) in_comprehension = in_comprehension || accumulators_.count(v.get());
-            emit_region(header + 1, header, s->body, &loop, body_stack, in_comprehension ? stack.size() : base + 1);
+            emit_region(header + 1, header, s->body, &loop, body_stack, in_comprehension || values_below ? stack.size() : base + 1);
             s->target = for_target_;
             for_value_ = saved_value;
             for_target_ = saved_target;

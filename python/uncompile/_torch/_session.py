@@ -658,7 +658,7 @@ class DumpSession:
             header = ("# Resume function %s (%s): Dynamo calls it after the graph break to run the rest of %s.\n"
                       "# It is compiled as a frame of its own; the code that runs is in that compile's "
                       "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
-            text = header + _in_closure(src, code.co_freevars)
+            text = header + _recompilable(src, code)
             candidate = _compile_or_none(text, path)
             ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
                                                   _codemap.find_code(candidate, code.co_name))
@@ -684,7 +684,7 @@ class DumpSession:
             shown = repr(value).replace("\n", " ")
             header += "# %s: a constant of Dynamo's code (a global while it runs): %s\n" % (
                 name, shown if len(shown) < 120 else shown[:117] + "...")
-        body = _in_closure(src, transformed.co_freevars)
+        body = _recompilable(src, transformed)
         text = header + body
         candidate = _compile_or_none(text, path)
         ok, note = (False, "constants with no module to hold them") if constants is None else \
@@ -831,6 +831,18 @@ def _compile_or_none(text: str, path: str) -> Optional[types.CodeType]:
         return None
 
 
+def _recompilable(src: str, code: types.CodeType) -> str:
+    """`src`, decompiled from `code`, written so that compiling it gives code with the same free
+    variables and compiler flags: the `from __future__` imports its module had (they show only as
+    flags), and a function around it binding its free variables."""
+    import __future__
+    features = [name for name in __future__.all_feature_names
+                if getattr(__future__, name).compiler_flag not in (0, 0x10)  # 0x10: nested scopes, always on
+                and code.co_flags & getattr(__future__, name).compiler_flag]
+    future = "from __future__ import %s\n" % ", ".join(features) if features else ""
+    return future + _in_closure(src, code.co_freevars)
+
+
 def _in_closure(src: str, freevars: Tuple[str, ...]) -> str:
     """`src` (one function definition) as written, or, when the code has free variables, nested in
     a function that binds them, so that recompiling it gives the same free variables (torch.compile
@@ -838,11 +850,39 @@ def _in_closure(src: str, freevars: Tuple[str, ...]) -> str:
     decides whether the result may run: indenting a multi-line string would change a constant."""
     if not freevars:
         return src
+    body = src.splitlines()
+    unused = _unreferenced(src, freevars)
+    if unused is not None and unused[0]:
+        # A free variable the code never reads (Dynamo inlined the call that used it) is still one
+        # of its free variables: `nonlocal` declares it without adding an instruction.
+        names, line = unused
+        indent = re.match(r"\s*", body[line]).group(0) if line < len(body) else "    "
+        body.insert(line, "%snonlocal %s" % (indent, ", ".join(names)))
     lines = ["def __uncompile_closure__():",
              "    # binds the free variables of the function below; never called",
              "    %s = None" % " = ".join(freevars)]
-    lines += [("    " + line) if line.strip() else line for line in src.splitlines()]
+    lines += [("    " + line) if line.strip() else line for line in body]
     return "\n".join(lines) + "\n"
+
+
+def _unreferenced(src: str, freevars: Tuple[str, ...]) -> Optional[Tuple[List[str], int]]:
+    """The free variables `src`'s first function never names, and the index of the line where its
+    body starts (after a docstring); None when `src` is not such a function."""
+    import ast
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError):
+        return None
+    fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if fn is None or not fn.body:
+        return None
+    used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    if "super" in used:
+        used.add("__class__")
+    first = fn.body[0]
+    docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+    line = first.end_lineno if docstring else first.lineno - 1
+    return [v for v in freevars if v not in used], line
 
 
 def _as_comment(text: str) -> str:
