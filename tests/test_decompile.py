@@ -1712,6 +1712,32 @@ EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_co
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 
+# Shapes of the 3.8-3.11 equivalence work (branch eqearly).
+EQEARLY_SNIPPETS = {
+    # 3.8's assert loads the global AssertionError: `if not a is b: raise AssertionError` would fold
+    # into `a is not b` (other jumps), so only an assert compiles to these.
+    "assert_folded_compare": ("""
+def f(a, b, seq):
+    assert a is not None
+    assert a is b, 'same'
+    assert a not in seq
+    assert b in seq, ('missing', b)
+    if not a in seq:
+        raise AssertionError
+    return a
+
+
+def g(a, b, seq):
+    try:
+        return f(a, b, seq)
+    except AssertionError as e:
+        return 'failed', e.args
+""", "[g(x, y, s) for x, y, s in [(None, 1, [1]), (1, 1, [1]), (1, 2, [2]), (2, 2, [2]), (1, 1, [2])]]"),
+}
+SNIPPETS.update(EQEARLY_SNIPPETS)
+EQUIVALENT_NOW |= {("assert_folded_compare", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+
 def decompile_and_check(cli, tmp_path, version, name):
     exe = interpreter(version)
     if exe is None:

@@ -93,7 +93,8 @@ public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
         : code_(code), failures_(failures), table_(table_for(code)),
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
-          dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)) {
+          dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
+          assert_loads_global_(asserts_load_global(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -1045,7 +1046,13 @@ private:
         }
         case N::PushNull: stack.push_back(null_); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
-        case N::Load: case N::LoadClosure: stack.push_back(make_name(op.name)); return;
+        case N::Load: case N::LoadClosure: {
+            ExprPtr name = make_name(op.name);
+            if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError")
+                global_assertion_errors_.insert(name.get());
+            stack.push_back(name);
+            return;
+        }
         case N::LoadAndClear: {
             auto saved = marker("<saved binding>");
             saved_bindings_[keep(saved)] = op.name;
@@ -2722,14 +2729,19 @@ private:
         return last >= 0 && last + 1 < cfg_.size() && !reachable_at_all(last + 1);
     }
 
-    // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert.
+    // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert. Where
+    // an assert loads the global AssertionError (3.8) the `if` is the same code, except when its
+    // test keeps a `not` on a comparison the optimizer folds: only an assert compiles to that.
     StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
         if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise || then_body[0]->cause)
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
+        auto is_assertion_error = [&](const ExprPtr& e) {
+            return e == assertion_error_ || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
+        };
         ExprPtr msg;
-        if (exc == assertion_error_) {
-        } else if (exc && exc->kind == ExprKind::Call && exc->value == assertion_error_ && exc->elts.size() == 1 &&
+        if (exc && is_assertion_error(exc)) {
+        } else if (exc && exc->kind == ExprKind::Call && is_assertion_error(exc->value) && exc->elts.size() == 1 &&
                    exc->keywords.empty()) {
             msg = exc->elts[0];
         } else {
@@ -3990,6 +4002,9 @@ private:
     std::vector<bool> emitted_;
     bool dead_code_kept_;
     bool exits_copied_;  // the compiler copies short exit blocks into jumps to them (3.10+)
+    bool assert_loads_global_;
+    // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
+    std::unordered_set<const Expr*> global_assertion_errors_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");

@@ -850,4 +850,6 @@ bool keeps_dead_code(PyVersion version) { return version < PyVersion{3, 10}; }
 
 bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10}; }
 
+bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }
+
 }  // namespace uncompile

@@ -23,4 +23,8 @@ bool keeps_dead_code(PyVersion version);
 // `return`, a `raise`) with a copy of that block (3.10+), keeping the copied lines.
 bool copies_exit_blocks(PyVersion version);
 
+// Whether this version's `assert` loads AssertionError as a global (before 3.9; later ones push the
+// builtin with LOAD_ASSERTION_ERROR): it is then the same code as `if not test: raise AssertionError`.
+bool asserts_load_global(PyVersion version);
+
 }  // namespace uncompile
