@@ -1733,9 +1733,52 @@ def g(a, b, seq):
     except AssertionError as e:
         return 'failed', e.args
 """, "[g(x, y, s) for x, y, s in [(None, 1, [1]), (1, 1, [1]), (1, 2, [2]), (2, 2, [2]), (1, 1, [2])]]"),
+    # Decorators: on a nested def (a closure), stacked, with arguments, on a class and its methods.
+    "decorated_defs": ("""
+import functools
+
+
+def tag(label):
+    def apply(fn):
+        fn.label = label
+        return fn
+    return apply
+
+
+def twice(func):
+    @functools.wraps(func)
+    @tag('inner')
+    def inner(*args, **kwds):
+        return func(*args, **kwds) * 2
+    return inner
+
+
+@tag('cls')
+@functools.total_ordering
+class K:
+    def __init__(self, v):
+        self.v = v
+
+    @staticmethod
+    @twice
+    def m(x):
+        return x + 1
+
+    def __lt__(self, other):
+        return self.v < other.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+@twice
+def g(a, b=1):
+    return a - b
+""", "g(5), g(5, 2), K.m(3), K.label, g.label, g.__name__, K(1) <= K(2), K(3) >= K(4)"),
 }
 SNIPPETS.update(EQEARLY_SNIPPETS)
 EQUIVALENT_NOW |= {("assert_folded_compare", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("decorated_defs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}  # 3.13: __firstlineno__ of the class
 
 
 def decompile_and_check(cli, tmp_path, version, name):

@@ -737,12 +737,23 @@ private:
         s->aliases.push_back({name, name == as ? "" : as});
     }
 
+    // A function a `def` makes (not a lambda's), or a class.
+    bool is_def_value(const ExprPtr& e) const {
+        auto it = functions_.find(e.get());
+        return (it != functions_.end() && it->second.code->name != "<lambda>") || classes_.count(e.get());
+    }
+
+    // `decorator(x)` where x is a def's function, a class or such a call itself (decorators stack).
+    bool is_decorated(const ExprPtr& e) const {
+        return e->kind == ExprKind::Call && e->elts.size() == 1 && e->keywords.empty() &&
+               (is_def_value(e->elts[0]) || is_decorated(e->elts[0]));
+    }
+
     // `def`, `class` and decorated forms, recognized when their value is stored under their name.
     bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
         std::vector<ExprPtr> decorators;
         ExprPtr inner = value;
-        while (inner->kind == ExprKind::Call && inner->elts.size() == 1 && inner->keywords.empty() &&
-               (functions_.count(inner->elts[0].get()) || classes_.count(inner->elts[0].get()))) {
+        while (is_decorated(inner)) {
             decorators.push_back(inner->value);
             inner = inner->elts[0];
         }
@@ -1623,6 +1634,12 @@ private:
         }
         auto e = make_expr(ExprKind::Call);
         e->value = lambda_or(callable);
+        // A decorator applied to a def: the function stays a value of its own until the result is
+        // stored under its name (try_definition); used anywhere else it is refused (check_no_markers).
+        if (positional.size() == 1 && kwnames.empty() && is_def_value(positional[0])) {
+            e->elts.push_back(positional[0]);
+            return stack.push_back(e);
+        }
         for (auto& a : positional) e->elts.push_back(lambda_or(a));
         for (size_t k = 0; k < kwnames.size(); ++k) e->keywords.push_back({kwnames[k], lambda_or(args[npos + k])});
         stack.push_back(e);
