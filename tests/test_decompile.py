@@ -1775,9 +1775,107 @@ class K:
 def g(a, b=1):
     return a - b
 """, "g(5), g(5, 2), K.m(3), K.label, g.label, g.__name__, K(1) <= K(2), K(3) >= K(4)"),
+    # `else:` arms that only raise or return, with code after the if/else: the then-side jumps over
+    # the else arm to that code.
+    "else_ends_code_after": ("""
+def f(x, log):
+    if x > 2:
+        log.append('big')
+    else:
+        raise ValueError(x)
+    log.append('after')
+    return log
+
+
+def g(x, log):
+    for y in range(x):
+        if y % 2:
+            log.append(y)
+        elif y > 3:
+            return log
+        else:
+            raise KeyError(y)
+        log.append(-y)
+    if x:
+        log.append(x)
+    else:
+        raise IndexError
+    return log
+
+
+def h(x):
+    if x:
+        r = 1
+    else:
+        raise TypeError
+
+
+def run(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:
+        return type(e).__name__
+""", "[run(f, x, []) for x in (1, 5)] + [run(g, x, []) for x in (0, 1, 2, 3, 6)] + [run(h, 0), run(h, 1)]"),
+    # `while 1:` and `while True:` (3.10/3.11 keep the dropped test's constant in co_consts where it
+    # was compiled, also when the body uses a 1 again).
+    "while_constant_tests": ("""
+def f(n):
+    out = []
+    while 1:
+        n -= 1
+        if n < 1:
+            break
+        out.append(n)
+    while True:
+        n += 1
+        if n > 3:
+            break
+    return out, n
+
+
+def g(n):
+    k = 1
+    while 1:
+        k += 1
+        if k > n:
+            return k
+
+
+def h(n):
+    while True:
+        n = n + 1
+        if n % 7 == 0:
+            return n
+""", "f(5), g(4), h(3)"),
+    # A loop whose only way out is an `if test: break` with code after it (before 3.10 the break's
+    # block post-dominates the test).
+    "while_true_only_break": ("""
+def f(items):
+    out = []
+    it = iter(items)
+    while True:
+        x = next(it, None)
+        if x is None:
+            break
+        out.append(x * 2)
+    return out
+
+
+def g(n, log):
+    while 1:
+        n = n // 2
+        if n < 3:
+            log.append(('small', n))
+            break
+        log.append(('big', n))
+    return n, log
+""", "f([1, 2, 3]), g(40, [])"),
 }
 SNIPPETS.update(EQEARLY_SNIPPETS)
 EQUIVALENT_NOW |= {("assert_folded_compare", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("else_ends_code_after", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_constant_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_only_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("decorated_defs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}  # 3.13: __firstlineno__ of the class
 
 
