@@ -1826,6 +1826,173 @@ EQUIVALENT_NOW |= {(name, v) for name in ("exit_copied_into_ifexp", "break_to_co
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 
+# Shapes of the 3.8-3.11 equivalence work (branch eqearly).
+EQEARLY_SNIPPETS = {
+    # 3.8's assert loads the global AssertionError: `if not a is b: raise AssertionError` would fold
+    # into `a is not b` (other jumps), so only an assert compiles to these.
+    "assert_folded_compare": ("""
+def f(a, b, seq):
+    assert a is not None
+    assert a is b, 'same'
+    assert a not in seq
+    assert b in seq, ('missing', b)
+    if not a in seq:
+        raise AssertionError
+    return a
+
+
+def g(a, b, seq):
+    try:
+        return f(a, b, seq)
+    except AssertionError as e:
+        return 'failed', e.args
+""", "[g(x, y, s) for x, y, s in [(None, 1, [1]), (1, 1, [1]), (1, 2, [2]), (2, 2, [2]), (1, 1, [2])]]"),
+    # Decorators: on a nested def (a closure), stacked, with arguments, on a class and its methods.
+    "decorated_defs": ("""
+import functools
+
+
+def tag(label):
+    def apply(fn):
+        fn.label = label
+        return fn
+    return apply
+
+
+def twice(func):
+    @functools.wraps(func)
+    @tag('inner')
+    def inner(*args, **kwds):
+        return func(*args, **kwds) * 2
+    return inner
+
+
+@tag('cls')
+@functools.total_ordering
+class K:
+    def __init__(self, v):
+        self.v = v
+
+    @staticmethod
+    @twice
+    def m(x):
+        return x + 1
+
+    def __lt__(self, other):
+        return self.v < other.v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+@twice
+def g(a, b=1):
+    return a - b
+""", "g(5), g(5, 2), K.m(3), K.label, g.label, g.__name__, K(1) <= K(2), K(3) >= K(4)"),
+    # `else:` arms that only raise or return, with code after the if/else: the then-side jumps over
+    # the else arm to that code.
+    "else_ends_code_after": ("""
+def f(x, log):
+    if x > 2:
+        log.append('big')
+    else:
+        raise ValueError(x)
+    log.append('after')
+    return log
+
+
+def g(x, log):
+    for y in range(x):
+        if y % 2:
+            log.append(y)
+        elif y > 3:
+            return log
+        else:
+            raise KeyError(y)
+        log.append(-y)
+    if x:
+        log.append(x)
+    else:
+        raise IndexError
+    return log
+
+
+def h(x):
+    if x:
+        r = 1
+    else:
+        raise TypeError
+
+
+def run(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:
+        return type(e).__name__
+""", "[run(f, x, []) for x in (1, 5)] + [run(g, x, []) for x in (0, 1, 2, 3, 6)] + [run(h, 0), run(h, 1)]"),
+    # `while 1:` and `while True:` (3.10/3.11 keep the dropped test's constant in co_consts where it
+    # was compiled, also when the body uses a 1 again).
+    "while_constant_tests": ("""
+def f(n):
+    out = []
+    while 1:
+        n -= 1
+        if n < 1:
+            break
+        out.append(n)
+    while True:
+        n += 1
+        if n > 3:
+            break
+    return out, n
+
+
+def g(n):
+    k = 1
+    while 1:
+        k += 1
+        if k > n:
+            return k
+
+
+def h(n):
+    while True:
+        n = n + 1
+        if n % 7 == 0:
+            return n
+""", "f(5), g(4), h(3)"),
+    # A loop whose only way out is an `if test: break` with code after it (before 3.10 the break's
+    # block post-dominates the test).
+    "while_true_only_break": ("""
+def f(items):
+    out = []
+    it = iter(items)
+    while True:
+        x = next(it, None)
+        if x is None:
+            break
+        out.append(x * 2)
+    return out
+
+
+def g(n, log):
+    while 1:
+        n = n // 2
+        if n < 3:
+            log.append(('small', n))
+            break
+        log.append(('big', n))
+    return n, log
+""", "f([1, 2, 3]), g(40, [])"),
+}
+SNIPPETS.update(EQEARLY_SNIPPETS)
+EQUIVALENT_NOW |= {("assert_folded_compare", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("else_ends_code_after", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_constant_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_only_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("decorated_defs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}  # 3.13: __firstlineno__ of the class
+
+
 def decompile_and_check(cli, tmp_path, version, name):
     exe = interpreter(version)
     if exe is None:

@@ -93,7 +93,9 @@ public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
         : code_(code), failures_(failures), table_(table_for(code)),
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
-          dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)) {
+          dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
+          assert_loads_global_(asserts_load_global(code.version)),
+          loop_test_constant_kept_(keeps_loop_test_constant(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -740,12 +742,23 @@ private:
         s->aliases.push_back({name, name == as ? "" : as});
     }
 
+    // A function a `def` makes (not a lambda's), or a class.
+    bool is_def_value(const ExprPtr& e) const {
+        auto it = functions_.find(e.get());
+        return (it != functions_.end() && it->second.code->name != "<lambda>") || classes_.count(e.get());
+    }
+
+    // `decorator(x)` where x is a def's function, a class or such a call itself (decorators stack).
+    bool is_decorated(const ExprPtr& e) const {
+        return e->kind == ExprKind::Call && e->elts.size() == 1 && e->keywords.empty() &&
+               (is_def_value(e->elts[0]) || is_decorated(e->elts[0]));
+    }
+
     // `def`, `class` and decorated forms, recognized when their value is stored under their name.
     bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
         std::vector<ExprPtr> decorators;
         ExprPtr inner = value;
-        while (inner->kind == ExprKind::Call && inner->elts.size() == 1 && inner->keywords.empty() &&
-               (functions_.count(inner->elts[0].get()) || classes_.count(inner->elts[0].get()))) {
+        while (is_decorated(inner)) {
             decorators.push_back(inner->value);
             inner = inner->elts[0];
         }
@@ -1053,6 +1066,8 @@ private:
             ExprPtr name = make_name(op.name);
             if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
                 rebindable_reads_.insert(keep(name));
+            if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError")
+                global_assertion_errors_.insert(name.get());
             stack.push_back(name);
             return;
         }
@@ -1633,6 +1648,12 @@ private:
         }
         auto e = make_expr(ExprKind::Call);
         e->value = lambda_or(callable);
+        // A decorator applied to a def: the function stays a value of its own until the result is
+        // stored under its name (try_definition); used anywhere else it is refused (check_no_markers).
+        if (positional.size() == 1 && kwnames.empty() && is_def_value(positional[0])) {
+            e->elts.push_back(positional[0]);
+            return stack.push_back(e);
+        }
         for (auto& a : positional) e->elts.push_back(lambda_or(a));
         for (size_t k = 0; k < kwnames.size(); ++k) e->keywords.push_back({kwnames[k], lambda_or(args[npos + k])});
         stack.push_back(e);
@@ -2510,10 +2531,22 @@ private:
                 (!loop || loop->blocks.count(end)) && (stop <= block || end <= stop))
                 return end;
         }
+        // A then-side that goes on jumps over the else arm to the code after the `if`: an else side
+        // that only returns or raises before that code is the `else:` arm. (In a loop, a jump back
+        // to the header there may be the compiler's threaded way out of the statement.)
+        if (common < 0 && !is_except_clause_test(c.test)) {
+            int end = jump_over_else(c, block);
+            if (end > c.else_block && side_ends(c.else_block, end, nullptr) &&
+                (m < 0 || end <= m || (loop && m == next_iteration(loop))) && (!loop || loop->blocks.count(end)) &&
+                (!loop || end != next_iteration(loop)) && (stop <= block || end <= stop))
+                return end;
+        }
         // `if test: <ends>` without else: a then-side laid out before the else side that only returns,
         // raises, breaks or continues; what follows it is the code after the `if`.
-        // (A then-side that breaks out of a loop gives a post-dominator past the loop.)
-        bool past_loop = m < 0 || (loop && !loop->blocks.count(m) && else_jump_trace(c) == ElseTrace::NoElse);
+        // (A then-side that breaks out of a loop gives a post-dominator past the loop, or, when the
+        // loop has no other way out, on that then-side itself.)
+        bool breaks_at_m = loop && m >= c.then_block && m < c.else_block && side_ends(m, c.else_block, loop);
+        bool past_loop = m < 0 || (loop && (!loop->blocks.count(m) || breaks_at_m) && else_jump_trace(c) == ElseTrace::NoElse);
         if (past_loop && common < 0 && c.else_block > c.then_block && !is_exception_match(c.test) && !c.else_written &&
             side_ends(c.then_block, c.else_block, loop) && else_jump_trace(c) != ElseTrace::Else &&
             (else_jump_trace(c) == ElseTrace::NoElse || !ends_before_dead_code(c.else_block, block)) &&
@@ -2528,6 +2561,18 @@ private:
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
         return m;
+    }
+
+    // Where the live forward jump that ends the then-side of `c` (the block laid out right before its
+    // else side, reached from its then-side) goes; -1 when there is none.
+    int jump_over_else(const Condition& c, int block) const {
+        if (c.then_block < 0 || c.else_block <= c.then_block) return -1;
+        int prev = c.else_block - 1;
+        const Block& blk = cfg_.block(prev);
+        if (blk.last == blk.first || !reachable_above(c.then_block, block)[prev]) return -1;
+        const NeutralOp& last = ops_[blk.last - 1];
+        if (last.kind != N::Jump || last.target <= int64_t(last.offset)) return -1;
+        return cfg_.block_at_offset(last.target);
     }
 
     // Before 3.10 the compiler lays out `else:` after a then-side that ends by raise, break or
@@ -2745,14 +2790,19 @@ private:
         return last >= 0 && last + 1 < cfg_.size() && !reachable_at_all(last + 1);
     }
 
-    // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert.
+    // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert. Where
+    // an assert loads the global AssertionError (3.8) the `if` is the same code, except when its
+    // test keeps a `not` on a comparison the optimizer folds: only an assert compiles to that.
     StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
         if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise || then_body[0]->cause)
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
+        auto is_assertion_error = [&](const ExprPtr& e) {
+            return e == assertion_error_ || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
+        };
         ExprPtr msg;
-        if (exc == assertion_error_) {
-        } else if (exc && exc->kind == ExprKind::Call && exc->value == assertion_error_ && exc->elts.size() == 1 &&
+        if (exc && is_assertion_error(exc)) {
+        } else if (exc && exc->kind == ExprKind::Call && is_assertion_error(exc->value) && exc->elts.size() == 1 &&
                    exc->keywords.empty()) {
             msg = exc->elts[0];
         } else {
@@ -3054,7 +3104,6 @@ private:
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         auto s = make_stmt(StmtKind::While);
-        s->test = make_constant(infinite_loop_test());
         // A header that is only a test jumping out of the loop is `while test:`.
         if (std::optional<Condition> probed = probe_condition(header, stack)) {
             Condition c = *probed;
@@ -3075,6 +3124,7 @@ private:
                 return loop.break_to;
             }
         }
+        s->test = make_constant(infinite_loop_test(header));
         std::vector<ExprPtr> body_stack = stack;
         emitted_[header] = false;
         emit_region(header, header, s->body, &loop, body_stack, base);
@@ -3091,21 +3141,35 @@ private:
         return v;
     }
 
-    // The test of the next `while <constant>:` loop. The compiler drops the test but keeps its
-    // constant in co_consts, unused by any instruction, in source order: `while 1:` leaves a 1.
-    ObjectRef infinite_loop_test() {
-        if (!loop_constants_) {
-            loop_constants_.emplace();
-            std::vector<bool> used(code_.consts.size(), false);
-            for (const Instruction& ins : decode_instructions(code_, table_))
-                if (ins.is(kHasConst) && ins.index >= 0 && size_t(ins.index) < used.size()) used[size_t(ins.index)] = true;
-            for (size_t k = 0; k < code_.consts.size(); ++k) {
-                const ObjectRef& c = code_.consts[k];
-                bool one = c && c->kind == PyValue::Kind::Int && !c->is_big_int() && c->small == 1 && !c->negative;
-                if (!used[k] && c && (one || c->kind == PyValue::Kind::True)) loop_constants_->push_back(c);
-            }
+    // The test of the `while <constant>:` loop starting at `header`. 3.10 and 3.11 drop the test but
+    // keep its constant (`1` or `True`) in co_consts where they compiled it: right after every
+    // constant the code before the loop uses, unless it was there already or nothing after it is
+    // used (unused constants at the end are trimmed).
+    ObjectRef infinite_loop_test(int header) {
+        if (!loop_test_constant_kept_) return true_value();
+        auto is_test = [](const ObjectRef& c) {
+            return c && (c->kind == PyValue::Kind::True ||
+                         (c->kind == PyValue::Kind::Int && !c->is_big_int() && c->small == 1 && !c->negative));
+        };
+        uint32_t start = cfg_.block(header).offset;
+        int64_t floor = next_loop_constant_;
+        for (const Instruction& ins : decode_instructions(code_, table_))
+            if (ins.is(kHasConst) && ins.offset < start) floor = std::max(floor, ins.index + 1);
+        size_t k = size_t(std::max<int64_t>(floor, 0));
+        // (A function's first constant is its docstring or None, there before any code.)
+        if (k == 0 && !code_.consts.empty() && !is_test(code_.consts[0])) k = 1;
+        if (k < code_.consts.size() && is_test(code_.consts[k])) {
+            next_loop_constant_ = int64_t(k) + 1;
+            return code_.consts[k];
         }
-        if (next_loop_constant_ < loop_constants_->size()) return (*loop_constants_)[next_loop_constant_++];
+        // Not added here: a test constant already there (`1` only when no True is).
+        bool has_true = false, has_one = false;
+        for (size_t j = 0; j < k && j < code_.consts.size(); ++j)
+            if (is_test(code_.consts[j])) (code_.consts[j]->kind == PyValue::Kind::True ? has_true : has_one) = true;
+        if (has_one && !has_true) {
+            for (size_t j = 0; j < k; ++j)
+                if (is_test(code_.consts[j])) return code_.consts[j];
+        }
         return true_value();
     }
 
@@ -4135,8 +4199,7 @@ public:
 
     std::vector<ExprPtr> element_;
     ExprPtr element_marker_ = marker("<element>");
-    std::optional<std::vector<ObjectRef>> loop_constants_;  // see infinite_loop_test
-    size_t next_loop_constant_ = 0;
+    int64_t next_loop_constant_ = 0;  // see infinite_loop_test
 
 private:
     const CodeObject& code_;
@@ -4148,6 +4211,10 @@ private:
     std::vector<bool> emitted_;
     bool dead_code_kept_;
     bool exits_copied_;  // the compiler copies short exit blocks into jumps to them (3.10+)
+    bool assert_loads_global_;
+    // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
+    std::unordered_set<const Expr*> global_assertion_errors_;
+    bool loop_test_constant_kept_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");

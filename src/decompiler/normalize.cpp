@@ -850,4 +850,8 @@ bool keeps_dead_code(PyVersion version) { return version < PyVersion{3, 10}; }
 
 bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10}; }
 
+bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }
+
+bool keeps_loop_test_constant(PyVersion version) { return version >= PyVersion{3, 10} && version < PyVersion{3, 12}; }
+
 }  // namespace uncompile

@@ -23,4 +23,12 @@ bool keeps_dead_code(PyVersion version);
 // `return`, a `raise`) with a copy of that block (3.10+), keeping the copied lines.
 bool copies_exit_blocks(PyVersion version);
 
+// Whether this version's `assert` loads AssertionError as a global (before 3.9; later ones push the
+// builtin with LOAD_ASSERTION_ERROR): it is then the same code as `if not test: raise AssertionError`.
+bool asserts_load_global(PyVersion version);
+
+// Whether this version's compiler keeps the constant of a `while 1:` test it drops in co_consts
+// (3.10 and 3.11; `while True:` leaves nothing).
+bool keeps_loop_test_constant(PyVersion version);
+
 }  // namespace uncompile

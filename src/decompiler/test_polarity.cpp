@@ -80,6 +80,8 @@ void place_in(const StmtPtr& s) {
 
 }  // namespace
 
+bool test_placeable(const ExprPtr& test) { return !has_folding_not(test) || render(test, false); }
+
 void place_negations(Body& body) {
     for (const StmtPtr& s : body) place_in(s);
 }

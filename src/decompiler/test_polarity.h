@@ -10,4 +10,8 @@ namespace uncompile {
 // no such form is left as it is.
 void place_negations(ast::Body& body);
 
+// Whether `if test:` can be printed (after place_negations) so that it recompiles to the jumps
+// `test` was read from: false when a `not` stays right on a comparison the optimizer folds.
+bool test_placeable(const ast::ExprPtr& test);
+
 }  // namespace uncompile
