@@ -1986,15 +1986,28 @@ private:
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
+        int last = block;
         try {
             term = simulate(block, copy, scratch);
+            if (!term && is_lone_jump_after(block)) term = simulate(last = block + 1, copy, scratch);
         } catch (const Error&) {
             return std::nullopt;
         }
         if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
-        Condition c = read_condition(block, *term, copy);
+        Condition c = read_condition(last, *term, copy);
+        c.first_block = block;
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
         return reduce_condition(c, stack);
+    }
+
+    // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
+    // a jump that cannot raise outside the exception table's range around it (a handler of its
+    // own starts a block), though it tests the value `block` computed.
+    bool is_lone_jump_after(int block) const {
+        if (block + 1 >= cfg_.size()) return false;
+        const Block& next = cfg_.block(block + 1);
+        return cfg_.block(block).succs == std::vector<int>{block + 1} && next.preds == std::vector<int>{block} &&
+               next.last - next.first == 1 && ops_[next.first].kind == N::JumpIf;
     }
 
     // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
@@ -2030,8 +2043,73 @@ private:
                 changed = true;
                 break;
             }
+            if (!changed) changed = merge_conditional_test(c, stack);
         }
         return c;
+    }
+
+    // `if (x if c else y):` tests x after c and y after `not c`: when both sides of `c` are
+    // conditions only `c` reaches and they go to the same two places (the then side's way to where
+    // they meet is the compiler's jump over the else side, or its copy of a short exit there), `c`
+    // becomes the conditional expression of the two.
+    bool merge_conditional_test(Condition& c, const std::vector<ExprPtr>& stack) {
+        auto t = pure_condition(c.then_block, stack, c);
+        if (!t) return false;
+        auto e = pure_condition(c.else_block, stack, c);
+        if (!e || e->first_block <= t->last_block) return false;
+        std::vector<int> to_then, to_else;
+        bool flipped = false;
+        if (!same_destination(t->then_block, *t, e->then_block, *e, to_then) ||
+            !same_destination(t->else_block, *t, e->else_block, *e, to_else)) {
+            to_then.clear();
+            to_else.clear();
+            if (!same_destination(t->then_block, *t, e->else_block, *e, to_then) ||
+                !same_destination(t->else_block, *t, e->then_block, *e, to_else))
+                return false;
+            flipped = true;
+        }
+        auto test = make_expr(ExprKind::IfExp);
+        test->test = c.test;
+        test->body = t->test;
+        test->orelse = flipped ? negate(e->test) : e->test;
+        Condition merged = *e;
+        merged.test = test;
+        if (flipped) std::swap(merged.then_block, merged.else_block);
+        merged.first_value = c.first_value;
+        merged.first_block = c.first_block;
+        merged.else_written = false;
+        merged.merged_blocks = c.merged_blocks;
+        for (const Condition* side : {&*t, &*e}) {
+            merged.merged_blocks.insert(merged.merged_blocks.end(), side->merged_blocks.begin(), side->merged_blocks.end());
+            for (int k = side == &*t ? c.then_block : c.else_block; k <= side->last_block; ++k) merged.merged_blocks.push_back(k);
+        }
+        for (const auto* blocks : {&to_then, &to_else}) merged.merged_blocks.insert(merged.merged_blocks.end(), blocks->begin(), blocks->end());
+        c = merged;
+        return true;
+    }
+
+    // Whether the side `from` of condition `owner` goes where the side `to` of `other` goes: they
+    // are the same block, blocks holding only a jump to the same place (or one to the other) that
+    // only their condition reaches, or `from` is the compiler's copy of the exit at `to`. The
+    // blocks of `from` that this passes go to `blocks`.
+    bool same_destination(int from, const Condition& owner, int to, const Condition& other, std::vector<int>& blocks) const {
+        if (from < 0 || to < 0) return false;
+        if (from == to) return true;
+        int from_dest = jump_only_target(from, owner), to_dest = jump_only_target(to, other);
+        if ((from_dest >= 0 && (from_dest == to || from_dest == to_dest)) || (to_dest >= 0 && to_dest == from)) {
+            if (from_dest >= 0) blocks.push_back(from);
+            return true;
+        }
+        return is_exit_copy(from, to, owner, blocks);
+    }
+
+    // Where `block` jumps when it holds only a jump and only `owner` reaches it (else -1).
+    int jump_only_target(int block, const Condition& owner) const {
+        const Block& blk = cfg_.block(block);
+        if (emitted_[block] || blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) return -1;
+        for (int p : blk.preds)
+            if (!in_condition(owner, p)) return -1;
+        return cfg_.block_at_offset(ops_[blk.first].target);
     }
 
     // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
@@ -2262,7 +2340,7 @@ private:
                 continue;
             }
             case N::JumpIfOrPop: {
-                b = emit_short_circuit_value(b, *term, out, loop, stack, base);
+                b = emit_short_circuit_value(b, *term, loop, stack, base, stop);
                 continue;
             }
             case N::ForIter: unsupported("FOR_ITER outside a loop header");
@@ -3850,7 +3928,7 @@ private:
     }
 
     // `a or b`, `a and b` as values: the left value stays on the stack for the jump.
-    int emit_short_circuit_value(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+    int emit_short_circuit_value(int b, const NeutralOp& jump, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         ExprPtr left = pop(stack);
         int target = cfg_.block_at_offset(jump.target);
         int fall = b + 1;
@@ -3861,6 +3939,9 @@ private:
         int end = target;
         bool chain = is_chain_cleanup(target);
         if (chain) end = target + 1;
+        // `(b or c)` as the right side of `a and (b or c) or d`: b's jump to J (`or d`) is threaded
+        // past J to where J jumps (J passes a true value on); this value ends at J.
+        if (!chain && stop > b && target > stop && continues_short_circuit(stop, jump)) end = stop;
         if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != stack.size() + 1)
             unsupported("short-circuit expression of an unusual shape");
         ExprPtr right = right_stack.back();
@@ -3870,8 +3951,15 @@ private:
             stack.pop_back();  // the duplicated middle operand, consumed by the right side
         }
         stack.push_back(bool_op(op, left, right));
-        (void)out;
         return end;
+    }
+
+    // Whether `block` starts with a jump-or-pop of the same polarity and target as `jump`.
+    bool continues_short_circuit(int block, const NeutralOp& jump) const {
+        const Block& blk = cfg_.block(block);
+        if (blk.last == blk.first) return false;
+        const NeutralOp& first = ops_[blk.first];
+        return first.kind == N::JumpIfOrPop && first.condition == jump.condition && first.target == jump.target;
     }
 
     // The clean-up block of a comparison chain: SWAP 2; POP_TOP, falling through.
