@@ -2049,25 +2049,21 @@ private:
     }
 
     // `if (x if c else y):` tests x after c and y after `not c`: when both sides of `c` are
-    // conditions only `c` reaches and they go to the same two places (the then side's way to where
-    // they meet is the compiler's jump over the else side, or its copy of a short exit there), `c`
-    // becomes the conditional expression of the two.
+    // conditions only `c` reaches, laid out as the compiler writes the expression (x; its jump
+    // when false; a jump over y; y; its jump to the same place), `c` becomes the conditional
+    // expression of the two.
     bool merge_conditional_test(Condition& c, const std::vector<ExprPtr>& stack) {
         auto t = pure_condition(c.then_block, stack, c);
         if (!t) return false;
         auto e = pure_condition(c.else_block, stack, c);
         if (!e || e->first_block <= t->last_block) return false;
-        std::vector<int> to_then, to_else;
-        bool flipped = false;
-        if (!same_destination(t->then_block, *t, e->then_block, *e, to_then) ||
-            !same_destination(t->else_block, *t, e->else_block, *e, to_else)) {
-            to_then.clear();
-            to_else.clear();
-            if (!same_destination(t->then_block, *t, e->else_block, *e, to_then) ||
-                !same_destination(t->else_block, *t, e->then_block, *e, to_else))
-                return false;
-            flipped = true;
-        }
+        auto [t_fall, t_jump] = fall_and_jump_sides(*t);
+        auto [e_fall, e_jump] = fall_and_jump_sides(*e);
+        if (t_fall < 0 || e_fall < 0) return false;
+        std::vector<int> blocks;
+        if (!same_jump_side(t_jump, *t, e_jump, *e, blocks) || !falls_past(t_fall, *t, e_fall, *e, blocks)) return false;
+        // Which side of each test is the jump decides whether y's test reads the other way round.
+        bool flipped = (t_fall == t->then_block) != (e_fall == e->then_block);
         auto test = make_expr(ExprKind::IfExp);
         test->test = c.test;
         test->body = t->test;
@@ -2083,24 +2079,44 @@ private:
             merged.merged_blocks.insert(merged.merged_blocks.end(), side->merged_blocks.begin(), side->merged_blocks.end());
             for (int k = side == &*t ? c.then_block : c.else_block; k <= side->last_block; ++k) merged.merged_blocks.push_back(k);
         }
-        for (const auto* blocks : {&to_then, &to_else}) merged.merged_blocks.insert(merged.merged_blocks.end(), blocks->begin(), blocks->end());
+        merged.merged_blocks.insert(merged.merged_blocks.end(), blocks.begin(), blocks.end());
         c = merged;
         return true;
     }
 
-    // Whether the side `from` of condition `owner` goes where the side `to` of `other` goes: they
-    // are the same block, blocks holding only a jump to the same place (or one to the other) that
-    // only their condition reaches, or `from` is the compiler's copy of the exit at `to`. The
-    // blocks of `from` that this passes go to `blocks`.
-    bool same_destination(int from, const Condition& owner, int to, const Condition& other, std::vector<int>& blocks) const {
-        if (from < 0 || to < 0) return false;
-        if (from == to) return true;
-        int from_dest = jump_only_target(from, owner), to_dest = jump_only_target(to, other);
-        if ((from_dest >= 0 && (from_dest == to || from_dest == to_dest)) || (to_dest >= 0 && to_dest == from)) {
-            if (from_dest >= 0) blocks.push_back(from);
+    // The side of `c` that its last test falls through to and the side it jumps to (-1: not a
+    // test of that shape). 3.12+ write a conditional jump back as a jump forward over a block
+    // holding only the jump back: that block is the jump side.
+    std::pair<int, int> fall_and_jump_sides(const Condition& c) const {
+        const Block& last = cfg_.block(c.last_block);
+        if (last.succs.size() != 2 || (last.succs[0] != c.then_block && last.succs[0] != c.else_block)) return {-1, -1};
+        int fall = last.succs[0], jump = fall == c.then_block ? c.else_block : c.then_block;
+        int back = jump_only_target(fall, c);
+        if (back >= 0 && back <= fall) std::swap(fall, jump);
+        return {fall, jump};
+    }
+
+    // The jumps of both tests of a conditional expression go to the same place: the same block,
+    // or (3.12+, where a conditional jump only goes forward) blocks holding only a jump back to
+    // the same place, one each. Blocks of `t` passed go to `blocks`.
+    bool same_jump_side(int t_jump, const Condition& t, int e_jump, const Condition& e, std::vector<int>& blocks) const {
+        if (t_jump == e_jump) return true;
+        int to = jump_only_target(t_jump, t);
+        if (to < 0 || to > t_jump || to != jump_only_target(e_jump, e)) return false;
+        blocks.push_back(t_jump);
+        return true;
+    }
+
+    // After x's test the compiler jumps over y to the code after y's test (`e_fall`): a block
+    // holding only that jump (threaded on when that code is a jump itself), or (3.10+) its copy of
+    // that code when it is a short exit. Blocks of `t` passed go to `blocks`.
+    bool falls_past(int t_fall, const Condition& t, int e_fall, const Condition& e, std::vector<int>& blocks) const {
+        int to = jump_only_target(t_fall, t);
+        if (to >= 0 && (to == e_fall || to == jump_only_target(e_fall, e))) {
+            blocks.push_back(t_fall);
             return true;
         }
-        return is_exit_copy(from, to, owner, blocks);
+        return is_exit_copy(t_fall, e_fall, t, blocks);
     }
 
     // Where `block` jumps when it holds only a jump and only `owner` reaches it (else -1).
