@@ -2262,7 +2262,16 @@ private:
             entering = false;
             // (A region may start at the header itself: a try body at the top of the loop.)
             if (loop && (b == loop->header || b == loop->bottom) && start != b) {
+                // (Where the region ends at the loop's bare jump back, going on there is the same.)
+                if (b == loop->header && stop >= 0 && stop != b && is_bare_back_jump(stop, loop->header)) return true;
                 out.push_back(make_stmt(StmtKind::Continue));
+                return false;
+            }
+            // Flow inside the body that reaches where `break` goes has left the loop: a conditional
+            // jump the compiler threaded through a `break` (`if t: ...; continue` then `break`).
+            if (loop && b == loop->break_to && b != stop && loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) {
+                ++loop->breaks;
+                out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
@@ -2278,7 +2287,9 @@ private:
                 if (b == kFlowEnded) return false;
                 continue;
             }
-            if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
+            // (A block holding only the jump back to the header holds no code: 3.10+ leave the
+            // conditional jumps of nested ifs going there rather than to the header.)
+            if (emitted_[b] && !(loop && (b == loop->header || is_bare_back_jump(b, loop->header)))) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
             if (size_t end = copied_break_at(b, loop)) {
                 for (size_t i = cfg_.block(b).first; i < end; ++i) step(ops_[i], stack, out);
@@ -2367,6 +2378,13 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // Whether normal flow reaches `block` from a block of `loop` (a handler is entered otherwise).
+    bool entered_from_loop(int block, const Loop& loop) const {
+        for (int p : cfg_.block(block).preds)
+            if (loop.blocks.count(p)) return true;
+        return false;
+    }
 
     // `break` out of an except clause (3.10+): after POP_EXCEPT (and, in a for loop, the POP_TOP of
     // its iterator) the compiler writes its copy of the short code after the loop that ends the
@@ -3028,8 +3046,8 @@ private:
         if (first.kind == N::ForIter) {
             emitted_[header] = true;
             loop.exit = cfg_.block_at_offset(first.target);
-            loop.break_to = find_break_target(loop);
             loop.is_for = true;
+            loop.break_to = find_break_target(loop);
             loop.outer = outer;
             ExprPtr iterable = stack.empty() ? nullptr : stack.back();
             if (!iterable) unsupported("for loop without an iterator");
@@ -3130,10 +3148,15 @@ private:
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
     int find_break_target(const Loop& loop) {
         int best = loop.exit;
-        for (int b : loop.blocks) {
+        std::set<int> blocks = loop.blocks;
+        // A for loop's body is everything laid out before its exit: 3.12+ write `if t: continue`
+        // as a jump back right after the test, so a `break` may come after the last jump back.
+        if (loop.is_for)
+            for (int k = loop.header; k < loop.exit; ++k) blocks.insert(k);
+        for (int b : blocks) {
             const Block& blk = cfg_.block(b);
             for (int s : blk.succs)
-                if (!loop.blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
+                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
         }
         return best;
     }
