@@ -208,6 +208,52 @@ def f(n):
             yield i * 2
     return list(gen(n))
 """, "f(4)"),
+    "value_and_or_mix": ("""
+def f(a, b, c, d):
+    x = a and b or c
+    y = (a or b) and c
+    z = a and (b or c) or d
+    w = (a and b or c) and d
+    return x, y, z, w, [v and b or c for v in (a, d) if v]
+""", "[f(*t) for t in [(0, 1, 2, 3), (1, 0, 2, 0), (1, 2, 0, 3), (0, 0, 0, 5), ('', [], 'x', 0)]]"),
+    "conditional_test": ("""
+def f(ys, b, c):
+    out = [y for y in ys if (y if b else -y)]
+    if c and (b if out else c > 1):
+        out.append('t')
+    for y in ys:
+        if (y > 1 if b else y < 1) or c == 3:
+            out.append(y)
+    return out
+""", "[f(ys, b, c) for ys in ([0, 1, 2], []) for b in (0, 1) for c in (0, 2, 3)]"),
+    "continue_then_break": ("""
+def f(heap, pos):
+    item = heap[pos]
+    while pos > 0:
+        parent = (pos - 1) >> 1
+        if item < heap[parent]:
+            heap[pos] = heap[parent]
+            pos = parent
+            continue
+        break
+    heap[pos] = item
+    return heap
+""", "[f(h, len(h) - 1) for h in ([5, 3, 1], [1, 2, 3, 0], [4])]"),
+    "for_else_break_after_continue": ("""
+def f(flags):
+    names = []
+    for i in range(8):
+        flag = 1 << i
+        if flags & flag:
+            names.append(flag)
+            flags ^= flag
+            if not flags:
+                break
+    else:
+        names.append(-1)
+    return names
+""", "[f(n) for n in (0, 1, 6, 300)]"),
+
 }
 
 # Exception handling and with statements across versions (block stack on 3.8-3.10, exception
@@ -1555,6 +1601,10 @@ EQUIVALENT_NOW |= {("while_repeated_test", v) for v in ("3.8", "3.9", "3.10", "3
 EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("chain_conditions", "grouped_conditions") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_while", v) for v in ("3.8", "3.9")}
+EQUIVALENT_NOW |= {(name, v) for name in ("value_and_or_mix", "conditional_test")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9")}
+EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).

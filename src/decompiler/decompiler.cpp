@@ -2024,15 +2024,28 @@ private:
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
+        int last = block;
         try {
             term = simulate(block, copy, scratch);
+            if (!term && is_lone_jump_after(block)) term = simulate(last = block + 1, copy, scratch);
         } catch (const Error&) {
             return std::nullopt;
         }
         if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
-        Condition c = read_condition(block, *term, copy);
+        Condition c = read_condition(last, *term, copy);
+        c.first_block = block;
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
         return reduce_condition(c, stack, loop_test);
+    }
+
+    // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
+    // a jump that cannot raise outside the exception table's range around it (a handler of its
+    // own starts a block), though it tests the value `block` computed.
+    bool is_lone_jump_after(int block) const {
+        if (block + 1 >= cfg_.size()) return false;
+        const Block& next = cfg_.block(block + 1);
+        return cfg_.block(block).succs == std::vector<int>{block + 1} && next.preds == std::vector<int>{block} &&
+               next.last - next.first == 1 && ops_[next.first].kind == N::JumpIf;
     }
 
     // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
@@ -2070,8 +2083,89 @@ private:
                 changed = true;
                 break;
             }
+            if (!changed) changed = merge_conditional_test(c, stack);
         }
         return c;
+    }
+
+    // `if (x if c else y):` tests x after c and y after `not c`: when both sides of `c` are
+    // conditions only `c` reaches, laid out as the compiler writes the expression (x; its jump
+    // when false; a jump over y; y; its jump to the same place), `c` becomes the conditional
+    // expression of the two.
+    bool merge_conditional_test(Condition& c, const std::vector<ExprPtr>& stack) {
+        auto t = pure_condition(c.then_block, stack, c);
+        if (!t) return false;
+        auto e = pure_condition(c.else_block, stack, c);
+        if (!e || e->first_block <= t->last_block) return false;
+        auto [t_fall, t_jump] = fall_and_jump_sides(*t);
+        auto [e_fall, e_jump] = fall_and_jump_sides(*e);
+        if (t_fall < 0 || e_fall < 0) return false;
+        std::vector<int> blocks;
+        if (!same_jump_side(t_jump, *t, e_jump, *e, blocks) || !falls_past(t_fall, *t, e_fall, *e, blocks)) return false;
+        // Which side of each test is the jump decides whether y's test reads the other way round.
+        bool flipped = (t_fall == t->then_block) != (e_fall == e->then_block);
+        auto test = make_expr(ExprKind::IfExp);
+        test->test = c.test;
+        test->body = t->test;
+        test->orelse = flipped ? negate(e->test) : e->test;
+        Condition merged = *e;
+        merged.test = test;
+        if (flipped) std::swap(merged.then_block, merged.else_block);
+        merged.first_value = c.first_value;
+        merged.first_block = c.first_block;
+        merged.else_written = false;
+        merged.merged_blocks = c.merged_blocks;
+        for (const Condition* side : {&*t, &*e}) {
+            merged.merged_blocks.insert(merged.merged_blocks.end(), side->merged_blocks.begin(), side->merged_blocks.end());
+            for (int k = side == &*t ? c.then_block : c.else_block; k <= side->last_block; ++k) merged.merged_blocks.push_back(k);
+        }
+        merged.merged_blocks.insert(merged.merged_blocks.end(), blocks.begin(), blocks.end());
+        c = merged;
+        return true;
+    }
+
+    // The side of `c` that its last test falls through to and the side it jumps to (-1: not a
+    // test of that shape). 3.12+ write a conditional jump back as a jump forward over a block
+    // holding only the jump back: that block is the jump side.
+    std::pair<int, int> fall_and_jump_sides(const Condition& c) const {
+        const Block& last = cfg_.block(c.last_block);
+        if (last.succs.size() != 2 || (last.succs[0] != c.then_block && last.succs[0] != c.else_block)) return {-1, -1};
+        int fall = last.succs[0], jump = fall == c.then_block ? c.else_block : c.then_block;
+        int back = jump_only_target(fall, c);
+        if (back >= 0 && back <= fall) std::swap(fall, jump);
+        return {fall, jump};
+    }
+
+    // The jumps of both tests of a conditional expression go to the same place: the same block,
+    // or (3.12+, where a conditional jump only goes forward) blocks holding only a jump back to
+    // the same place, one each. Blocks of `t` passed go to `blocks`.
+    bool same_jump_side(int t_jump, const Condition& t, int e_jump, const Condition& e, std::vector<int>& blocks) const {
+        if (t_jump == e_jump) return true;
+        int to = jump_only_target(t_jump, t);
+        if (to < 0 || to > t_jump || to != jump_only_target(e_jump, e)) return false;
+        blocks.push_back(t_jump);
+        return true;
+    }
+
+    // After x's test the compiler jumps over y to the code after y's test (`e_fall`): a block
+    // holding only that jump (threaded on when that code is a jump itself), or (3.10+) its copy of
+    // that code when it is a short exit. Blocks of `t` passed go to `blocks`.
+    bool falls_past(int t_fall, const Condition& t, int e_fall, const Condition& e, std::vector<int>& blocks) const {
+        int to = jump_only_target(t_fall, t);
+        if (to >= 0 && (to == e_fall || to == jump_only_target(e_fall, e))) {
+            blocks.push_back(t_fall);
+            return true;
+        }
+        return is_exit_copy(t_fall, e_fall, t, blocks);
+    }
+
+    // Where `block` jumps when it holds only a jump and only `owner` reaches it (else -1).
+    int jump_only_target(int block, const Condition& owner) const {
+        const Block& blk = cfg_.block(block);
+        if (emitted_[block] || blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) return -1;
+        for (int p : blk.preds)
+            if (!in_condition(owner, p)) return -1;
+        return cfg_.block_at_offset(ops_[blk.first].target);
     }
 
     // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
@@ -2208,7 +2302,16 @@ private:
             entering = false;
             // (A region may start at the header itself: a try body at the top of the loop.)
             if (loop && (b == loop->header || b == loop->bottom) && start != b) {
+                // (Where the region ends at the loop's bare jump back, going on there is the same.)
+                if (b == loop->header && stop >= 0 && stop != b && is_bare_back_jump(stop, loop->header)) return true;
                 out.push_back(make_stmt(StmtKind::Continue));
+                return false;
+            }
+            // Flow inside the body that reaches where `break` goes has left the loop: a conditional
+            // jump the compiler threaded through a `break` (`if t: ...; continue` then `break`).
+            if (loop && b == loop->break_to && b != stop && loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) {
+                ++loop->breaks;
+                out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
@@ -2224,7 +2327,9 @@ private:
                 if (b == kFlowEnded) return false;
                 continue;
             }
-            if (emitted_[b] && !(loop && b == loop->header)) unsupported("a block reached twice (unstructured control flow)");
+            // (A block holding only the jump back to the header holds no code: 3.10+ leave the
+            // conditional jumps of nested ifs going there rather than to the header.)
+            if (emitted_[b] && !(loop && (b == loop->header || is_bare_back_jump(b, loop->header)))) unsupported("a block reached twice (unstructured control flow)");
             emitted_[b] = true;
             if (size_t end = copied_break_at(b, loop)) {
                 for (size_t i = cfg_.block(b).first; i < end; ++i) step(ops_[i], stack, out);
@@ -2302,7 +2407,7 @@ private:
                 continue;
             }
             case N::JumpIfOrPop: {
-                b = emit_short_circuit_value(b, *term, out, loop, stack, base);
+                b = emit_short_circuit_value(b, *term, loop, stack, base, stop);
                 continue;
             }
             case N::ForIter: unsupported("FOR_ITER outside a loop header");
@@ -2313,6 +2418,13 @@ private:
     }
 
     static constexpr int kFlowEnded = -3;
+
+    // Whether normal flow reaches `block` from a block of `loop` (a handler is entered otherwise).
+    bool entered_from_loop(int block, const Loop& loop) const {
+        for (int p : cfg_.block(block).preds)
+            if (loop.blocks.count(p)) return true;
+        return false;
+    }
 
     // `break` out of an except clause (3.10+): after POP_EXCEPT (and, in a for loop, the POP_TOP of
     // its iterator) the compiler writes its copy of the short code after the loop that ends the
@@ -3037,8 +3149,8 @@ private:
         if (first.kind == N::ForIter) {
             emitted_[header] = true;
             loop.exit = cfg_.block_at_offset(first.target);
-            loop.break_to = find_break_target(loop);
             loop.is_for = true;
+            loop.break_to = find_break_target(loop);
             loop.outer = outer;
             if (stack.empty()) unsupported("for loop without an iterator");
             // Inside an inlined comprehension, the values below belong to the enclosing expression.
@@ -3176,10 +3288,15 @@ private:
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
     int find_break_target(const Loop& loop) {
         int best = loop.exit;
-        for (int b : loop.blocks) {
+        std::set<int> blocks = loop.blocks;
+        // A for loop's body is everything laid out before its exit: 3.12+ write `if t: continue`
+        // as a jump back right after the test, so a `break` may come after the last jump back.
+        if (loop.is_for)
+            for (int k = loop.header; k < loop.exit; ++k) blocks.insert(k);
+        for (int b : blocks) {
             const Block& blk = cfg_.block(b);
             for (int s : blk.succs)
-                if (!loop.blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
+                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
         }
         return best;
     }
@@ -4056,7 +4173,7 @@ private:
     }
 
     // `a or b`, `a and b` as values: the left value stays on the stack for the jump.
-    int emit_short_circuit_value(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
+    int emit_short_circuit_value(int b, const NeutralOp& jump, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         ExprPtr left = pop(stack);
         int target = cfg_.block_at_offset(jump.target);
         int fall = b + 1;
@@ -4067,6 +4184,9 @@ private:
         int end = target;
         bool chain = is_chain_cleanup(target);
         if (chain) end = target + 1;
+        // `(b or c)` as the right side of `a and (b or c) or d`: b's jump to J (`or d`) is threaded
+        // past J to where J jumps (J passes a true value on); this value ends at J.
+        if (!chain && stop > b && target > stop && continues_short_circuit(stop, jump)) end = stop;
         if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != stack.size() + 1)
             unsupported("short-circuit expression of an unusual shape");
         ExprPtr right = right_stack.back();
@@ -4076,8 +4196,15 @@ private:
             stack.pop_back();  // the duplicated middle operand, consumed by the right side
         }
         stack.push_back(bool_op(op, left, right));
-        (void)out;
         return end;
+    }
+
+    // Whether `block` starts with a jump-or-pop of the same polarity and target as `jump`.
+    bool continues_short_circuit(int block, const NeutralOp& jump) const {
+        const Block& blk = cfg_.block(block);
+        if (blk.last == blk.first) return false;
+        const NeutralOp& first = ops_[blk.first];
+        return first.kind == N::JumpIfOrPop && first.condition == jump.condition && first.target == jump.target;
     }
 
     // The clean-up block of a comparison chain: SWAP 2; POP_TOP, falling through.

@@ -74,7 +74,32 @@ public:
         drop_except_name_cleanups();
         if (traits_.copies_small_exits) share_exit_tails(out_, traits_.fused_const_returns);
         if (traits_.forward_conditionals) fold_backward_conditionals();
+        unthread_short_circuits();
         return std::move(out_);
+    }
+
+    // A value `a and b or c` compiles to `a; JUMP_IF_FALSE_OR_POP J; b; J: JUMP_IF_TRUE_OR_POP end;
+    // c; end:`, and the jump optimizer threads a's jump: a false `a` reaching J is popped there and
+    // goes on at c, so it becomes `POP_JUMP_IF_FALSE c` (the same with the polarities swapped, as in
+    // `(a or b) and c`). Pointing such a jump back at J, keeping the value, means the same (J pops
+    // it and falls into c) and gives the nesting of the source.
+    void unthread_short_circuits() {
+        std::map<int64_t, size_t> at;
+        for (size_t k = 0; k < out_.size(); ++k) at.emplace(out_[k].offset, k);
+        // (Backwards: a jump threaded to after J may be the one that J's own left side becomes.)
+        for (auto it_op = out_.rbegin(); it_op != out_.rend(); ++it_op) {
+            NeutralOp& op = *it_op;
+            bool two_way = op.condition == JumpCondition::IfTrue || op.condition == JumpCondition::IfFalse;
+            if (op.kind != N::JumpIf || !two_way) continue;
+            auto it = at.find(op.target);
+            if (it == at.end() || it->second == 0) continue;
+            const NeutralOp& before = out_[it->second - 1];
+            if (before.kind != N::JumpIfOrPop || before.condition != inverse(op.condition) || before.handler != op.handler ||
+                before.offset <= op.offset)
+                continue;
+            op.kind = N::JumpIfOrPop;
+            op.target = before.offset;
+        }
     }
 
     // 3.12+ have no backward conditional jump: `if x: <rest of the loop body>` jumps back when x is
