@@ -1,6 +1,7 @@
 #include "cfg.h"
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 namespace uncompile {
@@ -77,42 +78,56 @@ void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
 }
 
 void ControlFlowGraph::compute_post_dominators() {
-    // Iterative data flow on bit vectors; blocks without successors flow into a virtual exit.
+    // Iterative data flow on bit sets (64 blocks a word); blocks without successors flow into a
+    // virtual exit.
     int n = size();
-    pdom_.assign(n, std::vector<bool>(n, true));
+    words_ = (size_t(n) + 63) / 64;
+    pdom_.assign(size_t(n) * words_, ~uint64_t(0));
+    auto set_of = [&](int id) { return pdom_.data() + size_t(id) * words_; };
     for (int id = 0; id < n; ++id)
         if (blocks_[id].succs.empty()) {
-            pdom_[id].assign(n, false);
-            pdom_[id][id] = true;
+            uint64_t* own = set_of(id);
+            std::fill(own, own + words_, 0);
+            own[id / 64] |= uint64_t(1) << (id % 64);
         }
+    std::vector<uint64_t> meet(words_);
     bool changed = true;
     while (changed) {
         changed = false;
         for (int id = n - 1; id >= 0; --id) {
             if (blocks_[id].succs.empty()) continue;
-            std::vector<bool> meet(n, true);
-            for (int s : blocks_[id].succs)
-                for (int k = 0; k < n; ++k) meet[k] = meet[k] && pdom_[s][k];
-            meet[id] = true;
-            if (meet != pdom_[id]) {
-                pdom_[id] = std::move(meet);
+            std::fill(meet.begin(), meet.end(), ~uint64_t(0));
+            for (int s : blocks_[id].succs) {
+                const uint64_t* other = set_of(s);
+                for (size_t w = 0; w < words_; ++w) meet[w] &= other[w];
+            }
+            meet[id / 64] |= uint64_t(1) << (id % 64);
+            uint64_t* own = set_of(id);
+            if (!std::equal(meet.begin(), meet.end(), own)) {
+                std::copy(meet.begin(), meet.end(), own);
                 changed = true;
             }
         }
     }
     // Post-dominator sets form a chain, so the immediate one is the strict post-dominator whose
-    // own set is exactly one smaller.
+    // own set is exactly one smaller. (Bits past the last block do not count.)
     std::vector<int> count(n, 0);
-    for (int id = 0; id < n; ++id) count[id] = static_cast<int>(std::count(pdom_[id].begin(), pdom_[id].end(), true));
+    const uint64_t last_mask = n % 64 ? (uint64_t(1) << (n % 64)) - 1 : ~uint64_t(0);
+    for (int id = 0; id < n; ++id) {
+        const uint64_t* own = set_of(id);
+        for (size_t w = 0; w < words_; ++w) count[id] += std::popcount(w + 1 == words_ ? own[w] & last_mask : own[w]);
+    }
     ipdom_.assign(n, -1);
     for (int id = 0; id < n; ++id)
         for (int c = 0; c < n; ++c)
-            if (c != id && pdom_[id][c] && count[c] == count[id] - 1) {
+            if (c != id && post_dominates(c, id) && count[c] == count[id] - 1) {
                 ipdom_[id] = c;
                 break;
             }
 }
 
-bool ControlFlowGraph::post_dominates(int a, int b) const { return pdom_[b][a]; }
+bool ControlFlowGraph::post_dominates(int a, int b) const {
+    return (pdom_[size_t(b) * words_ + size_t(a) / 64] >> (a % 64)) & 1;
+}
 
 }  // namespace uncompile

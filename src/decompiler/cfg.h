@@ -37,7 +37,8 @@ private:
     std::vector<Block> blocks_;
     std::vector<int> op_block_;
     std::vector<std::pair<uint32_t, int>> offset_index_;  // block start offsets, sorted
-    std::vector<std::vector<bool>> pdom_;
+    std::vector<uint64_t> pdom_;  // block b's post-dominators: bits [b * words_ * 64, (b + 1) * words_ * 64)
+    size_t words_ = 0;
     std::vector<int> ipdom_;
 };
 

@@ -3716,6 +3716,7 @@ private:
     // `blocks`.
     std::vector<const NeutralOp*> straight_ops_from(size_t i, std::vector<int>* blocks = nullptr) const {
         std::vector<const NeutralOp*> ops;
+        ops.reserve(8);
         int block = cfg_.block_of_op(i);
         for (int steps = 0; block >= 0 && steps < 64; ++steps) {
             const Block& blk = cfg_.block(block);

@@ -1,6 +1,8 @@
 #include "normalize.h"
 
+#include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -53,10 +55,9 @@ class Normalizer {
 public:
     Normalizer(const CodeObject& code, const std::vector<Instruction>& ins, const OpcodeTable& table)
         : code_(code), ins_(ins), table_(table), traits_(traits_of(code.version)) {
-        for (size_t k = 0; k < ins_.size(); ++k) {
+        for (size_t k = 0; k < ins_.size(); ++k)
             if (ins_[k].jump_target >= 0) jump_targets_.insert(ins_[k].jump_target);
-            offset_index_[ins_[k].offset] = k;
-        }
+        out_.reserve(ins_.size() + ins_.size() / 4 + 8);
         if (traits_.block_stack) find_legacy_handlers();
     }
 
@@ -265,9 +266,9 @@ private:
     // `LOAD_CONST None; STORE_X name; DELETE_X name; RERAISE|END_FINALLY` at `offset`.
     bool is_name_cleanup(int64_t offset) {
         using O = Opcode;
-        auto it = offset_index_.find(offset);
-        if (it == offset_index_.end() || it->second + 3 >= ins_.size()) return false;
-        const Instruction* c = &ins_[it->second];
+        size_t at = index_at(offset);
+        if (at == ins_.size() || at + 3 >= ins_.size()) return false;
+        const Instruction* c = &ins_[at];
         if (c[0].op != O::LOAD_CONST || const_at(c[0].index)->kind != PyValue::Kind::None) return false;
         static const std::pair<Opcode, Opcode> pairs[] = {{O::STORE_FAST, O::DELETE_FAST}, {O::STORE_NAME, O::DELETE_NAME},
                                                           {O::STORE_GLOBAL, O::DELETE_GLOBAL}, {O::STORE_DEREF, O::DELETE_DEREF}};
@@ -336,6 +337,19 @@ private:
         op.target = i.jump_target;
         op.arg = with ? 1 : 0;  // the entered value is above the block's level
         op.handler_lasti = with || handler_roles_[i.jump_target] == HandlerRole::NameCleanup;
+    }
+
+    // The instruction at byte `offset` (ins_.size(): none). Instructions are in offset order
+    // (decoded front to back).
+    size_t index_at(int64_t offset) const {
+        uint32_t off = uint32_t(offset);
+        auto it = std::lower_bound(ins_.begin(), ins_.end(), off, [](const Instruction& i, uint32_t o) { return i.offset < o; });
+        return it != ins_.end() && it->offset == off ? size_t(it - ins_.begin()) : ins_.size();
+    }
+    size_t existing_index_at(int64_t offset) const {
+        size_t at = index_at(offset);
+        if (at == ins_.size()) throw std::out_of_range("no instruction at offset");
+        return at;
     }
 
     NeutralOp& emit(N kind) {
@@ -749,8 +763,8 @@ private:
     // end; GET_ANEXT; <await>; POP_BLOCK`, after it `GET_ANEXT; <await>` under an exception-table
     // entry to `end`. Both become one ForIter (arg 1) exiting past END_ASYNC_FOR.
     bool is_async_for_end(int64_t offset) const {
-        auto it = offset_index_.find(uint32_t(offset));
-        return it != offset_index_.end() && ins_[it->second].op == Opcode::END_ASYNC_FOR;
+        size_t at = index_at(offset);
+        return at != ins_.size() && ins_[at].op == Opcode::END_ASYNC_FOR;
     }
 
     // 3.11+: the END_ASYNC_FOR that the exception table gives GET_ANEXT as its handler (-1: none).
@@ -774,13 +788,13 @@ private:
             end = pop_block < ins_.size() && ins_[pop_block].op == O::POP_BLOCK && !jump_targets_.count(ins_[pop_block].offset) ? pop_block : 0;
         }
         if (!end) return unsupported(i);
-        size_t after = next_real(offset_index_.at(uint32_t(end_offset)) + 1);
+        size_t after = next_real(existing_index_at(end_offset) + 1);
         if (after >= ins_.size()) return unsupported(i);
         int64_t exit = ins_[after].offset;
         // 3.12+ may lay END_ASYNC_FOR out of line, followed by a jump to the code after the loop.
         // That jump is then reached by nothing else and is dropped.
-        for (int hops = 0; hops < 8 && offset_index_.count(uint32_t(exit)); ++hops) {
-            const Instruction& next = ins_[offset_index_.at(uint32_t(exit))];
+        for (int hops = 0; hops < 8 && index_at(exit) != ins_.size(); ++hops) {
+            const Instruction& next = ins_[index_at(exit)];
             if (next.op != O::JUMP_FORWARD && next.op != O::JUMP_BACKWARD && next.op != O::JUMP_ABSOLUTE &&
                 next.op != O::JUMP_BACKWARD_NO_INTERRUPT)
                 break;
@@ -849,7 +863,6 @@ private:
     const OpcodeTable& table_;
     VersionTraits traits_;
     std::set<int64_t> jump_targets_;
-    std::map<uint32_t, size_t> offset_index_;
     // Before 3.11: what each handler is, where except clauses start (their DUP_TOP is dropped),
     // where the exception's three values are popped, which re-raises end a name clean-up.
     std::map<int64_t, HandlerRole> handler_roles_;
