@@ -1,8 +1,9 @@
 """Writing the dump: stable readable names, atomic writes, the rank of this process."""
+import json
 import os
 import re
 import tempfile
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 
 def safe_name(text: str, limit: int = 80) -> str:
@@ -49,3 +50,20 @@ def process_rank() -> Tuple[Optional[int], Optional[int]]:
     if world is None or world <= 1:
         return None, None
     return rank, world
+
+
+def json_lines(obj: Any) -> str:
+    """JSON with each top-level key, and each item of a top-level list, on a line of its own:
+    readable, and written by json's C encoder (any `indent=` makes json use its slow pure-Python
+    one, which cost more than the rest of a dump's guard writing)."""
+    if not isinstance(obj, dict):
+        return json.dumps(obj, default=str)
+    parts = []
+    for key, value in obj.items():
+        if isinstance(value, list) and value:
+            items = ",\n  ".join(json.dumps(item, default=str) for item in value)
+            parts.append(" %s: [\n  %s\n ]" % (json.dumps(key), items))
+        else:
+            parts.append(" %s: %s" % (json.dumps(key), json.dumps(value, default=str)))
+    return "{\n" + ",\n".join(parts) + "\n}"
+

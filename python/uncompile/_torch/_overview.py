@@ -36,22 +36,21 @@ def _guard_fn(record: CompileRecord) -> str:
     name = "guard_" + _tag(record)
     lines = ["def %s(L, G, **___helpers):" % name,
              '    """Compile %s: True when this cache entry may run. Each guard and its user line."""' % record.compile_id]
-    checks = []
-    for guard in record.guards:
-        where = ("  # %s:%s %s" % (guard["user_file"], guard["user_line"], (guard["user_code"] or "").strip())
-                 if guard.get("user_line") is not None else "")
-        expr = guard["text"]
-        if _compiles("(%s)" % expr) and "\n" not in expr:
-            checks.append("        (%s),%s" % (expr, where))
-        else:
-            checks.append("        # %s%s" % (expr.replace("\n", " "), where))
-    if checks:
-        lines.append("    return all((")
-        lines += checks
-        lines.append("    ))")
-    else:
+    guards = [(guard["text"], ("  # %s:%s %s" % (guard["user_file"], guard["user_line"], (guard["user_code"] or "").strip())
+                                if guard.get("user_line") is not None else "")) for guard in record.guards]
+
+    def as_check(expr: str, where: str, valid: bool) -> str:
+        if valid and "\n" not in expr:
+            return "        (%s),%s" % (expr, where)
+        return "        # %s%s" % (expr.replace("\n", " "), where)
+
+    if not guards:
         lines.append("    return True  # no guards were recorded for this compile")
-    return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n"
+    # Each guard checked alone (cached: the overview is rewritten after every compile, and guards
+    # repeat); one Dynamo writes as a description rather than an expression stays a comment.
+    body = ["    return all(("] + [as_check(expr, where, _compiles("(%s)" % expr)) for expr, where in guards] + ["    ))"]
+    return "\n".join(lines + body) + "\n"
 
 
 def _graph_class(kind: str, n: int, record: CompileRecord, payload: str) -> str:
@@ -93,6 +92,7 @@ def render(function: FunctionRecord) -> str:
             if isinstance(src, str):
                 renamed = _rename_def(src, name)
                 out.append(renamed if _compiles(renamed) else _commented(renamed, "does not compile"))
+    dispatch_at = len(out) + 1
     out += ["", "def dispatch(L, G, code_name=%r):" % function.name,
             '    """The transformed code a call runs: the newest cache entry whose guards hold."""']
     by_code = {}
@@ -106,8 +106,12 @@ def render(function: FunctionRecord) -> str:
             out.append("        if guard_%s(L, G):  # cache entry %s" % (tag, record.cache_entry))
             out.append("            return %s" % target)
     out += ["    return None  # no cache entry matches: Dynamo compiles the frame again (a recompile)", ""]
+    dispatch = "\n".join(out[dispatch_at:])
     text = "\n".join(out)
-    if not _compiles(text):
+    # Every piece above compiles on its own at top level (checked, and cached across the rewrites
+    # after each compile), so the whole does: top-level statements join freely; only a
+    # `from __future__` import must come first, so a piece holding one means checking the whole.
+    if not _compiles(dispatch) or ("from __future__" in text and not _compiles(text)):
         # last resort: never write an overview that does not compile
         text = "# Overview of %s could not be assembled as valid Python; see the per-compile files.\n" % function.name
     return text

@@ -508,7 +508,7 @@ class DumpSession:
         known = {f.filename for f in self.functions.values()}
         guards, source = [], None
         for line in (record.guard_tree or "").splitlines():
-            manager = re.search(r"GuardManager: source=([^,]+),", line)
+            manager = _TREE_MANAGER.search(line) if "GuardManager" in line else None
             if manager:
                 source = manager.group(1)
                 continue
@@ -545,7 +545,7 @@ class DumpSession:
                 lines += ["- " + g["text"], "    from " + where]
         rel_txt, rel_json = record.dir + "/guards.txt", record.dir + "/guards.json"
         self._write(rel_txt, "\n".join(lines) + "\n")
-        self._write(rel_json, json.dumps({"compile_id": record.compile_id, "guards": record.guards}, indent=1))
+        self._write(rel_json, _files.json_lines({"compile_id": record.compile_id, "guards": record.guards}))
         record.add_file({"kind": "guards", "path": rel_txt})
         record.add_file({"kind": "guards_json", "path": rel_json})
 
@@ -554,7 +554,7 @@ class DumpSession:
             return
         nodes = _parse_graph_nodes(payload)
         rel = "%s/graph_nodes_%d.json" % (record.dir, n)
-        self._write(rel, json.dumps({"graph": graph, "kind": kind, "nodes": nodes}, indent=1))
+        self._write(rel, _files.json_lines({"graph": graph, "kind": kind, "nodes": nodes}))
         record.add_file({"kind": "graph_nodes", "path": rel, "graph": graph})
 
     def _kernels_of(self, code: str) -> List[dict]:
@@ -600,7 +600,7 @@ class DumpSession:
                 continue
             for node in data["nodes"]:
                 node["kernels"] = node["kernels"] + [k for k in by_node.get(node["name"], ()) if k not in node["kernels"]]
-            self._write(entry["path"], json.dumps(data, indent=1))
+            self._write(entry["path"], _files.json_lines(data))
 
     # -- bytecode hook --------------------------------------------------------------------
     def on_bytecode(self, original: types.CodeType, transformed: types.CodeType) -> Optional[types.CodeType]:
@@ -923,6 +923,7 @@ def _graph_break(payload: str) -> dict:
 
 
 _TREE_LEAF = re.compile(r"\+- ([A-Z][A-Z_]+): (.*)$")
+_TREE_MANAGER = re.compile(r"GuardManager: source=([^,]+),")
 _TREE_WHERE = re.compile(r"\s+# (.*?)\s+# (\S+):(\d+) in \S+\s*$")
 _GUARD_KINDS = [("check_tensor", "TENSOR_MATCH"), ("___check_tensors", "TENSOR_MATCH"),
                 ("___check_obj_id", "ID_MATCH"), ("___check_type_id", "TYPE_MATCH"),
