@@ -42,6 +42,7 @@ class TorchAPI:
     resume_metadata: Optional[Any]  # ContinueExecutionCache.generated_code_metadata, if present
     intern_table: Optional[dict]    # torch._logging.structured.INTERN_TABLE, if present
     bytecode_logger: Any
+    trace_internal: Any             # torch._logging._internal, which defines trace_structured
 
 
 def _need(owner: Any, attr: str, where: str, version: str) -> Any:
@@ -105,6 +106,7 @@ def load() -> TorchAPI:
         fx_graph_module=fx_gm, py_code_cache=py_code_cache, inductor_config=inductor_config,
         dynamo_config=dynamo_config, resume_metadata=resume_metadata, intern_table=intern_table,
         bytecode_logger=torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode"),
+        trace_internal=internal,
     )
 
 

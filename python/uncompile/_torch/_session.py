@@ -24,7 +24,7 @@ import warnings
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import _codemap, _compat, _files, _overview
+from . import _codemap, _compat, _files, _overview, _trace_filter
 from ._compat import TorchAPI
 from ._records import CompileRecord, FunctionRecord
 
@@ -39,6 +39,8 @@ _GRAPH_EVENTS = {
     "aot_inference_graph": "aot_forward",
     "aot_backward_graph": "aot_backward",
 }
+_OTHER_EVENTS = ("inductor_output_code", "dynamo_guards", "dynamo_cpp_guards_str", "compilation_metrics")
+_ARTIFACTS = ("recompile_reasons", "dynamo_graph_break_reason")
 _CONVERT_FRAME = os.path.join("_dynamo", "convert_frame.py")
 
 
@@ -141,6 +143,11 @@ class DumpSession:
         handler = _TraceHandler(self)
         api.trace_logger.addHandler(handler)
         self._undo.append(lambda: api.trace_logger.removeHandler(handler))
+        trace_filter = _trace_filter.TraceFilter(api.trace_internal, api.trace_logger, handler,
+                                                 events=("str",) + tuple(_GRAPH_EVENTS) + _OTHER_EVENTS,
+                                                 artifacts=_ARTIFACTS)
+        trace_filter.install()
+        self._undo.append(trace_filter.remove)
         self._patch_fx()
         self._patch_inductor()
         self._when_imported(_compat.CPP_CODEGEN, self._patch_kernel_origins)
@@ -369,8 +376,7 @@ class DumpSession:
             if name != "dynamo_graph_break_reason":
                 return
             kind = "graph_break"
-        elif kind not in _GRAPH_EVENTS and kind not in ("inductor_output_code", "dynamo_guards",
-                                                        "dynamo_cpp_guards_str", "compilation_metrics"):
+        elif kind not in _GRAPH_EVENTS and kind not in _OTHER_EVENTS:
             return
         if "frame_id" not in metadata or "compiled_autograd_id" in metadata:
             return

@@ -1,0 +1,64 @@
+"""Skip the structured-trace events a dump does not read, before torch computes them.
+
+torch's `trace_structured(name, metadata_fn, payload_fn=...)` computes the metadata and the
+payload (graphs printed, JSON encoded, stacks captured) whenever the trace logger has any handler.
+A dump's handler reads a dozen kinds of event out of the several dozen a compile emits, so while a
+dump is the only listener, the others are dropped before their payload is built. With any other
+handler on the logger (TORCH_TRACE, tlparse users) every event goes through unchanged.
+"""
+import sys
+from typing import Any, Callable, Collection, List, Tuple
+
+
+class TraceFilter:
+    """Replaces `trace_structured` in every module that holds it, until `remove()`."""
+
+    def __init__(self, internal: Any, logger: Any, own_handler: Any,
+                 events: Collection[str], artifacts: Collection[str]) -> None:
+        self.internal, self.logger, self.own_handler = internal, logger, own_handler
+        self.events, self.artifacts = frozenset(events), frozenset(artifacts)
+        self.original: Callable[..., Any] = internal.trace_structured
+        self.active = True
+        self.patched: List[Tuple[Any, str]] = []
+        original, wanted = self.original, self._wanted
+
+        def trace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
+            if wanted(name, args, kwargs):
+                return original(name, *args, **kwargs)
+            return None
+
+        trace_structured.__wrapped__ = original  # type: ignore[attr-defined]
+        self.replacement = trace_structured
+
+    def install(self) -> None:
+        for module in list(sys.modules.values()):
+            try:
+                if getattr(module, "trace_structured", None) is self.original:
+                    setattr(module, "trace_structured", self.replacement)
+                    self.patched.append((module, "trace_structured"))
+            except Exception:  # a module object that refuses getattr/setattr is left alone
+                continue
+
+    def remove(self) -> None:
+        self.active = False  # a module that imported the replacement meanwhile now passes everything
+        for module in list(sys.modules.values()):
+            try:
+                if getattr(module, "trace_structured", None) is self.replacement:
+                    setattr(module, "trace_structured", self.original)
+            except Exception:
+                continue
+        self.patched.clear()
+
+    def _wanted(self, name: str, args: tuple, kwargs: dict) -> bool:
+        if not self.active or name in self.events:
+            return True
+        try:
+            if any(h is not self.own_handler for h in self.logger.handlers):
+                return True  # someone else listens: they get every event
+            if name == "artifact":
+                metadata_fn = kwargs.get("metadata_fn", args[0] if args else None)
+                metadata = metadata_fn() if callable(metadata_fn) else None
+                return not isinstance(metadata, dict) or metadata.get("name") in self.artifacts
+        except Exception:
+            return True  # when in doubt, let torch log it
+        return False
