@@ -747,6 +747,42 @@ def h(log, n):
         note(log, 'finally')
     return note(log, 'ret', n)
 """, "each(f, %s), each(g, %s), each(h, %s)" % (SEQUENCES, SEQUENCES, COUNTS)),
+    # Code after the statement was dropped (3.12/3.13) when the body's loop also leaves by return, or
+    # when the with sits in an outer loop that its body's for-else breaks out of.
+    "with_around_loop_other_exits": (ORDER_HELPERS + """
+def f(log, n):
+    with CM(log, 1):
+        while n:
+            n -= 1
+            if n == 2:
+                return note(log, 'early', n)
+    note(log, 'after')
+
+
+def g(log, s):
+    for k in s:
+        with CM(log, k):
+            for x in s:
+                if x == 0:
+                    break
+            else:
+                note(log, 'else', k)
+                break
+        note(log, 'k', k)
+    return note(log, 'ret', len(s))
+
+
+def h(log, n):
+    while True:
+        with CM(log, n):
+            n -= 1
+            if n == 4:
+                continue
+            if n < 0:
+                break
+            note(log, 'n', n)
+    return note(log, 'ret', n)
+""", "each(f, %s), each(g, %s), each(h, %s)" % (COUNTS, SEQUENCES, COUNTS)),
     "with_around_loop_in_if": (ORDER_HELPERS + """
 def f(log, s, flag):
     if flag:
@@ -2248,6 +2284,7 @@ SNIPPETS.update(EQEARLY_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("with_around_for_tail", "with_around_for_break_else", "with_around_while",
                                            "nested_withs_around_loop", "try_around_loop_tail", "with_around_loop_in_if")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("with_around_loop_other_exits", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: h's layout
 EQUIVALENT_NOW |= {("async_with_around_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: async with refused
 EQUIVALENT_NOW |= {("assert_folded_compare", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_ends_code_after", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
