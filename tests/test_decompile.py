@@ -570,6 +570,251 @@ async def main(n):
 """, "asyncio.run(main(4))"),
 })
 
+# ---- The end of a protected body around a loop: 3.12+ leave a loop's conditional jump and jump back
+# outside the exception table's ranges, yet they are the body's. The log records __enter__/__exit__
+# and every side effect, the return expression's too, so code moved into or out of the statement
+# (run before or after __exit__ / the finally body) shows as a different log.
+ORDER_HELPERS = """
+def enter(self):
+    self.log.append(('enter', self.v))
+    return self.v
+
+
+def exit(self, *exc):
+    self.log.append(('exit', self.v, exc[0] is not None))
+    return False
+
+
+def CM(log, v):  # a class statement's line number is a constant on 3.13
+    cm = type('CM', (), {'__enter__': enter, '__exit__': exit})()
+    cm.log, cm.v = log, v
+    return cm
+
+
+def note(log, tag, value=None):
+    log.append((tag, value))
+    return value
+
+
+def each(f, *inputs):
+    out = []
+    for args in inputs:
+        log = []
+        try:
+            out.append((f(log, *args), log))
+        except Exception as e:
+            out.append((repr(e), log))
+    return out
+
+
+"""
+SEQUENCES = "([],), ([1, 0, 2],), ([1, 2, 3, 4, 0, 5],), ([5, 3],)"
+COUNTS = "(0,), (3,), (6,), (9,)"
+SNIPPETS.update({
+    "with_around_for_tail": (ORDER_HELPERS + """
+def f(log, s):
+    with CM(log, 1):
+        for line in s:
+            if line:
+                note(log, 'line', line)
+    return note(log, 'ret', len(s))
+
+
+def g(log, s):
+    with CM(log, 1):
+        for x in s:
+            if not x:
+                continue
+            note(log, 'x', x)
+        note(log, 'in body')
+    note(log, 'after')
+""", "each(f, %s), each(g, %s)" % (SEQUENCES, SEQUENCES)),
+    "with_around_for_break_else": (ORDER_HELPERS + """
+def f(log, s):
+    with CM(log, 1):
+        for x in s:
+            if x == 3:
+                break
+            if x:
+                note(log, 'x', x)
+        else:
+            note(log, 'else')
+    return note(log, 'ret', len(s))
+
+
+def g(log, s):
+    with CM(log, 1):
+        for x in s:
+            if x == 3:
+                return note(log, 'early', x)
+            if x and x > 1:
+                note(log, 'x', x)
+    return note(log, 'ret', len(s))
+
+
+def h(log, s):
+    with CM(log, 1):
+        for x in s:
+            if x == 3:
+                break
+        else:
+            return note(log, 'else', len(s))
+        note(log, 'broke')
+    return note(log, 'ret', len(s))
+""", "each(f, %s), each(g, %s), each(h, %s)" % (SEQUENCES, SEQUENCES, SEQUENCES)),
+    "with_around_while": (ORDER_HELPERS + """
+def f(log, n):
+    with CM(log, 1):
+        while n > 0:
+            n -= 1
+            if n == 7:
+                break
+            if n == 4:
+                continue
+            if n % 2:
+                note(log, 'odd', n)
+        else:
+            note(log, 'else')
+    return note(log, 'ret', n)
+
+
+def g(log, n):
+    with CM(log, 1):
+        while True:
+            n -= 1
+            if n < 0:
+                break
+            if n % 2:
+                note(log, 'odd', n)
+    return note(log, 'ret', n)
+""", "each(f, %s), each(g, %s)" % (COUNTS, COUNTS)),
+    "nested_withs_around_loop": (ORDER_HELPERS + """
+def f(log, s):
+    with CM(log, 1):
+        with CM(log, 2):
+            for x in s:
+                if x:
+                    note(log, 'x', x)
+        note(log, 'between exits')
+    return note(log, 'ret', len(s))
+
+
+def g(log, s):
+    with CM(log, 1):
+        for x in s:
+            for y in s:
+                if x and y:
+                    note(log, 'xy', (x, y))
+    with CM(log, 2):
+        for x in s:
+            if x:
+                with CM(log, 3):
+                    note(log, 'x', x)
+    return note(log, 'ret', len(s))
+""", "each(f, %s), each(g, %s)" % (SEQUENCES, SEQUENCES)),
+    "try_around_loop_tail": (ORDER_HELPERS + """
+def f(log, s):
+    try:
+        for x in s:
+            if x:
+                note(log, 'x', 10 // (x - 2))
+    except ZeroDivisionError:
+        note(log, 'zde')
+    else:
+        note(log, 'else')
+    return note(log, 'ret', len(s))
+
+
+def g(log, s):
+    try:
+        for x in s:
+            if x == 3:
+                break
+            if x:
+                note(log, 'x', x)
+    finally:
+        note(log, 'finally')
+    return note(log, 'ret', len(s))
+
+
+def h(log, n):
+    try:
+        while n > 0:
+            n -= 1
+            if n % 2:
+                note(log, 'odd', n)
+    finally:
+        note(log, 'finally')
+    return note(log, 'ret', n)
+""", "each(f, %s), each(g, %s), each(h, %s)" % (SEQUENCES, SEQUENCES, COUNTS)),
+    # Code after the statement was dropped (3.12/3.13) when the body's loop also leaves by return, or
+    # when the with sits in an outer loop that its body's for-else breaks out of.
+    "with_around_loop_other_exits": (ORDER_HELPERS + """
+def f(log, n):
+    with CM(log, 1):
+        while n:
+            n -= 1
+            if n == 2:
+                return note(log, 'early', n)
+    note(log, 'after')
+
+
+def g(log, s):
+    for k in s:
+        with CM(log, k):
+            for x in s:
+                if x == 0:
+                    break
+            else:
+                note(log, 'else', k)
+                break
+        note(log, 'k', k)
+    return note(log, 'ret', len(s))
+
+
+def h(log, n):
+    while True:
+        with CM(log, n):
+            n -= 1
+            if n == 4:
+                continue
+            if n < 0:
+                break
+            note(log, 'n', n)
+    return note(log, 'ret', n)
+""", "each(f, %s), each(g, %s), each(h, %s)" % (COUNTS, SEQUENCES, COUNTS)),
+    "with_around_loop_in_if": (ORDER_HELPERS + """
+def f(log, s, flag):
+    if flag:
+        with CM(log, 1):
+            for x in s:
+                if x:
+                    note(log, 'x', x)
+    else:
+        note(log, 'no flag')
+    return note(log, 'ret', len(s))
+""", "each(f, ([1, 0], True), ([1, 0], False), ([], True))"),
+    "async_with_around_loop": (ASYNC_HELPERS + """
+def note(log, tag, value=None):
+    log.append((tag, value))
+    return value
+
+
+async def main(s):
+    log = []
+    async with ACM(log, 1):
+        for x in s:
+            if x:
+                note(log, 'x', x)
+    note(log, 'ret', len(s))
+    async with ACM(log, 2):
+        while s:
+            if s.pop() == 3:
+                break
+    return note(log, 'ret', len(s)), log
+""", "asyncio.run(main([])), asyncio.run(main([1, 0, 3, 4]))"),
+})
+
 # ---- Shapes where 3.8/3.9 bytecode tells the source apart where later versions do not.
 SNIPPETS.update({
     "else_after_return": ("""
@@ -2036,6 +2281,11 @@ def g(n, log):
 """, "f([1, 2, 3]), g(40, [])"),
 }
 SNIPPETS.update(EQEARLY_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("with_around_for_tail", "with_around_for_break_else", "with_around_while",
+                                           "nested_withs_around_loop", "try_around_loop_tail", "with_around_loop_in_if")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("with_around_loop_other_exits", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: h's layout
+EQUIVALENT_NOW |= {("async_with_around_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: async with refused
 EQUIVALENT_NOW |= {("assert_folded_compare", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_ends_code_after", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_constant_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

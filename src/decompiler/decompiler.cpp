@@ -2624,7 +2624,7 @@ private:
         // meet where the body ends normally.
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
-            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -2938,7 +2938,7 @@ private:
         int m = cfg_.ipdom(block);
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
-            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !inside(m, p.handler))
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered))
                 return p.exit;
         }
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
@@ -3386,10 +3386,40 @@ private:
         return -1;
     }
 
+    // Blocks outside the handler's ranges that belong to the protected body all the same: the
+    // exception table need not cover instructions that cannot raise (3.12+ leave a loop's
+    // conditional jump or jump back outside the ranges), but such a block goes on into the body.
+    // Normal flow enters a body only at its start, so an outside block that reaches any other block
+    // of the body (through outside blocks, not through the start) is inside it.
+    std::vector<bool> uncovered_body_blocks(int start, int handler) const {
+        std::vector<bool> in(size_t(cfg_.size()), false);
+        std::vector<int> work;
+        for (int b = 0; b < cfg_.size(); ++b)
+            if (b != start && inside(b, handler)) work.push_back(b);
+        std::vector<bool> seen(size_t(cfg_.size()), false);
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (seen[size_t(b)]) continue;
+            seen[size_t(b)] = true;
+            for (int p : cfg_.block(b).preds) {
+                if (p == start || inside(p, handler) || in[size_t(p)]) continue;
+                in[size_t(p)] = true;
+                work.push_back(p);
+            }
+        }
+        return in;
+    }
+
+    // Whether `block` is in the protected body of `handler` (its ranges, or an uncovered block of it).
+    bool in_body(int block, int handler, const std::vector<bool>& uncovered) const {
+        return inside(block, handler) || uncovered[size_t(block)];
+    }
+
     // Where normal flow leaves the protected body starting at `start`: of the blocks outside it that
     // the body reaches, the last in layout that goes on (one that only returns or raises is the exit
     // path of a `return` inside the body).
-    int normal_exit(int start, int handler) const {
+    int normal_exit(int start, int handler, const std::vector<bool>& uncovered) const {
         std::set<int> seen, exits;
         std::vector<int> work = {start};
         while (!work.empty()) {
@@ -3398,7 +3428,7 @@ private:
             if (!seen.insert(b).second) continue;
             const Block& blk = cfg_.block(b);
             for (int s : blk.succs) {
-                if (inside(s, handler)) work.push_back(s);
+                if (in_body(s, handler, uncovered)) work.push_back(s);
                 else exits.insert(s);
             }
             // Into nested except clauses (user code), not into with-handlers (the compiler's own).
@@ -3479,7 +3509,8 @@ private:
     // A try or with statement whose protected body starts at `start`.
     int emit_protected(int start, int handler, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
         const HandlerInfo info = handlers_.at(handler);
-        int exit = normal_exit(start, handler);
+        std::vector<bool> uncovered = uncovered_body_blocks(start, handler);
+        int exit = normal_exit(start, handler, uncovered);
         std::vector<ExprPtr> body_stack = stack;
         Body body;
         open_handlers_.insert(handler);
@@ -3495,7 +3526,7 @@ private:
             spill_values(out, stack, base);
             body_stack = stack;
         }
-        protected_bodies_.push_back({handler, exit, loop});
+        protected_bodies_.push_back({handler, exit, loop, std::move(uncovered)});
         bool body_flows = emit_region(start, exit, body, loop, body_stack, is_with ? stack.size() - 1 : base);
         protected_bodies_.pop_back();
         // ...and what such a body leaves on the stack for later is named inside the body, where it
@@ -4358,6 +4389,7 @@ private:
     struct ProtectedBody {
         int handler, exit;
         const Loop* loop;
+        std::vector<bool> uncovered;  // see uncovered_body_blocks
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
     std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
