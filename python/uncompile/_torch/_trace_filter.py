@@ -7,7 +7,7 @@ dump is the only listener, the others are dropped before their payload is built.
 handler on the logger (TORCH_TRACE, tlparse users) every event goes through unchanged.
 """
 import sys
-from typing import Any, Callable, Collection, List, Tuple
+from typing import Any, Callable, Collection
 
 
 class TraceFilter:
@@ -19,7 +19,6 @@ class TraceFilter:
         self.events, self.artifacts = frozenset(events), frozenset(artifacts)
         self.original: Callable[..., Any] = internal.trace_structured
         self.active = True
-        self.patched: List[Tuple[Any, str]] = []
         original, wanted = self.original, self._wanted
 
         def trace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -31,23 +30,20 @@ class TraceFilter:
         self.replacement = trace_structured
 
     def install(self) -> None:
-        for module in list(sys.modules.values()):
-            try:
-                if getattr(module, "trace_structured", None) is self.original:
-                    setattr(module, "trace_structured", self.replacement)
-                    self.patched.append((module, "trace_structured"))
-            except Exception:  # a module object that refuses getattr/setattr is left alone
-                continue
+        self._swap(self.original, self.replacement)
 
     def remove(self) -> None:
         self.active = False  # a module that imported the replacement meanwhile now passes everything
+        self._swap(self.replacement, self.original)
+
+    @staticmethod
+    def _swap(old: Callable[..., Any], new: Callable[..., Any]) -> None:
+        # Module dictionaries directly: getattr would run the lazy-import __getattr__ of some
+        # modules, and scanning them all that way costs more than the filter saves.
         for module in list(sys.modules.values()):
-            try:
-                if getattr(module, "trace_structured", None) is self.replacement:
-                    setattr(module, "trace_structured", self.original)
-            except Exception:
-                continue
-        self.patched.clear()
+            namespace = getattr(module, "__dict__", None)
+            if isinstance(namespace, dict) and namespace.get("trace_structured") is old:
+                namespace["trace_structured"] = new
 
     def _wanted(self, name: str, args: tuple, kwargs: dict) -> bool:
         if not self.active or name in self.events:
