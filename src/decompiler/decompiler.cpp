@@ -2809,7 +2809,23 @@ private:
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
     int first_common_block(int a, int b, int floor) const {
-        auto reach = [&](int from) { return reachable_above(from, floor); };
+        // (Through the handlers of try statements inside the sides too: a side that is a try whose
+        // body only returns goes on where its except clause does. The handler covering `floor`
+        // itself is no way for the sides to meet.)
+        int own_handler = cfg_.block(floor).handler;
+        auto reach = [&](int from) {
+            std::vector<bool> seen(cfg_.size(), false);
+            std::vector<int> work = {from};
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || seen[k]) continue;
+                seen[k] = true;
+                for (int s : cfg_.block(k).succs) work.push_back(s);
+                if (int h = cfg_.block(k).handler; h >= 0 && h != own_handler) work.push_back(h);
+            }
+            return seen;
+        };
         if (a < 0 || b < 0) return -1;
         std::vector<bool> from_a = reach(a), from_b = reach(b);
         for (int k = floor + 1; k < cfg_.size(); ++k)
