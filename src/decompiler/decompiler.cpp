@@ -2632,9 +2632,10 @@ private:
         // A test that jumps to the next iteration when false is `if test: ...` ending the body.
         if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
         int common = first_common_block(c.then_block, c.else_block, block);
-        // (A post-dominator at the loop's header is the next iteration, after every block of the body.)
+        // (A post-dominator at the loop's header is the next iteration, after every block of the body;
+        // so is a bare jump back there.)
         bool m_at_header = loop && m == loop->header;
-        if (common >= 0 && (m < 0 || common < m || m_at_header) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
+        if (common >= 0 && (m < 0 || common < m || (m_at_header && !is_bare_back_jump(common, loop->header))) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
             return common;
         // Where the compiler's dead jump over the else arm goes (before 3.10) is where the if ends
         // (unless the jump was retargeted past an enclosing statement's end).
@@ -2674,10 +2675,11 @@ private:
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
-        // Every path reaches the next iteration: those that do not pass the end of the enclosing
-        // region inside the loop `continue`, the others meet there.
+        // Every path reaches the next iteration: where a side reaches the end of the enclosing region
+        // inside the loop, the paths that do not pass there `continue`, the others meet there.
         // (Before 3.10, a then-side that ends with no jump over an else arm after it had no else.)
-        if (m_at_header && stop > block && loop->blocks.count(stop)) {
+        if (m_at_header && stop > block && loop->blocks.count(stop) &&
+            (reachable_above(c.then_block, block)[stop] || reachable_above(c.else_block, block)[stop])) {
             if (c.else_block > c.then_block && else_jump_trace(c) == ElseTrace::NoElse && side_ends(c.then_block, c.else_block, loop))
                 return c.else_block;
             return stop;
