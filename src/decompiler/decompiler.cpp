@@ -2811,11 +2811,11 @@ private:
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
     int first_common_block(int a, int b, int floor) const {
-        // (Through the handlers of try statements inside the sides too: a side that is a try whose
-        // body only returns goes on where its except clause does. The handler covering `floor`
-        // itself is no way for the sides to meet.)
+        // (Failing that, through the handlers of try statements inside the sides too: a side that is
+        // a try whose body only returns goes on where its except clause does. The handler covering
+        // `floor` itself is no way for the sides to meet.)
         int own_handler = cfg_.block(floor).handler;
-        auto reach = [&](int from) {
+        auto reach = [&](int from, bool through_handlers) {
             std::vector<bool> seen(cfg_.size(), false);
             std::vector<int> work = {from};
             while (!work.empty()) {
@@ -2824,14 +2824,16 @@ private:
                 if (k <= floor || seen[k]) continue;
                 seen[k] = true;
                 for (int s : cfg_.block(k).succs) work.push_back(s);
-                if (int h = cfg_.block(k).handler; h >= 0 && h != own_handler) work.push_back(h);
+                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler) work.push_back(h);
             }
             return seen;
         };
         if (a < 0 || b < 0) return -1;
-        std::vector<bool> from_a = reach(a), from_b = reach(b);
-        for (int k = floor + 1; k < cfg_.size(); ++k)
-            if (from_a[k] && from_b[k]) return k;
+        for (bool through_handlers : {false, true}) {
+            std::vector<bool> from_a = reach(a, through_handlers), from_b = reach(b, through_handlers);
+            for (int k = floor + 1; k < cfg_.size(); ++k)
+                if (from_a[k] && from_b[k]) return k;
+        }
         return -1;
     }
 
@@ -2888,8 +2890,9 @@ private:
             return else_flows ? merge : kFlowEnded;
         }
         // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
+        // (Where the then-side goes on to code of the body after the if, the source had `else: continue`.)
         if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
-            !then_body.empty()) {
+            !then_body.empty() && (merge < 0 || merge == next_iteration(loop) || !loop->blocks.count(merge))) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate(c.test);
             s->body = else_body;
