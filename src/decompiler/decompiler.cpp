@@ -2677,10 +2677,10 @@ private:
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
         // Every path reaches the next iteration: where a side reaches the end of the enclosing region
         // inside the loop, the paths that do not pass there `continue`, the others meet there.
-        // (Before 3.10, a then-side that ends with no jump over an else arm after it had no else.)
+        // (A then-side laid out first that ends, with no jump over an else arm after it, had no else.)
         if (m_at_header && stop > block && loop->blocks.count(stop) &&
             (reachable_above(c.then_block, block)[stop] || reachable_above(c.else_block, block)[stop])) {
-            if (c.else_block > c.then_block && else_jump_trace(c) == ElseTrace::NoElse && side_ends(c.then_block, c.else_block, loop))
+            if (c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else && side_ends(c.then_block, c.else_block, loop))
                 return c.else_block;
             return stop;
         }
