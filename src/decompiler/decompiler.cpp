@@ -2635,8 +2635,16 @@ private:
         // (A post-dominator at the loop's header is the next iteration, after every block of the body;
         // so is a bare jump back there.)
         bool m_at_header = loop && m == loop->header;
-        if (common >= 0 && (m < 0 || common < m || (m_at_header && !is_bare_back_jump(common, loop->header))) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
-            return common;
+        auto meet_at = [&](int k) {
+            return k >= 0 && (m < 0 || k < m || (m_at_header && !is_bare_back_jump(k, loop->header))) &&
+                   (!loop || loop->blocks.count(k)) && (stop <= block || k <= stop);
+        };
+        if (meet_at(common)) return common;
+        // A side that is a try whose body only ends goes on where its except clause does.
+        if (common < 0) {
+            int through = first_common_block(c.then_block, c.else_block, block, true);
+            if (meet_at(through)) return through;
+        }
         // Where the compiler's dead jump over the else arm goes (before 3.10) is where the if ends
         // (unless the jump was retargeted past an enclosing statement's end).
         if (common < 0 && else_jump_trace(c) == ElseTrace::Else) {
@@ -2810,12 +2818,11 @@ private:
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
-    int first_common_block(int a, int b, int floor) const {
-        // (Failing that, through the handlers of try statements inside the sides too: a side that is
-        // a try whose body only returns goes on where its except clause does. The handler covering
-        // `floor` itself is no way for the sides to meet.)
+    // (With `through_handlers`, also through the handlers of try statements inside the sides; the
+    // handler covering `floor` itself is no way for the sides to meet.)
+    int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
         int own_handler = cfg_.block(floor).handler;
-        auto reach = [&](int from, bool through_handlers) {
+        auto reach = [&](int from) {
             std::vector<bool> seen(cfg_.size(), false);
             std::vector<int> work = {from};
             while (!work.empty()) {
@@ -2829,11 +2836,9 @@ private:
             return seen;
         };
         if (a < 0 || b < 0) return -1;
-        for (bool through_handlers : {false, true}) {
-            std::vector<bool> from_a = reach(a, through_handlers), from_b = reach(b, through_handlers);
-            for (int k = floor + 1; k < cfg_.size(); ++k)
-                if (from_a[k] && from_b[k]) return k;
-        }
+        std::vector<bool> from_a = reach(a), from_b = reach(b);
+        for (int k = floor + 1; k < cfg_.size(); ++k)
+            if (from_a[k] && from_b[k]) return k;
         return -1;
     }
 
