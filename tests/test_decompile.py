@@ -2292,6 +2292,79 @@ EQUIVALENT_NOW |= {("while_constant_tests", v) for v in ("3.8", "3.9", "3.10", "
 EQUIVALENT_NOW |= {("while_true_only_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("decorated_defs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}  # 3.13: __firstlineno__ of the class
 
+# Ifs whose paths all reach the next iteration (the post-dominator is the loop's header) still
+# meet inside the body; an if/else whose then-side is a try that only returns goes on where its
+# except clause does; `else: continue` before more code of the body stays an else arm.
+TWICE2_SNIPPETS = {
+    "if_continue_nest_in_for": ("""
+def f(xs):
+    out = []
+    for v in xs:
+        if v > 0:
+            v = v * 10
+            if v > 50:
+                continue
+            elif v == 30:
+                out.append('thirty')
+                continue
+        out.append(v)
+    return out
+
+
+def g(xs):
+    out = []
+    for v in xs:
+        if v % 2:
+            out.append('odd')
+            if v > 4:
+                continue
+            out.append('small')
+        out.append(v)
+    return out
+""", "f([1, 3, 7, -2, 0]), g([1, 2, 5, 6])"),
+    "try_return_in_if_else": ("""
+def f(x, flag):
+    if x == 'a':
+        try:
+            return int(flag)
+        except ValueError as e:
+            if flag != 'keep':
+                raise
+    elif x == '':
+        x = '.'
+    cmd = 'CWD ' + x
+    return cmd
+
+
+def g(x):
+    try:
+        return f(x, 'bad')
+    except ValueError:
+        return 'raised'
+""", "f('a', '3'), f('a', 'keep'), f('', 0), f('b', 0), g('a')"),
+    "else_continue_then_code": ("""
+def f(items):
+    labels = []
+    for offset, op, arg in items:
+        if arg is not None:
+            if op in (1, 2):
+                if op == 2:
+                    arg = -arg
+                label = offset + 2 + arg * 2
+            elif op in (3, 4):
+                label = arg * 2
+            else:
+                continue
+            if label not in labels:
+                labels.append(label)
+    return labels
+""", "f([(0, 1, 3), (2, 2, 1), (4, 3, 5), (6, 9, 1), (8, 4, None), (10, 4, 5)])"),
+}
+SNIPPETS.update(TWICE2_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("if_continue_nest_in_for", "try_return_in_if_else")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: refused
+
 
 def decompile_and_check(cli, tmp_path, version, name):
     exe = interpreter(version)

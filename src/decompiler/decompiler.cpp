@@ -2632,8 +2632,19 @@ private:
         // A test that jumps to the next iteration when false is `if test: ...` ending the body.
         if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
         int common = first_common_block(c.then_block, c.else_block, block);
-        if (common >= 0 && (m < 0 || common < m) && (!loop || loop->blocks.count(common)) && (stop <= block || common <= stop))
-            return common;
+        // (A post-dominator at the loop's header is the next iteration, after every block of the body;
+        // so is a bare jump back there.)
+        bool m_at_header = loop && m == loop->header;
+        auto meet_at = [&](int k) {
+            return k >= 0 && (m < 0 || k < m || (m_at_header && !is_bare_back_jump(k, loop->header))) &&
+                   (!loop || loop->blocks.count(k)) && (stop <= block || k <= stop);
+        };
+        if (meet_at(common)) return common;
+        // A side that is a try whose body only ends goes on where its except clause does.
+        if (common < 0) {
+            int through = first_common_block(c.then_block, c.else_block, block, true);
+            if (meet_at(through)) return through;
+        }
         // Where the compiler's dead jump over the else arm goes (before 3.10) is where the if ends
         // (unless the jump was retargeted past an enclosing statement's end).
         if (common < 0 && else_jump_trace(c) == ElseTrace::Else) {
@@ -2672,6 +2683,15 @@ private:
         // Paths that end (return/raise) leave no post-dominator; those that go on meet at the end
         // of the enclosing region (which 3.12+ except clauses reach by a backward jump).
         if (m < 0 && stop >= 0 && (stop > block || !loop || stop != next_iteration(loop))) return stop;
+        // Every path reaches the next iteration: where a side reaches the end of the enclosing region
+        // inside the loop, the paths that do not pass there `continue`, the others meet there.
+        // (A then-side laid out first that ends, with no jump over an else arm after it, had no else.)
+        if (m_at_header && stop > block && loop->blocks.count(stop) &&
+            (reachable_above(c.then_block, block)[stop] || reachable_above(c.else_block, block)[stop])) {
+            if (c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else && side_ends(c.then_block, c.else_block, loop))
+                return c.else_block;
+            return stop;
+        }
         return m;
     }
 
@@ -2798,8 +2818,23 @@ private:
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
-    int first_common_block(int a, int b, int floor) const {
-        auto reach = [&](int from) { return reachable_above(from, floor); };
+    // (With `through_handlers`, also through the handlers of try statements inside the sides; the
+    // handler covering `floor` itself is no way for the sides to meet.)
+    int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
+        int own_handler = cfg_.block(floor).handler;
+        auto reach = [&](int from) {
+            std::vector<bool> seen(cfg_.size(), false);
+            std::vector<int> work = {from};
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || seen[k]) continue;
+                seen[k] = true;
+                for (int s : cfg_.block(k).succs) work.push_back(s);
+                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler) work.push_back(h);
+            }
+            return seen;
+        };
         if (a < 0 || b < 0) return -1;
         std::vector<bool> from_a = reach(a), from_b = reach(b);
         for (int k = floor + 1; k < cfg_.size(); ++k)
@@ -2860,8 +2895,9 @@ private:
             return else_flows ? merge : kFlowEnded;
         }
         // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
+        // (Where the then-side goes on to code of the body after the if, the source had `else: continue`.)
         if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
-            !then_body.empty()) {
+            !then_body.empty() && (merge < 0 || merge == next_iteration(loop) || !loop->blocks.count(merge))) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate(c.test);
             s->body = else_body;
