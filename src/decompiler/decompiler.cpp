@@ -80,6 +80,9 @@ struct Loop {
     // the first value the test checks, as printed.
     int bottom_jump = -1;
     std::string first_test;
+    // A `while test:` without that repeated test where the compiler repeats it: the end of its
+    // body was unreachable, so every path back to the test on top is a `continue` statement.
+    bool continues_explicit = false;
     // A for loop, and the loop it is nested in (for a `break` the compiler threaded to that loop's
     // next iteration).
     bool is_for = false;
@@ -95,7 +98,8 @@ public:
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
           dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
           assert_loads_global_(asserts_load_global(code.version)),
-          loop_test_constant_kept_(keeps_loop_test_constant(code.version)) {
+          loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
+          while_test_repeated_(repeats_while_test(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -2827,6 +2831,15 @@ private:
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // One side going back to the test of a loop that had no natural end: that side's `continue`.
+        if (loop && loop->continues_explicit && merge == loop->header && then_flows != else_flows) {
+            bool& flows = then_flows ? then_flows : else_flows;
+            Body& side = then_flows ? then_body : else_body;
+            if ((then_flows ? then_stack : else_stack).size() == stack.size()) {
+                side.push_back(make_stmt(StmtKind::Continue));
+                flows = false;
+            }
+        }
         ElseTrace trace = else_jump_trace(c);
         bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
                          trace == ElseTrace::Else ||
@@ -3225,8 +3238,10 @@ private:
                 s->test = c.test;
                 loop.exit = c.else_block;
                 loop.break_to = find_break_target(loop);
+                loop.continues_explicit = while_test_repeated_;
                 std::vector<ExprPtr> body_stack = stack;
-                emit_region(c.then_block, header, s->body, &loop, body_stack, base);
+                if (emit_region(c.then_block, header, s->body, &loop, body_stack, base) && loop.continues_explicit)
+                    s->body.push_back(make_stmt(StmtKind::Continue));
                 if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
                 if (loop.break_to != loop.exit) {
                     std::vector<ExprPtr> else_stack = stack;
@@ -4343,6 +4358,7 @@ private:
     // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
     std::unordered_set<const Expr*> global_assertion_errors_;
     bool loop_test_constant_kept_;
+    bool while_test_repeated_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");

@@ -890,6 +890,8 @@ bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10};
 
 bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }
 
+bool repeats_while_test(PyVersion version) { return version >= PyVersion{3, 10}; }
+
 bool keeps_loop_test_constant(PyVersion version) { return version >= PyVersion{3, 10} && version < PyVersion{3, 12}; }
 
 }  // namespace uncompile

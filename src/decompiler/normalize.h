@@ -31,4 +31,9 @@ bool asserts_load_global(PyVersion version);
 // (3.10 and 3.11; `while True:` leaves nothing).
 bool keeps_loop_test_constant(PyVersion version);
 
+// Whether this version's compiler repeats a `while` loop's test at the bottom of its body (3.10+):
+// the natural end of the body goes through that copy, so a body that jumps back to the test on top
+// without one ended only by `continue` statements (its end was unreachable and the copy dropped).
+bool repeats_while_test(PyVersion version);
+
 }  // namespace uncompile
