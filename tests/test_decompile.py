@@ -239,6 +239,25 @@ def f(heap, pos):
     heap[pos] = item
     return heap
 """, "[f(h, len(h) - 1) for h in ([5, 3, 1], [1, 2, 3, 0], [4])]"),
+    "while_explicit_continue": ("""
+def f(xs):
+    i = 0
+    out = []
+    while i < len(xs):
+        x = xs[i]
+        i += 1
+        if x > 2:
+            if x > 5:
+                out.append(x)
+            else:
+                out.append(-x)
+            continue
+        elif x < 0:
+            out.append(0)
+            continue
+        return out, x
+    return out
+""", "[f(xs) for xs in ([], [3, 7, -1, 2, 9], [6, 1], [-5, -6])]"),
     "for_else_break_after_continue": ("""
 def f(flags):
     names = []
@@ -1603,7 +1622,8 @@ EQUIVALENT_NOW |= {(name, v) for name in ("chain_conditions", "grouped_condition
 EQUIVALENT_NOW |= {("chain_while", v) for v in ("3.8", "3.9")}
 EQUIVALENT_NOW |= {(name, v) for name in ("value_and_or_mix", "conditional_test")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9")}
+EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_explicit_continue", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
