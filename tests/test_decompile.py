@@ -258,6 +258,17 @@ def f(xs):
         return out, x
     return out
 """, "[f(xs) for xs in ([], [3, 7, -1, 2, 9], [6, 1], [-5, -6])]"),
+    "comprehension_if_own_line": ("""
+def f(xs, bad):
+    a = [x for x in xs
+         if x not in bad]
+    b = list(x * 2 for x in xs
+             if x > 1 if x < 9)
+    c = {x: 1 for x in xs
+         if x != 3}
+    d = [x for x in xs if x]
+    return a, b, c, d, f'{[x for x in xs if x]}'
+""", "[f(xs, bad) for xs in ([], [0, 1, 2, 3, 7, 11]) for bad in ((), (2, 3))]"),
     "for_else_break_after_continue": ("""
 def f(flags):
     names = []
@@ -1624,6 +1635,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("value_and_or_mix", "conditional_test"
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_explicit_continue", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}

@@ -99,7 +99,8 @@ public:
           dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
           assert_loads_global_(asserts_load_global(code.version)),
           loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
-          while_test_repeated_(repeats_while_test(code.version)) {
+          while_test_repeated_(repeats_while_test(code.version)),
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -1531,6 +1532,16 @@ private:
         return n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>";
     }
 
+    // A condition of a comprehension. An `if` laid out with its body (a false test jumping forward
+    // to the jump back) rather than as a `continue` guard (a true test jumping over the jump back)
+    // is where a compiler that threads jumps only within a line saw the test on another line than
+    // the element (`own_line`).
+    static void add_comprehension_if(ast::Comprehension& g, const ExprPtr& test, bool own_line) {
+        g.ifs.push_back(test);
+        g.ifs_on_own_line.resize(g.ifs.size() - 1, false);
+        g.ifs_on_own_line.push_back(own_line);
+    }
+
     static bool is_continue_guard(const StmtPtr& s) {
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
@@ -1578,21 +1589,21 @@ private:
     ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc) {
         if (!loop.orelse.empty()) unsupported("an inlined comprehension loop with else");
         auto comp = make_expr(accumulators_.at(acc.get()));
-        comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async});
+        comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
         std::function<void(const Body&)> walk = [&](const Body& body) {
             for (size_t k = 0; k < body.size(); ++k) {
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
-                    comp->generators.back().ifs.push_back(negate(s->test));
+                    add_comprehension_if(comp->generators.back(), negate(s->test), false);
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
-                    comp->generators.push_back({s->target, s->iter, {}, s->is_async});
+                    comp->generators.push_back({s->target, s->iter, {}, s->is_async, {}});
                     walk(s->body);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
-                    comp->generators.back().ifs.push_back(s->test);
+                    add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (is_element_stmt(s, acc) && !found) {
                     found = true;
@@ -1821,14 +1832,14 @@ private:
             for (size_t k = 0; k < b.size(); ++k) {
                 const StmtPtr& s = b[k];
                 if (s->kind == StmtKind::For) {
-                    comp->generators.push_back({s->target, s->iter, {}, s->is_async});
+                    comp->generators.push_back({s->target, s->iter, {}, s->is_async, {}});
                     walk(s->body);
                 } else if (is_continue_guard(s) && k + 1 < b.size()) {  // `if c: continue` then the rest
                     if (comp->generators.empty()) unsupported("unusual comprehension");
-                    comp->generators.back().ifs.push_back(negate(s->test));
+                    add_comprehension_if(comp->generators.back(), negate(s->test), false);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
-                    comp->generators.back().ifs.push_back(s->test);
+                    add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (s->kind == StmtKind::Expr && s->value == inner.element_marker_) {
                 } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
@@ -4359,6 +4370,7 @@ private:
     std::unordered_set<const Expr*> global_assertion_errors_;
     bool loop_test_constant_kept_;
     bool while_test_repeated_;
+    bool comprehension_jumps_by_line_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");
