@@ -269,6 +269,19 @@ def f(xs, bad):
     d = [x for x in xs if x]
     return a, b, c, d, f'{[x for x in xs if x]}'
 """, "[f(xs, bad) for xs in ([], [0, 1, 2, 3, 7, 11]) for bad in ((), (2, 3))]"),
+    "assert_false": ("""
+def f(c, kind):
+    if c == b'0':
+        return 0
+    elif kind == 'x':
+        c = c * 2
+        assert False, 'bad digit ' + repr(c)
+    for k in kind:
+        assert k != 'z'
+    if kind == 'y':
+        assert False
+    return 1
+""", "[f(c, k) for c in (b'0', b'1') for k in ('', 'ab')]"),
     "for_else_break_after_continue": ("""
 def f(flags):
     names = []
@@ -1636,6 +1649,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("value_and_or_mix", "conditional_test"
 EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_explicit_continue", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("assert_false", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}

@@ -2377,6 +2377,12 @@ private:
                 auto s = make_stmt(StmtKind::Raise);
                 if (term->arg == 2) s->cause = pop(stack);
                 if (term->arg >= 1) s->value = pop(stack);
+                // LOAD_ASSERTION_ERROR raised with no test before it: `assert False` (whose test the
+                // compiler drops); `raise AssertionError` loads the name.
+                if (StmtPtr a = as_assert(make_constant(true_value()), {s}, {})) {
+                    a->test = make_constant(false_value());
+                    s = a;
+                }
                 emit_stmt(out, s);
                 return false;
             }
@@ -2930,6 +2936,15 @@ private:
     // an assert loads the global AssertionError (3.8) the `if` is the same code, except when its
     // test keeps a `not` on a comparison the optimizer folds: only an assert compiles to that.
     StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
+        // (`if not test: assert False, msg` is the same code as `assert test, msg`; 3.10 and 3.11
+        // keep the dropped False in co_consts, where the source had an `assert test`, mostly.)
+        if (else_body.empty() && then_body.size() == 1 && then_body[0]->kind == StmtKind::Assert &&
+            is_const_kind(then_body[0]->test, PyValue::Kind::False)) {
+            auto a = make_stmt(StmtKind::Assert);
+            a->test = negate(test);
+            a->msg = then_body[0]->msg;
+            return a;
+        }
         if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise || then_body[0]->cause)
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
@@ -3271,6 +3286,12 @@ private:
         // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
         if (loop.breaks == 0 && (loop.break_to < 0 || cfg_.block(loop.break_to).preds.empty())) return kFlowEnded;
         return loop.break_to;
+    }
+
+    static ObjectRef false_value() {
+        auto v = std::make_shared<PyValue>();
+        v->kind = PyValue::Kind::False;
+        return v;
     }
 
     static ObjectRef true_value() {
