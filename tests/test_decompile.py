@@ -282,6 +282,25 @@ def f(c, kind):
         assert False
     return 1
 """, "[f(c, k) for c in (b'0', b'1') for k in ('', 'ab')]"),
+    "loop_if_rest_threaded": ("""
+def f(lines, log):
+    out = []
+    with log:
+        for line in lines:
+            if '=' in line:
+                key = line.split('=')[0]
+                if key == 'i':
+                    out.append(1)
+                elif key == 'home':
+                    out.append(2)
+            if line is None:
+                continue
+            out.append(line)
+        for line in lines:
+            if line is not None:
+                out.append(line)
+        return out
+""", "[f(ls, open(__import__('os').devnull)) for ls in ([], ['a', 'i=1', 'home=2', 'x=3'])]"),
     "for_else_break_after_continue": ("""
 def f(flags):
     names = []
@@ -1650,6 +1669,7 @@ EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9", "3.10", "3
 EQUIVALENT_NOW |= {("while_explicit_continue", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("assert_false", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("loop_if_rest_threaded", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}

@@ -88,6 +88,7 @@ struct Loop {
     bool is_for = false;
     const Loop* outer = nullptr;
     const ast::Expr* iterator = nullptr;
+    bool comprehension = false;  // the loop of a comprehension (its own code, or inlined)
     int breaks = 0;  // `break` statements emitted so far
 };
 
@@ -235,6 +236,16 @@ private:
     }
 
     // The negation of a test (only ever used for tests, where the compiler reads `not` the same way).
+    // `not e`, as the AST optimizer folds it where `e` is one `is`/`in` comparison (`a is not b`).
+    ExprPtr negate_folding(const ExprPtr& e) {
+        static const std::map<std::string, std::string> flipped = {
+            {"is", "is not"}, {"is not", "is"}, {"in", "not in"}, {"not in", "in"}};
+        if (e->kind != ExprKind::Compare || e->ops.size() != 1 || !flipped.count(e->ops[0])) return negate(e);
+        auto n = std::make_shared<Expr>(*e);
+        n->ops[0] = flipped.at(e->ops[0]);
+        return n;
+    }
+
     ExprPtr negate(const ExprPtr& e) {
         if (e->kind == ExprKind::UnaryOp && e->id == "not") return e->value;
         // not (not a or not b) is a and b: the compiler pushes `not` through `and`/`or` when it
@@ -2890,13 +2901,27 @@ private:
             return else_flows ? merge : kFlowEnded;
         }
         // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
+        // (Unless that jump back is the compiler's, threaded from the end of `if test:` around the
+        // rest of the body, which goes on to the next iteration.)
+        bool threaded_else = is_threaded_back_jump(c.else_block, b, c.then_block, loop);
         if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
-            !then_body.empty()) {
+            !then_body.empty() && (merge != next_iteration(loop) || !threaded_else)) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate(c.test);
             s->body = else_body;
             emit_stmt(out, s);
             for (const auto& st : then_body) emit_stmt(out, st);
+            return merge;
+        }
+        // `if test: continue` followed by the rest of the loop body, which goes on to the next
+        // iteration, where the jump back is the compiler's: `if not test:` around the rest.
+        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && else_flows &&
+            !else_body.empty() && !is_except_clause_test(c.test) && test_placeable(negate_folding(c.test)) &&
+            is_threaded_back_jump(c.then_block, b, c.else_block, loop)) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = negate_folding(c.test);
+            s->body = else_body;
+            emit_stmt(out, s);
             return merge;
         }
         // `if test: continue` followed by the rest of the loop body.
@@ -2987,6 +3012,22 @@ private:
 
     // `while c: body` compiled with the test repeated at the bottom: if c: do { body } while (c).
     // A block holding only a jump back to `header` (NOPs aside).
+    // Whether `block`, one side of a condition starting in block `test` whose other side is `other`,
+    // is a bare jump back to the header of `loop` that the compiler made itself when it threaded the
+    // condition's jump to the loop's jump back (3.12+: `if t:` around the rest of the body) rather
+    // than a `continue`: the jump it adds is covered by no exception handler, where the code around
+    // it is (the same handler before and after; 3.13 leave the inverted conditional jump uncovered
+    // too, in a block of its own).
+    // (A comprehension's conditions keep their guard form: see add_comprehension_if.)
+    bool is_threaded_back_jump(int block, int test, int other, const Loop* loop) const {
+        if (!loop || loop->comprehension || block < 0 || test < 0 || other < 0 || !is_bare_back_jump(block, loop->header))
+            return false;
+        const Block& tb = cfg_.block(test);
+        if (tb.handler < 0 && tb.last == tb.first + 1 && tb.preds.size() == 1 && tb.preds[0] == test - 1) --test;
+        int h = cfg_.block(test).handler;
+        return h >= 0 && cfg_.block(other).handler == h && cfg_.block(block).handler < 0;
+    }
+
     bool is_bare_back_jump(int block, int header) const {
         const Block& blk = cfg_.block(block);
         for (size_t i = blk.first; i < blk.last; ++i) {
@@ -3195,6 +3236,7 @@ private:
             // Inside an inlined comprehension, the values below belong to the enclosing expression.
             bool in_comprehension = false;
             for (const auto& v : stack) in_comprehension = in_comprehension || accumulators_.count(v.get());
+            loop.comprehension = in_comprehension || in_comprehension_code();
             bool values_below = false;
             if (!in_comprehension && !in_comprehension_code())
                 for (size_t k = base; k + 1 < stack.size(); ++k) values_below = values_below || !is_marker_value(stack[k]);
