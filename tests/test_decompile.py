@@ -1667,7 +1667,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("value_and_or_mix", "conditional_test"
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_explicit_continue", v) for v in ("3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 EQUIVALENT_NOW |= {("assert_false", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_if_rest_threaded", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
