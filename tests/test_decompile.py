@@ -239,6 +239,68 @@ def f(heap, pos):
     heap[pos] = item
     return heap
 """, "[f(h, len(h) - 1) for h in ([5, 3, 1], [1, 2, 3, 0], [4])]"),
+    "while_explicit_continue": ("""
+def f(xs):
+    i = 0
+    out = []
+    while i < len(xs):
+        x = xs[i]
+        i += 1
+        if x > 2:
+            if x > 5:
+                out.append(x)
+            else:
+                out.append(-x)
+            continue
+        elif x < 0:
+            out.append(0)
+            continue
+        return out, x
+    return out
+""", "[f(xs) for xs in ([], [3, 7, -1, 2, 9], [6, 1], [-5, -6])]"),
+    "comprehension_if_own_line": ("""
+def f(xs, bad):
+    a = [x for x in xs
+         if x not in bad]
+    b = list(x * 2 for x in xs
+             if x > 1 if x < 9)
+    c = {x: 1 for x in xs
+         if x != 3}
+    d = [x for x in xs if x]
+    return a, b, c, d, f'{[x for x in xs if x]}'
+""", "[f(xs, bad) for xs in ([], [0, 1, 2, 3, 7, 11]) for bad in ((), (2, 3))]"),
+    "assert_false": ("""
+def f(c, kind):
+    if c == b'0':
+        return 0
+    elif kind == 'x':
+        c = c * 2
+        assert False, 'bad digit ' + repr(c)
+    for k in kind:
+        assert k != 'z'
+    if kind == 'y':
+        assert False
+    return 1
+""", "[f(c, k) for c in (b'0', b'1') for k in ('', 'ab')]"),
+    "loop_if_rest_threaded": ("""
+def f(lines, log):
+    out = []
+    with log:
+        for line in lines:
+            if '=' in line:
+                key = line.split('=')[0]
+                if key == 'i':
+                    out.append(1)
+                elif key == 'home':
+                    out.append(2)
+            if line is None:
+                continue
+            out.append(line)
+        for line in lines:
+            if line is not None:
+                out.append(line)
+        return out
+""", "[f(ls, open(__import__('os').devnull)) for ls in ([], ['a', 'i=1', 'home=2', 'x=3'])]"),
     "for_else_break_after_continue": ("""
 def f(flags):
     names = []
@@ -1848,7 +1910,11 @@ EQUIVALENT_NOW |= {(name, v) for name in ("chain_conditions", "grouped_condition
 EQUIVALENT_NOW |= {("chain_while", v) for v in ("3.8", "3.9")}
 EQUIVALENT_NOW |= {(name, v) for name in ("value_and_or_mix", "conditional_test")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9")}
+EQUIVALENT_NOW |= {("continue_then_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_explicit_continue", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
+EQUIVALENT_NOW |= {("assert_false", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("loop_if_rest_threaded", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}

@@ -313,6 +313,12 @@ def test_calls_into_imported_modules_are_verified_with_the_import():
     ns = {}
     exec("def g(p):\n    return os.fspath(p)\n", ns)  # `os` not imported in this module: a method call
     assert uncompile.decompile(ns["g"], verify=True).verification.equivalent
+    ns = {}
+    # A local of the name a module-level import binds is compiled like the module (compile.c checks
+    # the module's symbol table): `import warnings` inside a function of a module that imports it.
+    exec("import warnings\ndef h(m):\n    import warnings\n    warnings.warn(m)\n", ns)
+    result = uncompile.decompile(ns["h"], verify=True).verification
+    assert result.equivalent, str(result)
 
 
 @pytest.mark.parametrize("version", VERSIONS)

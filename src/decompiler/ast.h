@@ -56,6 +56,9 @@ struct Comprehension {
     ExprPtr iter;
     std::vector<ExprPtr> ifs;
     bool is_async = false;
+    // Per condition: printed on a line of its own (the compiler's code depends on whether a
+    // condition shares the element's line, see threads_comprehension_jumps_by_line).
+    std::vector<bool> ifs_on_own_line;
 };
 
 struct Keyword {

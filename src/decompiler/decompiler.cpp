@@ -80,11 +80,15 @@ struct Loop {
     // the first value the test checks, as printed.
     int bottom_jump = -1;
     std::string first_test;
+    // A `while test:` without that repeated test where the compiler repeats it: the end of its
+    // body was unreachable, so every path back to the test on top is a `continue` statement.
+    bool continues_explicit = false;
     // A for loop, and the loop it is nested in (for a `break` the compiler threaded to that loop's
     // next iteration).
     bool is_for = false;
     const Loop* outer = nullptr;
     const ast::Expr* iterator = nullptr;
+    bool comprehension = false;  // the loop of a comprehension (its own code, or inlined)
     int breaks = 0;  // `break` statements emitted so far
 };
 
@@ -95,7 +99,9 @@ public:
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
           dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
           assert_loads_global_(asserts_load_global(code.version)),
-          loop_test_constant_kept_(keeps_loop_test_constant(code.version)) {
+          loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
+          while_test_repeated_(repeats_while_test(code.version)),
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -230,6 +236,16 @@ private:
     }
 
     // The negation of a test (only ever used for tests, where the compiler reads `not` the same way).
+    // `not e`, as the AST optimizer folds it where `e` is one `is`/`in` comparison (`a is not b`).
+    ExprPtr negate_folding(const ExprPtr& e) {
+        static const std::map<std::string, std::string> flipped = {
+            {"is", "is not"}, {"is not", "is"}, {"in", "not in"}, {"not in", "in"}};
+        if (e->kind != ExprKind::Compare || e->ops.size() != 1 || !flipped.count(e->ops[0])) return negate(e);
+        auto n = std::make_shared<Expr>(*e);
+        n->ops[0] = flipped.at(e->ops[0]);
+        return n;
+    }
+
     ExprPtr negate(const ExprPtr& e) {
         if (e->kind == ExprKind::UnaryOp && e->id == "not") return e->value;
         // not (not a or not b) is a and b: the compiler pushes `not` through `and`/`or` when it
@@ -1527,6 +1543,16 @@ private:
         return n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>";
     }
 
+    // A condition of a comprehension. An `if` laid out with its body (a false test jumping forward
+    // to the jump back) rather than as a `continue` guard (a true test jumping over the jump back)
+    // is where a compiler that threads jumps only within a line saw the test on another line than
+    // the element (`own_line`).
+    static void add_comprehension_if(ast::Comprehension& g, const ExprPtr& test, bool own_line) {
+        g.ifs.push_back(test);
+        g.ifs_on_own_line.resize(g.ifs.size() - 1, false);
+        g.ifs_on_own_line.push_back(own_line);
+    }
+
     static bool is_continue_guard(const StmtPtr& s) {
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
@@ -1574,21 +1600,21 @@ private:
     ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc) {
         if (!loop.orelse.empty()) unsupported("an inlined comprehension loop with else");
         auto comp = make_expr(accumulators_.at(acc.get()));
-        comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async});
+        comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
         std::function<void(const Body&)> walk = [&](const Body& body) {
             for (size_t k = 0; k < body.size(); ++k) {
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
-                    comp->generators.back().ifs.push_back(negate(s->test));
+                    add_comprehension_if(comp->generators.back(), negate(s->test), false);
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
-                    comp->generators.push_back({s->target, s->iter, {}, s->is_async});
+                    comp->generators.push_back({s->target, s->iter, {}, s->is_async, {}});
                     walk(s->body);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
-                    comp->generators.back().ifs.push_back(s->test);
+                    add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (is_element_stmt(s, acc) && !found) {
                     found = true;
@@ -1817,14 +1843,14 @@ private:
             for (size_t k = 0; k < b.size(); ++k) {
                 const StmtPtr& s = b[k];
                 if (s->kind == StmtKind::For) {
-                    comp->generators.push_back({s->target, s->iter, {}, s->is_async});
+                    comp->generators.push_back({s->target, s->iter, {}, s->is_async, {}});
                     walk(s->body);
                 } else if (is_continue_guard(s) && k + 1 < b.size()) {  // `if c: continue` then the rest
                     if (comp->generators.empty()) unsupported("unusual comprehension");
-                    comp->generators.back().ifs.push_back(negate(s->test));
+                    add_comprehension_if(comp->generators.back(), negate(s->test), false);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
-                    comp->generators.back().ifs.push_back(s->test);
+                    add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (s->kind == StmtKind::Expr && s->value == inner.element_marker_) {
                 } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
@@ -2362,6 +2388,12 @@ private:
                 auto s = make_stmt(StmtKind::Raise);
                 if (term->arg == 2) s->cause = pop(stack);
                 if (term->arg >= 1) s->value = pop(stack);
+                // LOAD_ASSERTION_ERROR raised with no test before it: `assert False` (whose test the
+                // compiler drops); `raise AssertionError` loads the name.
+                if (StmtPtr a = as_assert(make_constant(true_value()), {s}, {})) {
+                    a->test = make_constant(false_value());
+                    s = a;
+                }
                 emit_stmt(out, s);
                 return false;
             }
@@ -2862,6 +2894,15 @@ private:
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // One side going back to the test of a loop that had no natural end: that side's `continue`.
+        if (loop && loop->continues_explicit && merge == loop->header && then_flows != else_flows) {
+            bool& flows = then_flows ? then_flows : else_flows;
+            Body& side = then_flows ? then_body : else_body;
+            if ((then_flows ? then_stack : else_stack).size() == stack.size()) {
+                side.push_back(make_stmt(StmtKind::Continue));
+                flows = false;
+            }
+        }
         ElseTrace trace = else_jump_trace(c);
         bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
                          trace == ElseTrace::Else ||
@@ -2895,14 +2936,29 @@ private:
             return else_flows ? merge : kFlowEnded;
         }
         // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
-        // (Where the then-side goes on to code of the body after the if, the source had `else: continue`.)
+        // (Where the then-side goes on to code of the body after the if, the source had `else: continue`;
+        // and not where that jump back is the compiler's, threaded from the end of `if test:` around
+        // the rest of the body, which goes on to the next iteration.)
+        bool threaded_else = is_threaded_back_jump(c.else_block, b, c.then_block, loop);
         if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
-            !then_body.empty() && (merge < 0 || merge == next_iteration(loop) || !loop->blocks.count(merge))) {
+            !then_body.empty() && (merge < 0 || merge == next_iteration(loop) || !loop->blocks.count(merge)) &&
+            (merge != next_iteration(loop) || !threaded_else)) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate(c.test);
             s->body = else_body;
             emit_stmt(out, s);
             for (const auto& st : then_body) emit_stmt(out, st);
+            return merge;
+        }
+        // `if test: continue` followed by the rest of the loop body, which goes on to the next
+        // iteration, where the jump back is the compiler's: `if not test:` around the rest.
+        if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && else_flows &&
+            !else_body.empty() && !is_except_clause_test(c.test) && test_placeable(negate_folding(c.test)) &&
+            is_threaded_back_jump(c.then_block, b, c.else_block, loop)) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = negate_folding(c.test);
+            s->body = else_body;
+            emit_stmt(out, s);
             return merge;
         }
         // `if test: continue` followed by the rest of the loop body.
@@ -2942,6 +2998,15 @@ private:
     // an assert loads the global AssertionError (3.8) the `if` is the same code, except when its
     // test keeps a `not` on a comparison the optimizer folds: only an assert compiles to that.
     StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
+        // (`if not test: assert False, msg` is the same code as `assert test, msg`; 3.10 and 3.11
+        // keep the dropped False in co_consts, where the source had an `assert test`, mostly.)
+        if (else_body.empty() && then_body.size() == 1 && then_body[0]->kind == StmtKind::Assert &&
+            is_const_kind(then_body[0]->test, PyValue::Kind::False)) {
+            auto a = make_stmt(StmtKind::Assert);
+            a->test = negate(test);
+            a->msg = then_body[0]->msg;
+            return a;
+        }
         if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise || then_body[0]->cause)
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
@@ -2984,6 +3049,22 @@ private:
 
     // `while c: body` compiled with the test repeated at the bottom: if c: do { body } while (c).
     // A block holding only a jump back to `header` (NOPs aside).
+    // Whether `block`, one side of a condition starting in block `test` whose other side is `other`,
+    // is a bare jump back to the header of `loop` that the compiler made itself when it threaded the
+    // condition's jump to the loop's jump back (3.12+: `if t:` around the rest of the body) rather
+    // than a `continue`: the jump it adds is covered by no exception handler, where the code around
+    // it is (the same handler before and after; 3.13 leave the inverted conditional jump uncovered
+    // too, in a block of its own).
+    // (A comprehension's conditions keep their guard form: see add_comprehension_if.)
+    bool is_threaded_back_jump(int block, int test, int other, const Loop* loop) const {
+        if (!loop || loop->comprehension || block < 0 || test < 0 || other < 0 || !is_bare_back_jump(block, loop->header))
+            return false;
+        const Block& tb = cfg_.block(test);
+        if (tb.handler < 0 && tb.last == tb.first + 1 && tb.preds.size() == 1 && tb.preds[0] == test - 1) --test;
+        int h = cfg_.block(test).handler;
+        return h >= 0 && cfg_.block(other).handler == h && cfg_.block(block).handler < 0;
+    }
+
     bool is_bare_back_jump(int block, int header) const {
         const Block& blk = cfg_.block(block);
         for (size_t i = blk.first; i < blk.last; ++i) {
@@ -3192,6 +3273,7 @@ private:
             // Inside an inlined comprehension, the values below belong to the enclosing expression.
             bool in_comprehension = false;
             for (const auto& v : stack) in_comprehension = in_comprehension || accumulators_.count(v.get());
+            loop.comprehension = in_comprehension || in_comprehension_code();
             bool values_below = false;
             if (!in_comprehension && !in_comprehension_code())
                 for (size_t k = base; k + 1 < stack.size(); ++k) values_below = values_below || !is_marker_value(stack[k]);
@@ -3261,8 +3343,10 @@ private:
                 s->test = c.test;
                 loop.exit = c.else_block;
                 loop.break_to = find_break_target(loop);
+                loop.continues_explicit = while_test_repeated_;
                 std::vector<ExprPtr> body_stack = stack;
-                emit_region(c.then_block, header, s->body, &loop, body_stack, base);
+                if (emit_region(c.then_block, header, s->body, &loop, body_stack, base) && loop.continues_explicit)
+                    s->body.push_back(make_stmt(StmtKind::Continue));
                 if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
                 if (loop.break_to != loop.exit) {
                     std::vector<ExprPtr> else_stack = stack;
@@ -3281,6 +3365,12 @@ private:
         // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
         if (loop.breaks == 0 && (loop.break_to < 0 || cfg_.block(loop.break_to).preds.empty())) return kFlowEnded;
         return loop.break_to;
+    }
+
+    static ObjectRef false_value() {
+        auto v = std::make_shared<PyValue>();
+        v->kind = PyValue::Kind::False;
+        return v;
     }
 
     static ObjectRef true_value() {
@@ -4410,6 +4500,8 @@ private:
     // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
     std::unordered_set<const Expr*> global_assertion_errors_;
     bool loop_test_constant_kept_;
+    bool while_test_repeated_;
+    bool comprehension_jumps_by_line_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");

@@ -890,6 +890,10 @@ bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10};
 
 bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }
 
+bool repeats_while_test(PyVersion version) { return version >= PyVersion{3, 10}; }
+
+bool threads_comprehension_jumps_by_line(PyVersion version) { return version == PyVersion{3, 12}; }
+
 bool keeps_loop_test_constant(PyVersion version) { return version >= PyVersion{3, 10} && version < PyVersion{3, 12}; }
 
 }  // namespace uncompile

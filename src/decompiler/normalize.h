@@ -31,4 +31,15 @@ bool asserts_load_global(PyVersion version);
 // (3.10 and 3.11; `while True:` leaves nothing).
 bool keeps_loop_test_constant(PyVersion version);
 
+// Whether this version's compiler repeats a `while` loop's test at the bottom of its body (3.10+):
+// the natural end of the body goes through that copy, so a body that jumps back to the test on top
+// without one ended only by `continue` statements (its end was unreachable and the copy dropped).
+bool repeats_while_test(PyVersion version);
+
+// Whether this version's compiler threads a comprehension condition's jump to the jump back of its
+// loop (making it a jump over that jump back) only when the condition and the element, whose line
+// the jump back carries, are on the same line (3.12; 3.11 jumps back conditionally, 3.13 threads
+// regardless).
+bool threads_comprehension_jumps_by_line(PyVersion version);
+
 }  // namespace uncompile

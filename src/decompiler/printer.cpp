@@ -161,7 +161,12 @@ public:
         std::string text;
         for (const auto& g : e.generators) {
             text += concat(g.is_async ? " async for " : " for ", target(*g.target), " in ", expr(*g.iter, kTest + 1));
-            for (const auto& cond : g.ifs) text += concat(" if ", expr(*cond, kTest + 1));
+            for (size_t k = 0; k < g.ifs.size(); ++k) {
+                // (Inside brackets a line may break; not inside an f-string's braces.)
+                bool own_line = k < g.ifs_on_own_line.size() && g.ifs_on_own_line[k] && in_fstring_ == 0;
+                text += concat(own_line ? concat("\n", std::string(size_t((depth_ + 1) * options_.indent), ' '), "if ") : " if ",
+                               expr(*g.ifs[k], kTest + 1));
+            }
         }
         return text;
     }
@@ -221,6 +226,11 @@ public:
     // f-strings: the quote is chosen so that no nested expression contains it (before 3.12 a
     // replacement field may contain neither the outer quote nor a backslash).
     std::string fstring(const Expr& e) {
+        struct Inside {
+            int& n;
+            explicit Inside(int& count) : n(count) { ++n; }
+            ~Inside() { --n; }
+        } inside(in_fstring_);
         std::vector<std::string> exprs;
         collect_fstring_exprs(e, exprs);
         static const char* quotes[] = {"'", "\"", "'''", "\"\"\""};
@@ -328,6 +338,7 @@ public:
     }
 
     void stmt(const Stmt& s, int depth) {
+        depth_ = depth;
         switch (s.kind) {
         case StmtKind::FunctionDef: {
             for (const auto& d : s.decorators) line(depth, concat("@", expr(*d, kExpr)));
@@ -530,6 +541,8 @@ public:
 private:
     PrintOptions options_;
     std::string out_;
+    int depth_ = 0;       // of the statement being printed (for lines broken inside brackets)
+    int in_fstring_ = 0;  // f-strings being printed around the expression
 };
 
 }  // namespace

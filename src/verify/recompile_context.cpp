@@ -22,31 +22,45 @@ bool is_identifier(const std::string& name) {
     return true;
 }
 
-// Globals whose attribute calls the compiler made plain attribute calls rather than method calls,
+// Names whose attribute calls the compiler made plain attribute calls rather than method calls,
 // which 3.11+ does exactly when the name is imported at module level (compile.c,
-// is_import_originated). A name also seen in a method call was not imported.
+// is_import_originated), whatever the name is bound to where the call is: a global, or a local
+// of the same name (`import warnings` inside a function of a module that imports it too). A name
+// also seen in a method call was not imported.
 //   3.11, 3.12: LOAD_GLOBAL (NULL + name); LOAD_ATTR          (3.12: LOAD_ATTR without its method bit)
-//   3.13:       LOAD_GLOBAL name; LOAD_ATTR (no method bit); PUSH_NULL
+//               PUSH_NULL; LOAD_FAST name; LOAD_ATTR         (a local)
+//   3.13:       LOAD_GLOBAL name; LOAD_ATTR (no method bit); PUSH_NULL   (a local alike)
 //   method:     LOAD_GLOBAL name; LOAD_METHOD (3.11) / LOAD_ATTR with its method bit (3.12+)
 void collect_imported_names(const CodeObject& code, std::set<std::string>& plain, std::set<std::string>& method) {
     const OpcodeTable* table = opcode_table_for(code.version);
     if (!table || code.version < PyVersion{3, 11}) return;
     std::vector<Instruction> ins = decode_instructions(code, *table);
     for (size_t i = 0; i + 1 < ins.size(); ++i) {
-        if (ins[i].op != Opcode::LOAD_GLOBAL || ins[i].index < 0 || size_t(ins[i].index) >= code.names.size()) continue;
-        const std::string& name = code.names[size_t(ins[i].index)];
-        bool pushes_null = (ins[i].flag_bits(*table) & 1) != 0;
+        const std::string* name = nullptr;
+        bool pushes_null = false;
+        if (ins[i].op == Opcode::LOAD_GLOBAL) {
+            if (ins[i].index < 0 || size_t(ins[i].index) >= code.names.size()) continue;
+            name = &code.names[size_t(ins[i].index)];
+            pushes_null = (ins[i].flag_bits(*table) & 1) != 0;
+        } else if (ins[i].op == Opcode::LOAD_FAST || ins[i].op == Opcode::LOAD_FAST_CHECK) {
+            name = code.local_name(uint32_t(ins[i].index));
+            pushes_null = i > 0 && ins[i - 1].op == Opcode::PUSH_NULL;
+        } else if (ins[i].op == Opcode::LOAD_DEREF) {
+            name = code.deref_name(uint32_t(ins[i].index));
+            pushes_null = i > 0 && ins[i - 1].op == Opcode::PUSH_NULL;
+        }
+        if (!name) continue;
         const Instruction& next = ins[i + 1];
         if (next.op == Opcode::LOAD_METHOD) {
-            method.insert(name);
+            method.insert(*name);
         } else if (next.op == Opcode::LOAD_ATTR) {
             bool method_bit = code.version >= PyVersion{3, 12} && (next.flag_bits(*table) & 1) != 0;
             if (method_bit) {
-                method.insert(name);
+                method.insert(*name);
             } else if (code.version >= PyVersion{3, 13}) {
-                if (!pushes_null && i + 2 < ins.size() && ins[i + 2].op == Opcode::PUSH_NULL) plain.insert(name);
+                if (!pushes_null && i + 2 < ins.size() && ins[i + 2].op == Opcode::PUSH_NULL) plain.insert(*name);
             } else if (pushes_null) {
-                plain.insert(name);
+                plain.insert(*name);
             }
         }
     }
