@@ -2445,6 +2445,65 @@ def decompile_and_check(cli, tmp_path, version, name):
     return exe, source, call, proc
 
 
+# A module whose last statement is an if or try: 3.10+ copies the module's end (`return None`)
+# into each branch, which must not be printed (a `return` outside a function does not compile).
+# A generator whose only yield is dead code stays a generator.
+MODULE_END_SNIPPETS = {
+    "module_ends_with_main_guard": ("""
+import sys
+
+
+def f(x):
+    return x + 1
+
+
+RESULT = []
+if __name__ == "__main__":
+    RESULT.append(f(1))
+    sys.exit(0)
+""", "f(1), RESULT"),
+    "module_ends_with_if_pass": ("""
+X = [1]
+
+
+def f():
+    return X
+
+
+if X:
+    pass
+""", "f()"),
+    "module_ends_with_try_import": ("""
+def f():
+    return json is None
+
+
+try:
+    import json
+except ImportError:
+    json = None
+""", "f()"),
+    "dead_yield_generator": ("""
+def f():
+    while False:
+        yield None
+
+
+async def g():
+    return
+    yield
+
+
+def h():
+    return type(f()).__name__, type(g()).__name__
+""", "h()"),
+}
+SNIPPETS.update(MODULE_END_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in MODULE_END_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+                   if (name, v) not in {("module_ends_with_if_pass", "3.8"), ("module_ends_with_if_pass", "3.9")}}
+# 3.8/3.9: `if x: pass` jumps to the next instruction, refused as "a block reached twice".
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):
@@ -2481,3 +2540,4 @@ def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
     assert "could not decompile f" in proc.stderr
     assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
     compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
+

@@ -864,7 +864,40 @@ private:
         if (auto ann = annotation_map(f.annotations); ann.count("return")) def->annotation = ann["return"];
         def->is_async = (f.code->flags & 0x80) || (f.code->flags & 0x200);  // CO_COROUTINE, CO_ASYNC_GENERATOR
         nested_body(*f.code, def->body, true);
+        // A generator whose every yield the compiler dropped as dead code (`while False: yield`)
+        // is still a generator: `if False: yield`, which compiles to nothing, keeps it one.
+        if ((f.code->flags & (0x20 | 0x200)) && !yields_in(def->body)) {  // CO_GENERATOR, CO_ASYNC_GENERATOR
+            auto never = make_stmt(StmtKind::If);
+            auto false_value = std::make_shared<PyValue>();
+            false_value->kind = PyValue::Kind::False;
+            never->test = make_constant(false_value);
+            auto y = make_stmt(StmtKind::Expr);
+            y->value = make_expr(ExprKind::Yield);
+            never->body.push_back(y);
+            if (def->body.size() == 1 && def->body[0]->kind == StmtKind::Pass) def->body.clear();
+            def->body.push_back(never);
+        }
         return def;
+    }
+
+    // Whether the body's own code yields (nested definitions are skipped: missing a yield only
+    // adds a harmless `if False: yield`).
+    static bool yields_in(const Body& body) {
+        for (const auto& st : body) {
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            bool found = false;
+            for_each_own_expr(*st, [&](const ExprPtr& e) {
+                std::unordered_set<const Expr*> nodes;
+                collect_nodes(e, nodes);
+                for (const Expr* n : nodes) found = found || n->kind == ExprKind::Yield || n->kind == ExprKind::YieldFrom;
+            });
+            if (found || yields_in(st->body) || yields_in(st->orelse) || yields_in(st->finalbody)) return true;
+            for (const auto& h : st->handlers)
+                if (yields_in(h.body)) return true;
+            for (const auto& c : st->cases)
+                if (yields_in(c.body)) return true;
+        }
+        return false;
     }
 
     void nested_body(const CodeObject& code, Body& body, bool may_have_docstring) {
@@ -4392,6 +4425,58 @@ private:
         }
     }
 
+public:
+    // A module's statements: its end (`return None`, which 3.10+ copies into the branches of a
+    // trailing if or try, e.g. `if __name__ == "__main__":`) is not printed.
+    Body run_module() {
+        Body body = run();
+        check_no_markers(body);
+        strip_module_tail(body);
+        std::function<void(const Body&)> no_return = [&](const Body& b) {
+            for (const auto& st : b) {
+                if (st->kind == StmtKind::Return) unsupported("a return at module level");
+                if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+                no_return(st->body);
+                no_return(st->orelse);
+                no_return(st->finalbody);
+                for (const auto& h : st->handlers) no_return(h.body);
+                for (const auto& c : st->cases) no_return(c.body);
+            }
+        };
+        no_return(body);
+        return body;
+    }
+
+private:
+    // `return None` where the module's code ends anyway (the last statement, or the end of a
+    // branch of a last if or try, where 3.10+ copies it) is that end: dropped, or `pass` where a
+    // branch would be left empty.
+    static void strip_module_tail(Body& body, bool may_empty = true) {
+        if (body.empty()) return;
+        Stmt& last = *body.back();
+        if (is_return_none(body.back())) {
+            if (body.size() == 1 && !may_empty) {
+                body.back() = make_stmt(StmtKind::Pass);
+                return;
+            }
+            body.pop_back();  // what is now last ends the module too (`if x: return` then the end)
+            strip_module_tail(body, may_empty);
+            return;
+        }
+        if (last.kind == StmtKind::If) {
+            strip_module_tail(last.body, false);
+            strip_module_tail(last.orelse, true);
+        } else if (last.kind == StmtKind::Try && last.finalbody.empty()) {
+            if (last.orelse.empty()) strip_module_tail(last.body, false);
+            else strip_module_tail(last.orelse, true);
+            for (ExceptHandler& h : last.handlers) strip_module_tail(h.body, false);
+        }
+    }
+
+public:
+
+private:
+
     static bool is_branching(const Stmt& s) {
         return s.kind == StmtKind::If || (s.kind == StmtKind::Try && s.finalbody.empty());
     }
@@ -4577,12 +4662,7 @@ DecompileOutput decompile(const CodeObject& code) {
             return result;
         }
         StructuredDecompiler top(code, result.failures);
-        body = top.run();
-        StructuredDecompiler::check_no_markers(body);
-        if (!body.empty() && body.back()->kind == StmtKind::Return &&
-            (!body.back()->value || (body.back()->value->kind == ExprKind::Constant &&
-                                     body.back()->value->constant->kind == PyValue::Kind::None)))
-            body.pop_back();
+        body = top.run_module();
         // A module docstring is stored into __doc__.
         if (!body.empty() && body[0]->kind == StmtKind::Assign && body[0]->targets.size() == 1 &&
             body[0]->targets[0]->kind == ExprKind::Name && body[0]->targets[0]->id == "__doc__" &&
