@@ -2415,3 +2415,47 @@ def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
     assert "could not decompile f" in proc.stderr
     assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
     compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
+
+
+# 3.12+ lay a loop body's except clauses out after the body's end (a bare jump back, or the
+# repeated test of a `while`): a clause that goes on jumps back there.
+BACK_SNIPPETS = {
+    "except_pass_ends_while_true": ("""
+def f(keys, d):
+    pending = list(keys)
+    while True:
+        try:
+            key = pending.pop()
+        except IndexError:
+            return d
+        try:
+            del d[key]
+        except KeyError:
+            pass
+""", "f([1, 2, 5], {1: 'a', 2: 'b', 3: 'c'})"),
+    "except_ends_loop_body": ("""
+def g(keys, d):
+    while keys:
+        key = keys.pop()
+        try:
+            del d[key]
+        except KeyError:
+            d['missed'] = d.get('missed', 0) + 1
+
+
+def h(d, n):
+    i = 0
+    while True:
+        i += 1
+        if i > n:
+            break
+        try:
+            d[i] = 10 // (i % 3)
+        except ZeroDivisionError:
+            d[i] = None
+    return d
+""", "g([1, 4], {1: 'a', 3: 'c'}), h({}, 7)"),
+}
+SNIPPETS.update(BACK_SNIPPETS)
+EQUIVALENT_NOW |= {("except_ends_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)

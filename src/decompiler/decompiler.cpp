@@ -2675,6 +2675,13 @@ private:
             (else_jump_trace(c) == ElseTrace::NoElse || !ends_before_dead_code(c.else_block, block)) &&
             !has_implicit_return(c.then_block, c.else_block))
             return c.else_block;
+        // 3.12+ lay except clauses out after the end of the loop body (its bare jump back or repeated
+        // test), which a clause that goes on reaches by a backward jump: the end of the enclosing
+        // region. (The other side re-raises: no post-dominator, or, where the loop never ends but by
+        // an exception, the re-raise itself.)
+        if (loop && stop >= 0 && stop < block && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
+            (jumps_back_to(c.then_block, block, stop) || jumps_back_to(c.else_block, block, stop)))
+            return stop;
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
         // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
         // loop header (the jump to the dead jump back was threaded); a `continue` written there
@@ -2765,6 +2772,17 @@ private:
 
     // The blocks normal flow reaches from `from` walking only blocks after `floor` (so not around
     // an enclosing loop).
+    // Whether a block reached from `from` without going back to `floor` or above jumps to `to`.
+    bool jumps_back_to(int from, int floor, int to) const {
+        if (from < 0) return false;
+        std::vector<bool> side = reachable_above(from, floor);
+        for (int k = floor + 1; k < cfg_.size(); ++k)
+            if (side[size_t(k)])
+                for (int s : cfg_.block(k).succs)
+                    if (s == to) return true;
+        return false;
+    }
+
     std::vector<bool> reachable_above(int from, int floor) const {
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work = {from};
