@@ -2455,7 +2455,26 @@ def h(d, n):
             d[i] = None
     return d
 """, "g([1, 4], {1: 'a', 3: 'c'}), h({}, 7)"),
+    # (A clause that goes on to the next iteration of a `for` jumps to its header: `continue`.)
+    "except_in_elif_of_for": ("""
+def f(items):
+    ints, others = [], []
+    for x in items:
+        if isinstance(x, int):
+            if ints and ints[-1] > x:
+                raise ValueError(x)
+            ints.append(x)
+        elif isinstance(x, str):
+            try:
+                ints.append(int(x))
+            except ValueError:
+                others.append(x)
+        else:
+            others.append(x)
+    return ints, others
+""", "f([1, '2', 'z', 3.5, 4])"),
 }
 SNIPPETS.update(BACK_SNIPPETS)
-EQUIVALENT_NOW |= {("except_ends_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)

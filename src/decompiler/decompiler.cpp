@@ -2677,9 +2677,9 @@ private:
             return c.else_block;
         // 3.12+ lay except clauses out after the end of the loop body (its bare jump back or repeated
         // test), which a clause that goes on reaches by a backward jump: the end of the enclosing
-        // region. (The other side re-raises: no post-dominator, or, where the loop never ends but by
+        // region. (A jump to the header itself is `continue`.) (The other side re-raises: no post-dominator, or, where the loop never ends but by
         // an exception, the re-raise itself.)
-        if (loop && stop >= 0 && stop < block && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
+        if (loop && stop >= 0 && stop < block && stop != loop->header && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
             (jumps_back_to(c.then_block, block, stop) || jumps_back_to(c.else_block, block, stop)))
             return stop;
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
