@@ -2473,8 +2473,59 @@ def f(items):
             others.append(x)
     return ints, others
 """, "f([1, '2', 'z', 3.5, 4])"),
+    # 3.12+ thread the exits of a loop ending an enclosing loop's body to that loop's header.
+    "while_ends_for_body": ("""
+def f(items, d, bad):
+    for word, tup in items:
+        fragment = word
+        while fragment:
+            if fragment in d:
+                bad[fragment] = 0
+                break
+            d[fragment] = tup
+            fragment = fragment[:-1]
+    return d, bad
+
+
+def g(items, n):
+    out = []
+    i = 0
+    while i < len(items):
+        x = items[i]
+        i += 1
+        while x < n:
+            if x == 5:
+                break
+            x += 2
+            out.append(x)
+    return out
+
+
+def h(items, n):
+    out = []
+    for x in items:
+        if x:
+            while x < n:
+                if x == 5:
+                    break
+                x += 2
+                out.append(x)
+    return out
+""", "f([('abc', 1), ('abd', 2), ('x', 3)], {}, {}), g([1, 5, 9], 8), h([0, 1, 5, 9], 8)"),
+    "while_true_ends_for_body": ("""
+def f(items, n):
+    out = []
+    for x in items:
+        while True:
+            x += 1
+            if x > n:
+                break
+            out.append(x)
+    return out
+""", "f([1, 5, 9], 7)"),
 }
 SNIPPETS.update(BACK_SNIPPETS)
-EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for")
+EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for", "while_true_ends_for_body")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)
+EQUIVALENT_NOW |= {("while_ends_for_body", v) for v in ("3.12", "3.13")}  # 3.8-3.11: h's layout

@@ -2384,6 +2384,11 @@ private:
                     out.push_back(make_stmt(StmtKind::Continue));
                     return false;
                 }
+                if (breaks_through_bare_exit(loop, target)) {
+                    ++loop->breaks;
+                    out.push_back(make_stmt(StmtKind::Break));
+                    return false;
+                }
                 if (is_threaded_break(loop, target, stack)) {
                     loop->break_to = target;
                     ++loop->breaks;
@@ -2459,6 +2464,27 @@ private:
     // straight to that loop's next iteration (past a for-else's else clause, which then is all the
     // code between the loop's exit and there). The iterator is popped; the jump must be the loop's
     // only break target.
+    // A `while True:` ending the body of `outer`: 3.12+ thread its `break` to the next iteration
+    // of `outer`, and nothing in it goes to the block after it.
+    bool breaks_only_to_next_iteration(const Loop& loop, const Loop* outer) const {
+        if (!outer) return false;
+        int next = next_iteration(outer);
+        bool breaks = false;
+        for (int b : loop.blocks)
+            for (int s : cfg_.block(b).succs) {
+                if (s == loop.exit) return false;
+                breaks = breaks || (s == next && s < loop.header);
+            }
+        return breaks;
+    }
+
+    // A `while` (no else clause) that ends at a bare jump back to `target`, an enclosing loop's
+    // header: 3.12+ thread its `break` through that jump.
+    bool breaks_through_bare_exit(const Loop* loop, int target) const {
+        return loop && !loop->is_for && loop->exit >= 0 && loop->break_to == loop->exit && target < loop->header &&
+               is_bare_back_jump(loop->exit, target);
+    }
+
     bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
         if (!loop || !loop->is_for || !loop->outer || target != next_iteration(loop->outer)) return false;
         if (loop->break_to != target && (loop->break_to != loop->exit || loop->breaks > 0)) return false;
@@ -3026,7 +3052,7 @@ private:
         if (body <= c.last_block || exit < 0 || !c.first_value || !is_back_edge_target(body)) return std::nullopt;
         int latch = latch_of(body);
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
-        int test_end, body_from_bottom;
+        int test_end, body_from_bottom, exit_alias = -1;
         std::vector<int> exit_copy;
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
             (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
@@ -3037,6 +3063,12 @@ private:
             body_from_bottom = latch;
             const NeutralOp& out = ops_[cfg_.block(test_end).last - 1];
             int out_to = out.kind == N::JumpIf ? cfg_.block_at_offset(out.target) : -1;
+            // (3.12+ thread the test on top through the bare jump back of an enclosing loop that
+            // ends its body after this loop: the loop ends there, where the repeated test goes.)
+            if (out_to > latch && exit >= 0 && exit < header && is_bare_back_jump(out_to, exit)) {
+                exit_alias = exit;
+                exit = out_to;
+            }
             if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) return std::nullopt;
         } else {
             return std::nullopt;
@@ -3054,7 +3086,7 @@ private:
         // each jump out of each test.
         std::set<int> copies;
         auto top_role = [&](int block) {
-            if (block == exit || copied_exit_of(block, exit)) return -1;
+            if (block == exit || block == exit_alias || copied_exit_of(block, exit)) return -1;
             if (block == body) return -2;
             if (block >= header && block <= header + n) return block - header;
             return -3;
@@ -3269,6 +3301,7 @@ private:
         loop.exit = loop.latch + 1 < cfg_.size() ? loop.latch + 1 : -1;
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
+        if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
         if (std::optional<Condition> probed = probe_condition(header, stack)) {
