@@ -2512,6 +2512,55 @@ def h(items, n):
                 out.append(x)
     return out
 """, "f([('abc', 1), ('abd', 2), ('x', 3)], {}, {}), g([1, 5, 9], 8), h([0, 1, 5, 9], 8)"),
+    # 3.13 copies an except clause's way out into the ends of a try statement nested in it.
+    "try_in_except_clause_in_loop": ("""
+def f(mods):
+    for m in mods:
+        x = None
+        try:
+            x = m.a
+        except AttributeError:
+            try:
+                x = m.b
+            except AttributeError:
+                pass
+        if x is None:
+            continue
+        m.c = x
+
+
+def g(mods):
+    out = []
+    for m in mods:
+        loader = None
+        try:
+            loader = m.a
+        except AttributeError:
+            try:
+                loader = m.b
+            except AttributeError:
+                pass
+        if loader not in {'x', 'y'}:
+            continue
+        try:
+            m.c = abs(m.c)
+        except (AttributeError, TypeError):
+            pass
+        out.append(loader)
+    return out
+
+
+def ns(**kw):
+    o = type('O', (), {})()
+    o.__dict__.update(kw)
+    return o
+
+
+def run_f():
+    ms = [ns(b=1), ns(a=None), ns(a=2), ns()]
+    f(ms)
+    return [sorted(vars(m).items()) for m in ms]
+""", "run_f(), g([ns(a='x', c=-3), ns(b='y'), ns(a='z'), ns(), ns(a='y', c='s')])"),
     "while_true_ends_for_body": ("""
 def f(items, n):
     out = []
@@ -2525,7 +2574,8 @@ def f(items, n):
 """, "f([1, 5, 9], 7)"),
 }
 SNIPPETS.update(BACK_SNIPPETS)
-EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for", "while_true_ends_for_body")
+EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for", "while_true_ends_for_body",
+                                         "try_in_except_clause_in_loop")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)
 EQUIVALENT_NOW |= {("while_ends_for_body", v) for v in ("3.12", "3.13")}  # 3.8-3.11: h's layout
