@@ -2561,6 +2561,26 @@ def run_f():
     f(ms)
     return [sorted(vars(m).items()) for m in ms]
 """, "run_f(), g([ns(a='x', c=-3), ns(b='y'), ns(a='z'), ns(), ns(a='y', c='s')])"),
+    # A loop starting the body of a `while` whose test is repeated at the bottom: both jump back to
+    # the body's first block.
+    "while_true_starts_while_body": ("""
+def f(m, pos, size):
+    i = 0
+    buf = 0
+    while size > 0:
+        while True:
+            start, stop = m[i]
+            if start <= pos < stop:
+                break
+            else:
+                i += 1
+                if i == len(m):
+                    i = 0
+        length = min(size, stop - pos)
+        buf += length
+        size -= length
+    return buf
+""", "f([(0, 2), (2, 5), (5, 9)], 3, 10), f([(0, 4)], 1, 6)"),
     "while_true_ends_for_body": ("""
 def f(items, n):
     out = []
@@ -2577,5 +2597,6 @@ SNIPPETS.update(BACK_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for", "while_true_ends_for_body",
                                          "try_in_except_clause_in_loop")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_starts_while_body", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: the else's jump
 EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)
 EQUIVALENT_NOW |= {("while_ends_for_body", v) for v in ("3.12", "3.13")}  # 3.8-3.11: h's layout

@@ -2314,6 +2314,18 @@ private:
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
+            // A loop that starts the body of a rotated `while` shares its first block, where both
+            // jump back: the inner one's jump back is the last one before the outer one's.
+            if (loop && b == loop->body_start && !emitted_[b]) {
+                int inner = -1;
+                for (int p : cfg_.block(b).preds)
+                    if (p != loop->latch && p < loop->latch && is_loop_edge(p, b)) inner = std::max(inner, p);
+                if (inner >= 0) {
+                    b = emit_loop(b, out, loop, stack, base, inner);
+                    if (b == kFlowEnded) return false;
+                    continue;
+                }
+            }
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
             // `try:` right around a loop starting at its first block: the try statement opens first.
             if (loop_header && try_encloses_loop(b)) loop_header = false;
@@ -3224,11 +3236,11 @@ private:
         return loop.break_to;
     }
 
-    int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
+    int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base, int latch = -1) {
         (void)outer;
         Loop loop;
         loop.header = header;
-        loop.latch = latch_of(header);
+        loop.latch = latch >= 0 ? latch : latch_of(header);
         for (int k = header; k <= loop.latch; ++k) loop.blocks.insert(k);
         const Block& hb = cfg_.block(header);
         const NeutralOp& first = ops_[hb.first];
