@@ -2316,10 +2316,12 @@ private:
             }
             // A loop that starts the body of a rotated `while` shares its first block, where both
             // jump back: the inner one's jump back is the last one before the outer one's.
+            // (Before the repeated test, whose blocks may jump back there too.)
             if (loop && b == loop->body_start && !emitted_[b]) {
+                int bottom = loop->bottom >= 0 ? loop->bottom : loop->bottom_jump;
                 int inner = -1;
                 for (int p : cfg_.block(b).preds)
-                    if (p != loop->latch && p < loop->latch && is_loop_edge(p, b)) inner = std::max(inner, p);
+                    if (p < bottom && is_loop_edge(p, b)) inner = std::max(inner, p);
                 if (inner >= 0) {
                     b = emit_loop(b, out, loop, stack, base, inner);
                     if (b == kFlowEnded) return false;
