@@ -2366,57 +2366,6 @@ EQUIVALENT_NOW |= {(name, v) for name in ("if_continue_nest_in_for", "try_return
 EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: refused
 
 
-def decompile_and_check(cli, tmp_path, version, name):
-    exe = interpreter(version)
-    if exe is None:
-        pytest.skip("Python %s is not installed (pyenv)" % version)
-    if name in NEEDS_310 and version in ("3.8", "3.9"):
-        pytest.skip("match statements are Python 3.10+")
-    source, call = SNIPPETS[name]
-    pyc = tmp_path / ("%s.pyc" % name)
-    compile_pyc(exe, source, pyc)
-    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
-    return exe, source, call, proc
-
-
-@pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize("name", sorted(SNIPPETS))
-def test_never_silently_wrong(cli, tmp_path, version, name):
-    """Output is either equivalent (and computes the same) or an explicit, loud refusal."""
-    exe, source, call, proc = decompile_and_check(cli, tmp_path, version, name)
-    decompiled = proc.stdout
-    if proc.returncode != 0:
-        assert "could not decompile" in proc.stderr, proc.stderr
-        assert "uncompile could not decompile" in decompiled
-        compile(decompiled, "<decompiled>", "exec")
-        assert (name, version) not in EQUIVALENT_NOW, "regression:\n" + proc.stderr
-        return
-    verdicts = verify(exe, tmp_path / ("%s.pyc" % name), decompiled, tmp_path)
-    assert all(v["level"] != "failed" for v in verdicts), verdicts
-    if call:
-        same, err = run_both(exe, source, decompiled, call)
-        assert same == "True", "results differ on %s:\n%s\n--- decompiled ---\n%s" % (version, err, decompiled)
-    bad = [v for v in verdicts if v["level"] != "equivalent"]
-    if (name, version) in EQUIVALENT_NOW:
-        assert not bad, "no longer equivalent on %s:\n%s\n--- decompiled ---\n%s" % (version, bad, decompiled)
-
-
-@pytest.mark.parametrize("name, version", [(n, v) for n in sorted(UNSUPPORTED_YET) for v in UNSUPPORTED_YET[n][1]])
-def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
-    exe = interpreter(version)
-    if exe is None:
-        pytest.skip("Python %s is not installed (pyenv)" % version)
-    source, _ = UNSUPPORTED_YET[name]
-    pyc = tmp_path / ("%s.pyc" % name)
-    compile_pyc(exe, source, pyc)
-    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
-    if proc.returncode == 0:
-        pytest.fail("expected an explicit failure while %s is unsupported; got:\n%s" % (name, proc.stdout))
-    assert "could not decompile f" in proc.stderr
-    assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
-    compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
-
-
 # 3.12+ lay a loop body's except clauses out after the body's end (a bare jump back, or the
 # repeated test of a `while`): a clause that goes on jumps back there.
 BACK_SNIPPETS = {
@@ -2600,3 +2549,54 @@ EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_el
 EQUIVALENT_NOW |= {("while_true_starts_while_body", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: the else's jump
 EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)
 EQUIVALENT_NOW |= {("while_ends_for_body", v) for v in ("3.12", "3.13")}  # 3.8-3.11: h's layout
+
+
+def decompile_and_check(cli, tmp_path, version, name):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    if name in NEEDS_310 and version in ("3.8", "3.9"):
+        pytest.skip("match statements are Python 3.10+")
+    source, call = SNIPPETS[name]
+    pyc = tmp_path / ("%s.pyc" % name)
+    compile_pyc(exe, source, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    return exe, source, call, proc
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_never_silently_wrong(cli, tmp_path, version, name):
+    """Output is either equivalent (and computes the same) or an explicit, loud refusal."""
+    exe, source, call, proc = decompile_and_check(cli, tmp_path, version, name)
+    decompiled = proc.stdout
+    if proc.returncode != 0:
+        assert "could not decompile" in proc.stderr, proc.stderr
+        assert "uncompile could not decompile" in decompiled
+        compile(decompiled, "<decompiled>", "exec")
+        assert (name, version) not in EQUIVALENT_NOW, "regression:\n" + proc.stderr
+        return
+    verdicts = verify(exe, tmp_path / ("%s.pyc" % name), decompiled, tmp_path)
+    assert all(v["level"] != "failed" for v in verdicts), verdicts
+    if call:
+        same, err = run_both(exe, source, decompiled, call)
+        assert same == "True", "results differ on %s:\n%s\n--- decompiled ---\n%s" % (version, err, decompiled)
+    bad = [v for v in verdicts if v["level"] != "equivalent"]
+    if (name, version) in EQUIVALENT_NOW:
+        assert not bad, "no longer equivalent on %s:\n%s\n--- decompiled ---\n%s" % (version, bad, decompiled)
+
+
+@pytest.mark.parametrize("name, version", [(n, v) for n in sorted(UNSUPPORTED_YET) for v in UNSUPPORTED_YET[n][1]])
+def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    source, _ = UNSUPPORTED_YET[name]
+    pyc = tmp_path / ("%s.pyc" % name)
+    compile_pyc(exe, source, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    if proc.returncode == 0:
+        pytest.fail("expected an explicit failure while %s is unsupported; got:\n%s" % (name, proc.stdout))
+    assert "could not decompile f" in proc.stderr
+    assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
+    compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
