@@ -2432,6 +2432,191 @@ EQUIVALENT_NOW |= {(name, v) for name in ("if_continue_nest_in_for", "try_return
 EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: refused
 
 
+# 3.12+ lay a loop body's except clauses out after the body's end (a bare jump back, or the
+# repeated test of a `while`): a clause that goes on jumps back there.
+BACK_SNIPPETS = {
+    "except_pass_ends_while_true": ("""
+def f(keys, d):
+    pending = list(keys)
+    while True:
+        try:
+            key = pending.pop()
+        except IndexError:
+            return d
+        try:
+            del d[key]
+        except KeyError:
+            pass
+""", "f([1, 2, 5], {1: 'a', 2: 'b', 3: 'c'})"),
+    "except_ends_loop_body": ("""
+def g(keys, d):
+    while keys:
+        key = keys.pop()
+        try:
+            del d[key]
+        except KeyError:
+            d['missed'] = d.get('missed', 0) + 1
+
+
+def h(d, n):
+    i = 0
+    while True:
+        i += 1
+        if i > n:
+            break
+        try:
+            d[i] = 10 // (i % 3)
+        except ZeroDivisionError:
+            d[i] = None
+    return d
+""", "g([1, 4], {1: 'a', 3: 'c'}), h({}, 7)"),
+    # (A clause that goes on to the next iteration of a `for` jumps to its header: `continue`.)
+    "except_in_elif_of_for": ("""
+def f(items):
+    ints, others = [], []
+    for x in items:
+        if isinstance(x, int):
+            if ints and ints[-1] > x:
+                raise ValueError(x)
+            ints.append(x)
+        elif isinstance(x, str):
+            try:
+                ints.append(int(x))
+            except ValueError:
+                others.append(x)
+        else:
+            others.append(x)
+    return ints, others
+""", "f([1, '2', 'z', 3.5, 4])"),
+    # 3.12+ thread the exits of a loop ending an enclosing loop's body to that loop's header.
+    "while_ends_for_body": ("""
+def f(items, d, bad):
+    for word, tup in items:
+        fragment = word
+        while fragment:
+            if fragment in d:
+                bad[fragment] = 0
+                break
+            d[fragment] = tup
+            fragment = fragment[:-1]
+    return d, bad
+
+
+def g(items, n):
+    out = []
+    i = 0
+    while i < len(items):
+        x = items[i]
+        i += 1
+        while x < n:
+            if x == 5:
+                break
+            x += 2
+            out.append(x)
+    return out
+
+
+def h(items, n):
+    out = []
+    for x in items:
+        if x:
+            while x < n:
+                if x == 5:
+                    break
+                x += 2
+                out.append(x)
+    return out
+""", "f([('abc', 1), ('abd', 2), ('x', 3)], {}, {}), g([1, 5, 9], 8), h([0, 1, 5, 9], 8)"),
+    # 3.13 copies an except clause's way out into the ends of a try statement nested in it.
+    "try_in_except_clause_in_loop": ("""
+def f(mods):
+    for m in mods:
+        x = None
+        try:
+            x = m.a
+        except AttributeError:
+            try:
+                x = m.b
+            except AttributeError:
+                pass
+        if x is None:
+            continue
+        m.c = x
+
+
+def g(mods):
+    out = []
+    for m in mods:
+        loader = None
+        try:
+            loader = m.a
+        except AttributeError:
+            try:
+                loader = m.b
+            except AttributeError:
+                pass
+        if loader not in {'x', 'y'}:
+            continue
+        try:
+            m.c = abs(m.c)
+        except (AttributeError, TypeError):
+            pass
+        out.append(loader)
+    return out
+
+
+def ns(**kw):
+    o = type('O', (), {})()
+    o.__dict__.update(kw)
+    return o
+
+
+def run_f():
+    ms = [ns(b=1), ns(a=None), ns(a=2), ns()]
+    f(ms)
+    return [sorted(vars(m).items()) for m in ms]
+""", "run_f(), g([ns(a='x', c=-3), ns(b='y'), ns(a='z'), ns(), ns(a='y', c='s')])"),
+    # A loop starting the body of a `while` whose test is repeated at the bottom: both jump back to
+    # the body's first block.
+    "while_true_starts_while_body": ("""
+def f(m, pos, size):
+    i = 0
+    buf = 0
+    while size > 0:
+        while True:
+            start, stop = m[i]
+            if start <= pos < stop:
+                break
+            else:
+                i += 1
+                if i == len(m):
+                    i = 0
+        length = min(size, stop - pos)
+        buf += length
+        size -= length
+    return buf
+""", "f([(0, 2), (2, 5), (5, 9)], 3, 10), f([(0, 4)], 1, 6)"),
+    "while_true_ends_for_body": ("""
+def f(items, n):
+    out = []
+    for x in items:
+        while True:
+            x += 1
+            if x > n:
+                break
+            out.append(x)
+    return out
+""", "f([1, 5, 9], 7)"),
+}
+SNIPPETS.update(BACK_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("except_ends_loop_body", "except_in_elif_of_for", "while_true_ends_for_body",
+                                         "try_in_except_clause_in_loop")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_starts_while_body", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: the else's jump
+EQUIVALENT_NOW |= {("except_pass_ends_while_true", v) for v in ("3.12", "3.13")}  # 3.8-3.11: refused (finally copy)
+EQUIVALENT_NOW |= {("while_ends_for_body", v) for v in ("3.12", "3.13")}  # 3.8-3.11: h's layout
+
+
 def decompile_and_check(cli, tmp_path, version, name):
     exe = interpreter(version)
     if exe is None:

@@ -2373,6 +2373,20 @@ private:
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
+            // A loop that starts the body of a rotated `while` shares its first block, where both
+            // jump back: the inner one's jump back is the last one before the outer one's.
+            // (Before the repeated test, whose blocks may jump back there too.)
+            if (loop && b == loop->body_start && !emitted_[b]) {
+                int bottom = loop->bottom >= 0 ? loop->bottom : loop->bottom_jump;
+                int inner = -1;
+                for (int p : cfg_.block(b).preds)
+                    if (p < bottom && is_loop_edge(p, b)) inner = std::max(inner, p);
+                if (inner >= 0) {
+                    b = emit_loop(b, out, loop, stack, base, inner);
+                    if (b == kFlowEnded) return false;
+                    continue;
+                }
+            }
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
             // `try:` right around a loop starting at its first block: the try statement opens first.
             if (loop_header && try_encloses_loop(b)) loop_header = false;
@@ -2447,6 +2461,11 @@ private:
                 if (target == stop) return true;
                 if (loop && target == loop->header) {
                     out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
+                }
+                if (breaks_through_bare_exit(loop, target)) {
+                    ++loop->breaks;
+                    out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
                 if (is_threaded_break(loop, target, stack)) {
@@ -2524,6 +2543,27 @@ private:
     // straight to that loop's next iteration (past a for-else's else clause, which then is all the
     // code between the loop's exit and there). The iterator is popped; the jump must be the loop's
     // only break target.
+    // A `while True:` ending the body of `outer`: 3.12+ thread its `break` to the next iteration
+    // of `outer`, and nothing in it goes to the block after it.
+    bool breaks_only_to_next_iteration(const Loop& loop, const Loop* outer) const {
+        if (!outer) return false;
+        int next = next_iteration(outer);
+        bool breaks = false;
+        for (int b : loop.blocks)
+            for (int s : cfg_.block(b).succs) {
+                if (s == loop.exit) return false;
+                breaks = breaks || (s == next && s < loop.header);
+            }
+        return breaks;
+    }
+
+    // A `while` (no else clause) that ends at a bare jump back to `target`, an enclosing loop's
+    // header: 3.12+ thread its `break` through that jump.
+    bool breaks_through_bare_exit(const Loop* loop, int target) const {
+        return loop && !loop->is_for && loop->exit >= 0 && loop->break_to == loop->exit && target < loop->header &&
+               is_bare_back_jump(loop->exit, target);
+    }
+
     bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
         if (!loop || !loop->is_for || !loop->outer || target != next_iteration(loop->outer)) return false;
         if (loop->break_to != target && (loop->break_to != loop->exit || loop->breaks > 0)) return false;
@@ -2740,6 +2780,13 @@ private:
             (else_jump_trace(c) == ElseTrace::NoElse || !ends_before_dead_code(c.else_block, block)) &&
             !has_implicit_return(c.then_block, c.else_block))
             return c.else_block;
+        // 3.12+ lay except clauses out after the end of the loop body (its bare jump back or repeated
+        // test), which a clause that goes on reaches by a backward jump: the end of the enclosing
+        // region. (A jump to the header itself is `continue`.) (The other side re-raises: no post-dominator, or, where the loop never ends but by
+        // an exception, the re-raise itself.)
+        if (loop && stop >= 0 && stop < block && stop != loop->header && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
+            (jumps_back_to(c.then_block, block, stop) || jumps_back_to(c.else_block, block, stop)))
+            return stop;
         if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
         // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
         // loop header (the jump to the dead jump back was threaded); a `continue` written there
@@ -2830,6 +2877,17 @@ private:
 
     // The blocks normal flow reaches from `from` walking only blocks after `floor` (so not around
     // an enclosing loop).
+    // Whether a block reached from `from` without going back to `floor` or above jumps to `to`.
+    bool jumps_back_to(int from, int floor, int to) const {
+        if (from < 0) return false;
+        std::vector<bool> side = reachable_above(from, floor);
+        for (int k = floor + 1; k < cfg_.size(); ++k)
+            if (side[size_t(k)])
+                for (int s : cfg_.block(k).succs)
+                    if (s == to) return true;
+        return false;
+    }
+
     std::vector<bool> reachable_above(int from, int floor) const {
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work = {from};
@@ -3122,7 +3180,7 @@ private:
         if (body <= c.last_block || exit < 0 || !c.first_value || !is_back_edge_target(body)) return std::nullopt;
         int latch = latch_of(body);
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
-        int test_end, body_from_bottom;
+        int test_end, body_from_bottom, exit_alias = -1;
         std::vector<int> exit_copy;
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
             (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
@@ -3133,6 +3191,12 @@ private:
             body_from_bottom = latch;
             const NeutralOp& out = ops_[cfg_.block(test_end).last - 1];
             int out_to = out.kind == N::JumpIf ? cfg_.block_at_offset(out.target) : -1;
+            // (3.12+ thread the test on top through the bare jump back of an enclosing loop that
+            // ends its body after this loop: the loop ends there, where the repeated test goes.)
+            if (out_to > latch && exit >= 0 && exit < header && is_bare_back_jump(out_to, exit)) {
+                exit_alias = exit;
+                exit = out_to;
+            }
             if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) return std::nullopt;
         } else {
             return std::nullopt;
@@ -3150,7 +3214,7 @@ private:
         // each jump out of each test.
         std::set<int> copies;
         auto top_role = [&](int block) {
-            if (block == exit || copied_exit_of(block, exit)) return -1;
+            if (block == exit || block == exit_alias || copied_exit_of(block, exit)) return -1;
             if (block == body) return -2;
             if (block >= header && block <= header + n) return block - header;
             return -3;
@@ -3288,11 +3352,11 @@ private:
         return loop.break_to;
     }
 
-    int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
+    int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base, int latch = -1) {
         (void)outer;
         Loop loop;
         loop.header = header;
-        loop.latch = latch_of(header);
+        loop.latch = latch >= 0 ? latch : latch_of(header);
         for (int k = header; k <= loop.latch; ++k) loop.blocks.insert(k);
         const Block& hb = cfg_.block(header);
         const NeutralOp& first = ops_[hb.first];
@@ -3366,6 +3430,7 @@ private:
         loop.exit = loop.latch + 1 < cfg_.size() ? loop.latch + 1 : -1;
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
+        if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
         if (std::optional<Condition> probed = probe_condition(header, stack)) {

@@ -25,14 +25,15 @@ struct VersionTraits {
     bool forward_conditionals;  // conditional jumps only go forward (3.12+)
     bool copies_small_exits;    // a jump to a short return/raise block becomes a copy of it (3.10+)
     bool fused_const_returns;   // LOAD_CONST; RETURN_VALUE in one block is RETURN_CONST (3.12+)
+    bool copies_clause_exits;   // an except clause's `POP_EXCEPT; JUMP` is copied into a try nested in it (3.13+)
 };
 
 VersionTraits traits_of(PyVersion v) {
-    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true, true, true};
-    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true, true, true};
-    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false, true, false};
-    if (v >= PyVersion{3, 10}) return {true, true, 0, true, false, true, false};
-    return {true, true, 0, true, false, false, false};
+    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true, true, true, true};
+    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true, true, true, false};
+    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false, true, false, false};
+    if (v >= PyVersion{3, 10}) return {true, true, 0, true, false, true, false, false};
+    return {true, true, 0, true, false, false, false, false};
 }
 
 // What the code at a SETUP_FINALLY / SETUP_WITH target is (3.8-3.10).
@@ -75,6 +76,7 @@ public:
         drop_except_name_cleanups();
         if (traits_.copies_small_exits) share_exit_tails(out_, traits_.fused_const_returns);
         if (traits_.forward_conditionals) fold_backward_conditionals();
+        if (traits_.copies_clause_exits) share_clause_exits();
         unthread_short_circuits();
         return std::move(out_);
     }
@@ -128,6 +130,33 @@ public:
             ++k;
         }
         out_ = std::move(kept);
+    }
+
+    // 3.13 copies the way out of an except clause, `POP_EXCEPT; JUMP after`, into the ends of a try
+    // statement nested in the clause: its body ends with a copy, and each of its clauses with its
+    // own POP_EXCEPT and then a copy. 3.12 lays the way out once, after the nested statement, where
+    // both go. Pointing the body's copy (the nearest one before) at the clauses' gives that shape:
+    // the same ops run either way.
+    void share_clause_exits() {
+        const std::set<int64_t> targets = jump_and_handler_targets();
+        auto exit_at = [&](size_t k) {
+            return k + 1 < out_.size() && out_[k].kind == N::PopExcept && out_[k + 1].kind == N::Jump &&
+                   out_[k + 1].offset != out_[k].offset && !targets.count(out_[k + 1].offset);
+        };
+        for (size_t k = 1; k + 1 < out_.size(); ++k) {
+            if (!exit_at(k) || out_[k - 1].kind != N::PopExcept || out_[k - 1].offset == out_[k].offset) continue;
+            for (size_t c = k - 1; c-- > 0;) {
+                if (!exit_at(c) || out_[c + 1].target != out_[k + 1].target) continue;
+                if (out_[c].handler != out_[k].handler || out_[c].handler_depth != out_[k].handler_depth ||
+                    (c > 0 && out_[c - 1].kind == N::PopExcept))
+                    break;
+                out_[c].kind = N::Jump;
+                out_[c].target = out_[k].offset;
+                out_.erase(out_.begin() + long(c + 1));
+                --k;
+                break;
+            }
+        }
     }
 
     // Offsets something jumps to or handles exceptions at: ops there start a block and stay.
