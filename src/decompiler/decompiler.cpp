@@ -417,6 +417,7 @@ private:
             for (const Expr* n : nodes) {
                 if (own.count(n)) continue;
                 if (n->kind == ExprKind::Name && bound.count(n->id)) needed = true;
+                if (n->kind == ExprKind::NamedExpr) needed = true;  // its binding came before the statement
                 if ((has_own_effect(*n) || rebindable_reads_.count(n)) && n->serial < last_effect) needed = true;
             }
             if (needed) spill.push_back(v);
@@ -497,6 +498,40 @@ private:
                 return false;
         }
         return false;
+    }
+
+    // ---------------------------------------------------------------- assignment expressions
+    // `(name := value)`: the value is duplicated (COPY 1 / DUP_TOP right before, in the same block),
+    // one copy stored to a name and the other left for an enclosing expression. Not when another
+    // store takes that copy (`a = b = value`), nor for the class body's `__classcell__` store
+    // (its copy is returned), nor when a value still waiting below reads the name: it was read
+    // before the binding, and would be printed after it.
+    bool is_walrus_store(const NeutralOp& store, const ExprPtr& value, const std::vector<ExprPtr>& stack) const {
+        if (current_op_ == 0 || ops_[current_op_ - 1].kind != N::Copy || ops_[current_op_ - 1].arg != 1 ||
+            cfg_.block_of_op(current_op_ - 1) != cfg_.block_of_op(current_op_))
+            return false;
+        if (stack.size() <= base_ || stack.back() != value || is_marker_value(value) || store.name == "__classcell__")
+            return false;
+        if (store.scope == Scope::ClassDeref || chained_store_follows()) return false;
+        for (size_t k = base_; k + 1 < stack.size(); ++k)
+            if (reads_name(stack[k], store.name)) return false;
+        return true;
+    }
+
+    static bool reads_name(const ExprPtr& e, const std::string& name) {
+        std::unordered_set<const Expr*> nodes;
+        collect_nodes(e, nodes);
+        for (const Expr* n : nodes)
+            if (n->kind == ExprKind::Name && n->id == name) return true;
+        return false;
+    }
+
+    ExprPtr named_expr(const NeutralOp& store, const ExprPtr& value) {
+        auto e = make_expr(ExprKind::NamedExpr);
+        e->left = make_name(store.name);
+        e->value = lambda_or(value);
+        walrus_stores_.push_back({store.name, store.scope});
+        return e;
     }
 
     // A store followed by loads and another store of the same value: `a = b.c = value`.
@@ -934,7 +969,7 @@ private:
             span.second = std::max(span.second, s.second);
         };
         for_each_evaluated_child(*e, [&](const ExprPtr& c) { add(effect_span(c)); });
-        if (has_own_effect(*e) && !is_marker_value(e)) add({e->serial, e->serial});
+        if ((has_own_effect(*e) || ordered_reads_.count(e.get())) && !is_marker_value(e)) add({e->serial, e->serial});
         keep(e);
         effect_span_[e.get()] = span;
         return span;
@@ -1082,6 +1117,8 @@ private:
             ExprPtr name = make_name(op.name);
             if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
                 rebindable_reads_.insert(keep(name));
+            for (const auto& w : walrus_stores_)
+                if (op.kind == N::Load && w.first == op.name) ordered_reads_.insert(keep(name));
             if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError")
                 global_assertion_errors_.insert(name.get());
             stack.push_back(name);
@@ -1099,6 +1136,10 @@ private:
             if (auto it = saved_bindings_.find(value.get()); it != saved_bindings_.end()) {
                 // The comprehension's end restores what its variable was bound to before.
                 if (op.scope != Scope::Fast || it->second != op.name) unsupported("an inlined comprehension restoring another name");
+                return;
+            }
+            if (is_walrus_store(op, value, stack)) {
+                stack.back() = named_expr(op, value);
                 return;
             }
             assign(out, make_name(op.name), value, stack);
@@ -1863,6 +1904,13 @@ private:
             }
         };
         walk(Body(level->begin() + start, level->end()));
+        // An assignment expression in a comprehension binds in the enclosing function: the
+        // comprehension's code stores to a free variable (or a global); any other store is not one.
+        for (const auto& [name, scope] : inner.walrus_stores_) {
+            bool free = std::find(c.freevars.begin(), c.freevars.end(), name) != c.freevars.end();
+            if (!(scope == Scope::Global || (scope == Scope::Deref && free)))
+                unsupported("an assignment expression binding a comprehension's own variable");
+        }
         if (inner.element_.empty()) unsupported("comprehension without an element");
         if (comp->generators.empty()) unsupported("comprehension without a loop");
         auto& first = comp->generators.front();
@@ -4554,6 +4602,10 @@ private:
     // there. Locals cannot change behind a call. (Globals could, but a rewriter's own globals are
     // never rebound and ordinary bytecode keeps no global load across statements.)
     std::set<const Expr*> rebindable_reads_;
+    // Assignment expressions built (name, scope); loads of those names after one was built are
+    // ordered like effects, so an operand read after the binding is never printed before it.
+    std::vector<std::pair<std::string, Scope>> walrus_stores_;
+    std::set<const Expr*> ordered_reads_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;
