@@ -512,7 +512,7 @@ private:
             return false;
         if (stack.size() <= base_ || stack.back() != value || is_marker_value(value) || store.name == "__classcell__")
             return false;
-        if (store.scope == Scope::ClassDeref || chained_store_follows()) return false;
+        if (store.scope == Scope::ClassDeref || chained_store_follows(true)) return false;
         for (size_t k = base_; k + 1 < stack.size(); ++k)
             if (reads_name(stack[k], store.name)) return false;
         return true;
@@ -535,8 +535,11 @@ private:
     }
 
     // A store followed by loads and another store of the same value: `a = b.c = value`.
-    bool chained_store_follows() const {
+    // With `same_block`, only stores in the current op's block count: a store after a join takes
+    // the value of a short-circuit expression (`x = a and (b := v)`), not a second copy of v.
+    bool chained_store_follows(bool same_block = false) const {
         for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
+            if (same_block && cfg_.block_of_op(i) != cfg_.block_of_op(current_op_)) return false;
             switch (ops_[i].kind) {
             case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::Nop: continue;
             case N::Store: case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice: return true;
