@@ -510,7 +510,9 @@ private:
         if (current_op_ == 0 || ops_[current_op_ - 1].kind != N::Copy || ops_[current_op_ - 1].arg != 1 ||
             cfg_.block_of_op(current_op_ - 1) != cfg_.block_of_op(current_op_))
             return false;
-        if (stack.size() <= base_ || stack.back() != value || is_marker_value(value) || store.name == "__classcell__")
+        auto function = functions_.find(value.get());
+        bool lambda = function != functions_.end() && function->second.code->name == "<lambda>";
+        if (stack.size() <= base_ || stack.back() != value || (is_marker_value(value) && !lambda) || store.name == "__classcell__")
             return false;
         if (store.scope == Scope::ClassDeref || chained_store_follows(true)) return false;
         for (size_t k = base_; k + 1 < stack.size(); ++k)
