@@ -514,10 +514,31 @@ private:
         bool lambda = function != functions_.end() && function->second.code->name == "<lambda>";
         if (stack.size() <= base_ || stack.back() != value || (is_marker_value(value) && !lambda) || store.name == "__classcell__")
             return false;
-        if (store.scope == Scope::ClassDeref || chained_store_follows(true)) return false;
+        if (store.scope == Scope::ClassDeref || copy_stored_again()) return false;
         for (size_t k = base_; k + 1 < stack.size(); ++k)
             if (reads_name(stack[k], store.name)) return false;
         return true;
+    }
+
+    // Whether the next store in this block takes the copy left below the current op's value as
+    // the value it stores (`a = b[i] = v`: the loads of b and i sit above the copy), rather than
+    // as an operand (`b[(a := v)] = w`: the copy is the index).
+    bool copy_stored_again() const {
+        int above = 0;  // values the ops after the store pushed above the copy
+        for (size_t i = current_op_ + 1; i < ops_.size() && cfg_.block_of_op(i) == cfg_.block_of_op(current_op_); ++i) {
+            switch (ops_[i].kind) {
+            case N::Load: case N::LoadConst: ++above; continue;
+            case N::Nop: continue;
+            case N::LoadAttr: case N::UnaryOp: if (above < 1) return false; continue;
+            case N::Subscr: case N::BinaryOp: if (above < 2) return false; --above; continue;
+            case N::Store: return above == 0;
+            case N::StoreAttr: return above == 1;
+            case N::StoreSubscr: return above == 2;
+            case N::StoreSlice: return above == 3;
+            default: return false;
+            }
+        }
+        return false;
     }
 
     static bool reads_name(const ExprPtr& e, const std::string& name) {
@@ -537,11 +558,8 @@ private:
     }
 
     // A store followed by loads and another store of the same value: `a = b.c = value`.
-    // With `same_block`, only stores in the current op's block count: a store after a join takes
-    // the value of a short-circuit expression (`x = a and (b := v)`), not a second copy of v.
-    bool chained_store_follows(bool same_block = false) const {
+    bool chained_store_follows() const {
         for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
-            if (same_block && cfg_.block_of_op(i) != cfg_.block_of_op(current_op_)) return false;
             switch (ops_[i].kind) {
             case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::Nop: continue;
             case N::Store: case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice: return true;
