@@ -2577,6 +2577,11 @@ private:
             // Code right after a COPY of the subject is part of a case the decoder could not read
             // (an or-pattern binding names), never a match of its own on the copy.
             if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
+            // `if (name := value):` (a guard's too): a case's capture leaves the subject for a
+            // guard that names it or for the body, never for a jump that tests the copy itself.
+            if (k + 2 < ops_.size() && ops_[k].kind == N::Copy && ops_[k].arg == 1 && ops_[k + 1].kind == N::Store &&
+                ops_[k + 2].kind == N::JumpIf && cfg_.block_of_op(k) == cfg_.block_of_op(k + 2))
+                continue;
             if (auto shape = decode_match(ops_, k)) {
                 inside.insert(shape->consumed.begin(), shape->consumed.end());
                 matches_.emplace(k, std::move(*shape));
