@@ -2156,6 +2156,19 @@ def f(items):
 }
 SNIPPETS.update(MATCH_SNIPPETS)
 NEEDS_310 = set(MATCH_SNIPPETS)
+# A walrus test as a match guard (3.10+): COPY 1; STORE; a jump on the copy starts no match.
+SNIPPETS["walrus_match_guard"] = ("""
+def f(v, w):
+    match v:
+        case 1 if (t := w * 2):
+            return 'one', t
+        case [x, *_] if (n := len(str(x))) > 1:
+            return 'seq', n
+        case y:
+            return 'other', y
+""", "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
+NEEDS_310.add("walrus_match_guard")
+EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")
                    if not (v == "3.13" and POINT in MATCH_SNIPPETS[name][0])}
 

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "ast.h"
+#include "block_stack.h"
 #include "cfg.h"
 #include "core/code_walk.h"
 #include "core/error.h"
@@ -2577,16 +2578,27 @@ private:
             // Code right after a COPY of the subject is part of a case the decoder could not read
             // (an or-pattern binding names), never a match of its own on the copy.
             if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
-            // `if (name := value):` (a guard's too): a case's capture leaves the subject for a
-            // guard that names it or for the body, never for a jump that tests the copy itself.
-            if (k + 2 < ops_.size() && ops_[k].kind == N::Copy && ops_[k].arg == 1 && ops_[k + 1].kind == N::Store &&
-                ops_[k + 2].kind == N::JumpIf && cfg_.block_of_op(k) == cfg_.block_of_op(k + 2))
-                continue;
+            if (is_walrus_test(k)) continue;
             if (auto shape = decode_match(ops_, k)) {
                 inside.insert(shape->consumed.begin(), shape->consumed.end());
                 matches_.emplace(k, std::move(*shape));
             }
         }
+    }
+
+    // `(name := value)` in a test (a guard's too): COPY 1; STORE name; then the first jump of the
+    // block tests the copy or what the copy became. A case's capture (`case name if guard:`) keeps
+    // the subject below its guard's value: that jump finds one value more on the stack.
+    bool is_walrus_test(size_t k) const {
+        if (k + 2 >= ops_.size() || ops_[k].kind != N::Copy || ops_[k].arg != 1 || ops_[k + 1].kind != N::Store) return false;
+        int depth = 0;  // values above the copy's place
+        for (size_t j = k + 2; j < ops_.size() && cfg_.block_of_op(j) == cfg_.block_of_op(k); ++j) {
+            if (ops_[j].kind == N::JumpIf) return depth == 0;
+            std::optional<int> effect = stack_effect(ops_[j]);
+            if (!effect || is_block_terminator(ops_[j].kind)) return false;
+            depth += *effect;
+        }
+        return false;
     }
 
     // The block holding op `i`; a block entered in its middle (after pattern code) resumes there.
