@@ -697,6 +697,17 @@ def f(x):
     (G := G + x)
     return n, G
 """, "[f(2), f(3)]"),
+    # A comprehension's walrus binds in the function: `global`/`nonlocal` there must be kept.
+    "walrus_comprehension_scopes": ("""
+GZ = None
+def f(a):
+    global GZ
+    nz = 0
+    def inner():
+        nonlocal nz
+        return [[nz for y in x if (nz := y)] for x in a]
+    return [GZ for x in a if (GZ := x)], GZ, inner(), nz
+""", "f([[1, 0, 2], [3]]), GZ"),
 })
 
 # ---- The end of a protected body around a loop: 3.12+ leave a loop's conditional jump and jump back
@@ -2562,5 +2573,6 @@ def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
     assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
     compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
 EQUIVALENT_NOW |= {(name, v) for name in ("walrus_short_circuit", "walrus_while", "walrus_comprehension",
-                                           "walrus_nested_and_values", "walrus_scopes")
+                                           "walrus_nested_and_values", "walrus_scopes",
+                                           "walrus_comprehension_scopes")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

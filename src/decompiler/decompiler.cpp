@@ -146,12 +146,16 @@ public:
         auto add = [](std::vector<std::string>& names, const std::string& name) {
             if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
         };
-        for (const auto& op : ops_) {
-            if (op.kind != N::Store && op.kind != N::Delete) continue;
-            if (op.scope == Scope::Global) add(globals, op.name);
-            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end();
-            if (op.scope == Scope::Deref && free) add(nonlocals, op.name);
-        }
+        auto declare = [&](Scope scope, const std::string& name) {
+            if (scope == Scope::Global) add(globals, name);
+            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end();
+            if (scope == Scope::Deref && free) add(nonlocals, name);
+        };
+        for (const auto& op : ops_)
+            if (op.kind == N::Store || op.kind == N::Delete) declare(op.scope, op.name);
+        // An assignment expression in a comprehension binds in this code: its store is this
+        // code's (a global, or a free variable of this code too: nonlocal here).
+        for (const auto& [name, scope] : comprehension_walrus_stores_) declare(scope, name);
         Body out;
         for (auto [kind, names] : {std::make_pair(StmtKind::Global, &globals), std::make_pair(StmtKind::Nonlocal, &nonlocals)}) {
             if (names->empty()) continue;
@@ -1934,7 +1938,9 @@ private:
             bool free = std::find(c.freevars.begin(), c.freevars.end(), name) != c.freevars.end();
             if (!(scope == Scope::Global || (scope == Scope::Deref && free)))
                 unsupported("an assignment expression binding a comprehension's own variable");
+            comprehension_walrus_stores_.insert({name, scope});
         }
+        comprehension_walrus_stores_.insert(inner.comprehension_walrus_stores_.begin(), inner.comprehension_walrus_stores_.end());
         if (inner.element_.empty()) unsupported("comprehension without an element");
         if (comp->generators.empty()) unsupported("comprehension without a loop");
         auto& first = comp->generators.front();
@@ -4646,6 +4652,8 @@ private:
     // ordered like effects, so an operand read after the binding is never printed before it.
     std::vector<std::pair<std::string, Scope>> walrus_stores_;
     std::set<const Expr*> ordered_reads_;
+    // Those of comprehensions (code objects of their own, before 3.12) built here, which bind in this code.
+    std::set<std::pair<std::string, Scope>> comprehension_walrus_stores_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;
