@@ -632,6 +632,84 @@ async def main(n):
 """, "asyncio.run(main(4))"),
 })
 
+# ---- Assignment expressions (`:=`): COPY 1 / DUP_TOP, a store, the other copy used by an expression.
+# The calls are logged, so a walrus hoisted out of a short-circuit expression (f called when a() is
+# false) or evaluated in another order shows as a different result.
+WALRUS_HELPERS = """
+def logged(log, tag, value):
+    log.append(tag)
+    return value
+"""
+SNIPPETS.update({
+    "walrus_short_circuit": (WALRUS_HELPERS + """
+def f(a, b):
+    log = []
+    m = n = None
+    if logged(log, 'a', a) and (m := logged(log, 'f', b)):
+        log.append(m)
+    x = logged(log, 'a2', a) and (n := logged(log, 'g', b + 1))
+    y = logged(log, 'a3', a) or (k := logged(log, 'h', b + 2))
+    return log, m, n, x, y
+""", "[f(a, b) for a in (0, 1) for b in (0, 5)]"),
+    "walrus_while": (WALRUS_HELPERS + """
+def f(n):
+    log = []
+    it = iter(range(n))
+    out = []
+    while (data := next(it, None)) is not None:
+        out.append(data)
+    k = 0
+    while (a := logged(log, 'a', k)) < 3 and (b := a * 2) < 5:
+        k += 1
+    return out, data, log, a, k
+""", "[f(n) for n in (0, 4)]"),
+    "walrus_comprehension": (WALRUS_HELPERS + """
+def f(xs):
+    log = []
+    r = [y for y in xs if (z := logged(log, y, y % 3))]
+    s = [(w := y * 2) + w for y in xs]
+    t = {y: v for y in xs if (v := y - 1) > 0}
+    u = any((hit := x) > 2 for x in xs)
+    return r, z, s, w, t, v, u, hit, log
+""", "f([1, 2, 3, 4, 5])"),
+    "walrus_nested_and_values": (WALRUS_HELPERS + """
+def f(g):
+    log = []
+    if (a := (b := logged(log, 'g', g)) + 1) > 2:
+        c = a, b
+    else:
+        c = None
+    (d := logged(log, 'd', g * 2))
+    s = f"{(e := g + 3)}-{e}"
+    t = sorted([3, 1, 2], key=(key := (lambda v: -v)), reverse=bool(r := 0))
+    return c, d, s, t, key(1), r, (h := g) + h, log
+""", "[f(g) for g in (0, 5)]"),
+    "walrus_scopes": ("""
+G = 0
+def f(x):
+    global G
+    n = 0
+    def inner():
+        nonlocal n
+        return (n := n + x)
+    inner()
+    inner()
+    (G := G + x)
+    return n, G
+""", "[f(2), f(3)]"),
+    # A comprehension's walrus binds in the function: `global`/`nonlocal` there must be kept.
+    "walrus_comprehension_scopes": ("""
+GZ = None
+def f(a):
+    global GZ
+    nz = 0
+    def inner():
+        nonlocal nz
+        return [[nz for y in x if (nz := y)] for x in a]
+    return [GZ for x in a if (GZ := x)], GZ, inner(), nz
+""", "f([[1, 0, 2], [3]]), GZ"),
+})
+
 # ---- The end of a protected body around a loop: 3.12+ leave a loop's conditional jump and jump back
 # outside the exception table's ranges, yet they are the body's. The log records __enter__/__exit__
 # and every side effect, the return expression's too, so code moved into or out of the statement
@@ -2089,6 +2167,19 @@ def f(items):
 }
 SNIPPETS.update(MATCH_SNIPPETS)
 NEEDS_310 = set(MATCH_SNIPPETS)
+# A walrus test as a match guard (3.10+): COPY 1; STORE; a jump on the copy starts no match.
+SNIPPETS["walrus_match_guard"] = ("""
+def f(v, w):
+    match v:
+        case 1 if (t := w * 2):
+            return 'one', t
+        case [x, *_] if (n := len(str(x))) > 1:
+            return 'seq', n
+        case y:
+            return 'other', y
+""", "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
+NEEDS_310.add("walrus_match_guard")
+EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")
                    if not (v == "3.13" and POINT in MATCH_SNIPPETS[name][0])}
 
@@ -2726,3 +2817,7 @@ def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
     assert "raise RuntimeError('uncompile could not decompile f" in proc.stdout
     compile(proc.stdout, "<decompiled>", "exec")  # still valid Python
 
+EQUIVALENT_NOW |= {(name, v) for name in ("walrus_short_circuit", "walrus_while", "walrus_comprehension",
+                                           "walrus_nested_and_values", "walrus_scopes",
+                                           "walrus_comprehension_scopes")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -227,3 +227,23 @@ def test_loop_join_rejects_a_temporary_rebound_in_the_loop():
          "        __stack0 = a\n    __stack0(1)\n", namespace)
     ok, _ = same_value_flow(code, namespace["template"].__code__, stable_globals=lambda name: name == "log")
     assert not ok
+
+
+def test_walrus_name_loaded_after_it_and_swapped_before_it():
+    # x := log.f(1) with its copy kept; x loaded again and swapped below the copy: x + copy reads
+    # the new x (never `x + (x := log.f(1))`, which reads the argument)
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1)] + call(1) + [
+                    ("COPY", 1), ("STORE_FAST", "x"), ("LOAD_FAST", "x"), ("SWAP", 2),
+                    ("BINARY_OP", 0),
+                    ("RETURN_VALUE", None)], args=(10,))
+    assert src.count("log.f(") == 1
+
+
+def test_walrus_copy_waits_while_a_statement_reads_its_name():
+    # x := log.f(1) waits on the stack while y = x is stored; then return copy + y
+    run_both([("RESUME", 0),
+              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1)] + call(1) + [
+              ("COPY", 1), ("STORE_FAST", "x"), ("LOAD_FAST", "x"), ("STORE_FAST", "y"),
+              ("LOAD_FAST", "y"), ("BINARY_OP", 0),
+              ("RETURN_VALUE", None)], args=(10,))

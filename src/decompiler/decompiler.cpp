@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "ast.h"
+#include "block_stack.h"
 #include "cfg.h"
 #include "core/code_walk.h"
 #include "core/error.h"
@@ -145,12 +146,16 @@ public:
         auto add = [](std::vector<std::string>& names, const std::string& name) {
             if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
         };
-        for (const auto& op : ops_) {
-            if (op.kind != N::Store && op.kind != N::Delete) continue;
-            if (op.scope == Scope::Global) add(globals, op.name);
-            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end();
-            if (op.scope == Scope::Deref && free) add(nonlocals, op.name);
-        }
+        auto declare = [&](Scope scope, const std::string& name) {
+            if (scope == Scope::Global) add(globals, name);
+            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end();
+            if (scope == Scope::Deref && free) add(nonlocals, name);
+        };
+        for (const auto& op : ops_)
+            if (op.kind == N::Store || op.kind == N::Delete) declare(op.scope, op.name);
+        // An assignment expression in a comprehension binds in this code: its store is this
+        // code's (a global, or a free variable of this code too: nonlocal here).
+        for (const auto& [name, scope] : comprehension_walrus_stores_) declare(scope, name);
         Body out;
         for (auto [kind, names] : {std::make_pair(StmtKind::Global, &globals), std::make_pair(StmtKind::Nonlocal, &nonlocals)}) {
             if (names->empty()) continue;
@@ -417,6 +422,7 @@ private:
             for (const Expr* n : nodes) {
                 if (own.count(n)) continue;
                 if (n->kind == ExprKind::Name && bound.count(n->id)) needed = true;
+                if (n->kind == ExprKind::NamedExpr) needed = true;  // its binding came before the statement
                 if ((has_own_effect(*n) || rebindable_reads_.count(n)) && n->serial < last_effect) needed = true;
             }
             if (needed) spill.push_back(v);
@@ -497,6 +503,63 @@ private:
                 return false;
         }
         return false;
+    }
+
+    // ---------------------------------------------------------------- assignment expressions
+    // `(name := value)`: the value is duplicated (COPY 1 / DUP_TOP right before, in the same block),
+    // one copy stored to a name and the other left for an enclosing expression. Not when another
+    // store takes that copy (`a = b = value`), nor for the class body's `__classcell__` store
+    // (its copy is returned), nor when a value still waiting below reads the name: it was read
+    // before the binding, and would be printed after it.
+    bool is_walrus_store(const NeutralOp& store, const ExprPtr& value, const std::vector<ExprPtr>& stack) const {
+        if (current_op_ == 0 || ops_[current_op_ - 1].kind != N::Copy || ops_[current_op_ - 1].arg != 1 ||
+            cfg_.block_of_op(current_op_ - 1) != cfg_.block_of_op(current_op_))
+            return false;
+        auto function = functions_.find(value.get());
+        bool lambda = function != functions_.end() && function->second.code->name == "<lambda>";
+        if (stack.size() <= base_ || stack.back() != value || (is_marker_value(value) && !lambda) || store.name == "__classcell__")
+            return false;
+        if (store.scope == Scope::ClassDeref || copy_stored_again()) return false;
+        for (size_t k = base_; k + 1 < stack.size(); ++k)
+            if (reads_name(stack[k], store.name)) return false;
+        return true;
+    }
+
+    // Whether the next store in this block takes the copy left below the current op's value as
+    // the value it stores (`a = b[i] = v`: the loads of b and i sit above the copy), rather than
+    // as an operand (`b[(a := v)] = w`: the copy is the index).
+    bool copy_stored_again() const {
+        int above = 0;  // values the ops after the store pushed above the copy
+        for (size_t i = current_op_ + 1; i < ops_.size() && cfg_.block_of_op(i) == cfg_.block_of_op(current_op_); ++i) {
+            switch (ops_[i].kind) {
+            case N::Load: case N::LoadConst: ++above; continue;
+            case N::Nop: continue;
+            case N::LoadAttr: case N::UnaryOp: if (above < 1) return false; continue;
+            case N::Subscr: case N::BinaryOp: if (above < 2) return false; --above; continue;
+            case N::Store: return above == 0;
+            case N::StoreAttr: return above == 1;
+            case N::StoreSubscr: return above == 2;
+            case N::StoreSlice: return above == 3;
+            default: return false;
+            }
+        }
+        return false;
+    }
+
+    static bool reads_name(const ExprPtr& e, const std::string& name) {
+        std::unordered_set<const Expr*> nodes;
+        collect_nodes(e, nodes);
+        for (const Expr* n : nodes)
+            if (n->kind == ExprKind::Name && n->id == name) return true;
+        return false;
+    }
+
+    ExprPtr named_expr(const NeutralOp& store, const ExprPtr& value) {
+        auto e = make_expr(ExprKind::NamedExpr);
+        e->left = make_name(store.name);
+        e->value = lambda_or(value);
+        walrus_stores_.push_back({store.name, store.scope});
+        return e;
     }
 
     // A store followed by loads and another store of the same value: `a = b.c = value`.
@@ -967,7 +1030,7 @@ private:
             span.second = std::max(span.second, s.second);
         };
         for_each_evaluated_child(*e, [&](const ExprPtr& c) { add(effect_span(c)); });
-        if (has_own_effect(*e) && !is_marker_value(e)) add({e->serial, e->serial});
+        if ((has_own_effect(*e) || ordered_reads_.count(e.get())) && !is_marker_value(e)) add({e->serial, e->serial});
         keep(e);
         effect_span_[e.get()] = span;
         return span;
@@ -1115,6 +1178,8 @@ private:
             ExprPtr name = make_name(op.name);
             if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
                 rebindable_reads_.insert(keep(name));
+            for (const auto& w : walrus_stores_)
+                if (op.kind == N::Load && w.first == op.name) ordered_reads_.insert(keep(name));
             if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError")
                 global_assertion_errors_.insert(name.get());
             stack.push_back(name);
@@ -1132,6 +1197,10 @@ private:
             if (auto it = saved_bindings_.find(value.get()); it != saved_bindings_.end()) {
                 // The comprehension's end restores what its variable was bound to before.
                 if (op.scope != Scope::Fast || it->second != op.name) unsupported("an inlined comprehension restoring another name");
+                return;
+            }
+            if (is_walrus_store(op, value, stack)) {
+                stack.back() = named_expr(op, value);
                 return;
             }
             assign(out, make_name(op.name), value, stack);
@@ -1896,6 +1965,15 @@ private:
             }
         };
         walk(Body(level->begin() + start, level->end()));
+        // An assignment expression in a comprehension binds in the enclosing function: the
+        // comprehension's code stores to a free variable (or a global); any other store is not one.
+        for (const auto& [name, scope] : inner.walrus_stores_) {
+            bool free = std::find(c.freevars.begin(), c.freevars.end(), name) != c.freevars.end();
+            if (!(scope == Scope::Global || (scope == Scope::Deref && free)))
+                unsupported("an assignment expression binding a comprehension's own variable");
+            comprehension_walrus_stores_.insert({name, scope});
+        }
+        comprehension_walrus_stores_.insert(inner.comprehension_walrus_stores_.begin(), inner.comprehension_walrus_stores_.end());
         if (inner.element_.empty()) unsupported("comprehension without an element");
         if (comp->generators.empty()) unsupported("comprehension without a loop");
         auto& first = comp->generators.front();
@@ -2579,11 +2657,27 @@ private:
             // Code right after a COPY of the subject is part of a case the decoder could not read
             // (an or-pattern binding names), never a match of its own on the copy.
             if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
+            if (is_walrus_test(k)) continue;
             if (auto shape = decode_match(ops_, k)) {
                 inside.insert(shape->consumed.begin(), shape->consumed.end());
                 matches_.emplace(k, std::move(*shape));
             }
         }
+    }
+
+    // `(name := value)` in a test (a guard's too): COPY 1; STORE name; then the first jump of the
+    // block tests the copy or what the copy became. A case's capture (`case name if guard:`) keeps
+    // the subject below its guard's value: that jump finds one value more on the stack.
+    bool is_walrus_test(size_t k) const {
+        if (k + 2 >= ops_.size() || ops_[k].kind != N::Copy || ops_[k].arg != 1 || ops_[k + 1].kind != N::Store) return false;
+        int depth = 0;  // values above the copy's place
+        for (size_t j = k + 2; j < ops_.size() && cfg_.block_of_op(j) == cfg_.block_of_op(k); ++j) {
+            if (ops_[j].kind == N::JumpIf) return depth == 0;
+            std::optional<int> effect = stack_effect(ops_[j]);
+            if (!effect || is_block_terminator(ops_[j].kind)) return false;
+            depth += *effect;
+        }
+        return false;
     }
 
     // The block holding op `i`; a block entered in its middle (after pattern code) resumes there.
@@ -4704,6 +4798,12 @@ private:
     // there. Locals cannot change behind a call. (Globals could, but a rewriter's own globals are
     // never rebound and ordinary bytecode keeps no global load across statements.)
     std::set<const Expr*> rebindable_reads_;
+    // Assignment expressions built (name, scope); loads of those names after one was built are
+    // ordered like effects, so an operand read after the binding is never printed before it.
+    std::vector<std::pair<std::string, Scope>> walrus_stores_;
+    std::set<const Expr*> ordered_reads_;
+    // Those of comprehensions (code objects of their own, before 3.12) built here, which bind in this code.
+    std::set<std::pair<std::string, Scope>> comprehension_walrus_stores_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;

@@ -165,6 +165,22 @@ bool is_temporary_assignment(const Stmt& s, const std::string& prefix) {
            s.targets[0]->id.compare(0, prefix.size(), prefix) == 0;
 }
 
+// Whether statement `s` names anything that an assignment expression in `value` binds: moved
+// into `s`, the value would bind it before reads that ran before it (`m + (m := f())`).
+static bool reads_walrus_target(const Stmt& s, const ExprPtr& value) {
+    std::set<std::string> bound;
+    add_walrus_names(value, bound);
+    if (bound.empty()) return false;
+    bool reads = false;
+    std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+        if (!e || reads) return;
+        if (e->kind == ExprKind::Name && bound.count(e->id)) reads = true;
+        for_each_child_slot(*e, [&](ExprPtr& c) { walk(c); });
+    };
+    for_each_own_expr(s, walk);
+    return reads;
+}
+
 void inline_in(Body& body, const std::string& prefix, std::map<std::string, size_t>& uses) {
     for (auto& s : body) {
         for (Body* b : {&s->body, &s->orelse, &s->finalbody}) inline_in(*b, prefix, uses);
@@ -177,6 +193,7 @@ void inline_in(Body& body, const std::string& prefix, std::map<std::string, size
         if (!is_temporary_assignment(def, prefix)) continue;
         const std::string name = def.targets[0]->id;
         if (uses[name] != 1 || !evaluated_first_in_statement(*body[i], name)) continue;
+        if (reads_walrus_target(*body[i], def.value)) continue;
         // The single load of `name` (its node) is replaced by the value.
         const Expr* load = nullptr;
         std::function<void(const ExprPtr&)> find = [&](const ExprPtr& e) {
