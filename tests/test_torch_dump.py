@@ -348,3 +348,22 @@ def test_compiled_module_closure_code_is_verified_and_runs(tmp_path):
     assert sum("def __uncompile_closure__():" in t for t in texts) >= 2
     again = (torch.compile(model, backend="eager")(x), torch.compile(closure, backend="eager")(x))
     assert all(torch.equal(a, b) for a, b in zip(again, expected))
+
+
+def test_recompilable_source_keeps_free_variables_and_future_flags():
+    """Decompiled Dynamo code recompiled for verification must get the original's free variables
+    (also one it never reads: Dynamo inlined the call that used it) and `from __future__` flags
+    (transformers' modules use `from __future__ import annotations`)."""
+    import __future__
+    import types as pytypes
+    from uncompile._torch._session import _recompilable
+    flag = __future__.annotations.compiler_flag
+    code = pytypes.SimpleNamespace(co_flags=0x3 | flag, co_freevars=("fn", "scale"))
+    src = 'def inner(x: int):\n    """doc"""\n    return x * scale\n'
+    text = _recompilable(src, code)
+    module = compile(text, "<t>", "exec", dont_inherit=True)
+    outer = next(c for c in module.co_consts if isinstance(c, pytypes.CodeType))
+    inner = next(c for c in outer.co_consts if isinstance(c, pytypes.CodeType))
+    assert inner.co_name == "inner" and inner.co_freevars == ("fn", "scale")
+    assert inner.co_flags & flag and inner.co_consts[0] == "doc"
+    assert "nonlocal fn" in text and "nonlocal scale" not in text and "nonlocal fn, scale" not in text
