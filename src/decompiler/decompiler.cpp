@@ -1302,6 +1302,13 @@ private:
             }
             auto updated = std::make_shared<Expr>(*target);
             if (updated->kind != ExprKind::Dict) unsupported("dict merge into a non-dict");
+            if (op.kind == N::DictUpdate && op.arg == 1 && merge_dict_chunk(target, mapping)) {
+                updated->elts.insert(updated->elts.end(), mapping->elts.begin(), mapping->elts.end());
+                updated->values.insert(updated->values.end(), mapping->values.begin(), mapping->values.end());
+                if (chunked_dicts_.count(mapping.get())) chunked_dicts_.insert(keep(updated));
+                target = updated;
+                return;
+            }
             updated->elts.push_back(nullptr);
             updated->values.push_back(mapping);
             target = updated;
@@ -1411,6 +1418,7 @@ private:
         }
         case N::MapAdd: {
             if (add_inlined_element(op, stack, out)) return;
+            if (add_display_entry(op, stack)) return;
             require_comprehension_code();
             auto value = pop(stack), key = pop(stack);
             element_ = {lambda_or(key), lambda_or(value)};
@@ -1606,6 +1614,31 @@ private:
         updated->elts.push_back(lambda_or(pop(stack)));
         stack.back() = updated;
         return true;
+    }
+
+    // 3.10+: a dict display of more than 16 entries is built as an empty dict and a MAP_ADD 1 for
+    // each entry of its first chunk (a comprehension's own MAP_ADD reaches past its iterator).
+    bool add_display_entry(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        if (op.arg != 1 || stack.size() < 3) return false;
+        ExprPtr& target = stack[stack.size() - 3];
+        if (target->kind != ExprKind::Dict || accumulators_.count(target.get())) return false;
+        auto updated = std::make_shared<Expr>(*target);
+        auto value = pop(stack), key = pop(stack);
+        updated->elts.push_back(lambda_or(key));
+        updated->values.push_back(lambda_or(value));
+        chunked_dicts_.insert(keep(updated));
+        stack.back() = updated;
+        return true;
+    }
+
+    // The next chunk of such a display (DICT_UPDATE 1): a display of plain entries, either a full
+    // chunk built the same way or the last chunk (at most 16 entries, after which the display
+    // ends). Merging it prints the display the compiler split; `**{...}` would compile alike.
+    bool merge_dict_chunk(const ExprPtr& target, const ExprPtr& mapping) const {
+        if (target->kind != ExprKind::Dict || mapping->kind != ExprKind::Dict || !chunked_dicts_.count(target.get())) return false;
+        for (const auto& k : mapping->elts)
+            if (!k) return false;
+        return chunked_dicts_.count(mapping.get()) ? mapping->elts.size() == 17 : mapping->elts.size() <= 16;
     }
 
     // LIST_APPEND/SET_ADD/MAP_ADD into an accumulator: an element statement, `<element>` holding
@@ -4643,6 +4676,8 @@ private:
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;
     std::unordered_map<const Expr*, ExprKind> accumulators_;
+    // Dict displays of more than 16 entries (3.10+): built by MAP_ADD 1, chunk by chunk.
+    std::set<const Expr*> chunked_dicts_;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
     std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
 };
