@@ -770,6 +770,17 @@ private:
                (is_def_value(e->elts[0]) || is_decorated(e->elts[0]));
     }
 
+    // A name as the compiler stores it inside a class: a private `__name` becomes `_Class__name`
+    // (the innermost class's name without its leading underscores).
+    std::string mangled(const std::string& name) const {
+        if (name.size() < 3 || name.compare(0, 2, "__") != 0 || name.compare(name.size() - 2, 2, "__") == 0 ||
+            name.find('.') != std::string::npos)
+            return name;
+        size_t start = private_name_.find_first_not_of('_');
+        if (start == std::string::npos) return name;
+        return "_" + private_name_.substr(start) + name;
+    }
+
     // `def`, `class` and decorated forms, recognized when their value is stored under their name.
     bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
         std::vector<ExprPtr> decorators;
@@ -780,7 +791,7 @@ private:
         }
         if (auto it = functions_.find(inner.get()); it != functions_.end()) {
             const FunctionValue& f = it->second;
-            if (f.code->name != name || name == "<lambda>") return false;
+            if (mangled(f.code->name) != name || name == "<lambda>") return false;
             auto def = function_def(f);
             def->decorators = decorators;
             emit_stmt(out, def);
@@ -788,7 +799,7 @@ private:
         }
         if (auto it = classes_.find(inner.get()); it != classes_.end()) {
             StmtPtr cls = it->second;
-            if (cls->name != name) return false;
+            if (mangled(cls->name) != name) return false;
             cls->decorators = decorators;
             emit_stmt(out, cls);
             return true;
@@ -900,9 +911,10 @@ private:
         return false;
     }
 
-    void nested_body(const CodeObject& code, Body& body, bool may_have_docstring) {
+    void nested_body(const CodeObject& code, Body& body, bool may_have_docstring, const std::string* class_name = nullptr) {
         try {
             StructuredDecompiler inner(code, failures_);
+            inner.private_name_ = class_name ? *class_name : private_name_;
             body = inner.run();
             check_no_markers(body);
             strip_implicit_return(body);
@@ -1867,7 +1879,7 @@ private:
     }
 
     void class_body(const CodeObject& code, Body& body) {
-        nested_body(code, body, false);
+        nested_body(code, body, false, &code.name);
         // Drop what the compiler adds to every class body.
         auto is_assign_to = [](const StmtPtr& s, const char* name) {
             return s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name &&
@@ -4678,6 +4690,8 @@ private:
     std::unordered_map<const Expr*, ExprKind> accumulators_;
     // Dict displays of more than 16 entries (3.10+): built by MAP_ADD 1, chunk by chunk.
     std::set<const Expr*> chunked_dicts_;
+    // The name of the innermost enclosing class (private names are mangled with it); empty outside.
+    std::string private_name_;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
     std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
 };
