@@ -33,6 +33,7 @@ using namespace ast;
 constexpr uint32_t kCoVarargs = 0x04;
 constexpr uint32_t kCoVarkeywords = 0x08;
 constexpr uint32_t kCoCoroutine = 0x80;
+constexpr uint32_t kCoFutureAnnotations = 0x1000000;  // `from __future__ import annotations` (3.7+)
 
 [[noreturn]] void unsupported(const std::string& what) { throw Error(Error::Kind::Unsupported, what); }
 
@@ -107,6 +108,7 @@ public:
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
+            else if (op.kind == N::SetupAnnotations) annotations_set_up_ = true;
         find_matches();
     }
 
@@ -115,6 +117,7 @@ public:
         std::vector<ExprPtr> stack;
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
+        if (annotations_set_up_ && annotated_assignments_ == 0) unsupported("SETUP_ANNOTATIONS without an annotated assignment");
         std::vector<const Stmt*> for_return, for_jump;
         check_finally_copies(body, for_return, for_jump);
         if (!handlers_.empty()) check_no_handler_markers(body);
@@ -781,6 +784,33 @@ private:
         return "_" + private_name_.substr(start) + name;
     }
 
+    // A module or class body (with SETUP_ANNOTATIONS) stores the annotation of `name: annotation`
+    // as `__annotations__['name'] = annotation`, after the assignment of `name: annotation = value`.
+    bool annotated_assignment(Body& out, const ExprPtr& container, const ExprPtr& key, const ExprPtr& annotation) {
+        if (!annotations_set_up_ || container->kind != ExprKind::Name || container->id != "__annotations__" ||
+            !is_const_kind(key, PyValue::Kind::Str) || !is_identifier(key->constant->text))
+            return false;
+        auto s = make_stmt(StmtKind::AnnAssign);
+        s->target = make_name(key->constant->text);
+        s->annotation = source_annotation(annotation);
+        if (!out.empty() && out.back()->kind == StmtKind::Assign && out.back()->targets.size() == 1 &&
+            out.back()->targets[0]->kind == ExprKind::Name && out.back()->targets[0]->id == key->constant->text) {
+            s->value = out.back()->value;
+            out.pop_back();
+        }
+        emit_stmt(out, s);
+        ++annotated_assignments_;
+        return true;
+    }
+
+    // Under `from __future__ import annotations` an annotation is stored as its source text: print
+    // that text itself (as the string constant, it would become the text of a string).
+    ExprPtr source_annotation(const ExprPtr& annotation) const {
+        if (!(code_.flags & kCoFutureAnnotations)) return annotation;
+        if (!is_const_kind(annotation, PyValue::Kind::Str)) unsupported("an annotation that is not a string under from __future__ import annotations");
+        return make_name(annotation->constant->text);
+    }
+
     // `def`, `class` and decorated forms, recognized when their value is stored under their name.
     bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
         std::vector<ExprPtr> decorators;
@@ -853,7 +883,7 @@ private:
         if (!annotations) return out;
         auto add = [&](const ExprPtr& key, const ExprPtr& value) {
             if (!is_const_kind(key, PyValue::Kind::Str)) unsupported("unusual annotations");
-            out[key->constant->text] = value;
+            out[key->constant->text] = source_annotation(value);
         };
         if (annotations->kind == ExprKind::Dict) {
             for (size_t j = 0; j < annotations->elts.size(); ++j) add(annotations->elts[j], annotations->values[j]);
@@ -1088,6 +1118,7 @@ private:
     void step_op(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
         switch (op.kind) {
         case N::Nop: return;
+        case N::SetupAnnotations: return;  // implied by the annotated assignments (annotated_assignment)
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
@@ -1234,6 +1265,7 @@ private:
         }
         case N::StoreSubscr: {
             auto index = pop(stack), container = pop(stack), value = pop(stack);
+            if (annotated_assignment(out, container, index, value)) return;
             assign(out, subscript(container, index), value, stack);
             return;
         }
@@ -4692,6 +4724,8 @@ private:
     std::set<const Expr*> chunked_dicts_;
     // The name of the innermost enclosing class (private names are mangled with it); empty outside.
     std::string private_name_;
+    bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
+    int annotated_assignments_ = 0;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
     std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
 };

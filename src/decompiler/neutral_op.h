@@ -59,6 +59,8 @@ enum class N {
     // tuple or None above subject and keys; CopyDictWithoutKeys (3.10) replaces the keys with the
     // rest of the subject. Only the match decoder (match_decoder.cpp) reads them.
     MatchSequence, MatchMapping, MatchClass, MatchKeys, GetLen, CopyDictWithoutKeys,
+    // A module or class body's `__annotations__` dict made: its annotated assignments store into it.
+    SetupAnnotations,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };

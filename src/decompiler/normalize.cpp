@@ -444,7 +444,8 @@ private:
         case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START:
         case O::END_FOR:  // FOR_ITER's exit (normalized) already skips it
             return;
-        case O::RETURN_GENERATOR: emit(N::PushNull); return;  // popped right away by the POP_TOP after it
+        case O::RETURN_GENERATOR: emit(N::PushNull); return;
+        case O::SETUP_ANNOTATIONS: emit(N::SetupAnnotations); return;  // popped right away by the POP_TOP after it
         case O::POP_TOP:
             if (triple_pops_.count(i.offset) && fold_exception_triple()) return;
             emit(N::Pop);
