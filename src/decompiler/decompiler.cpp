@@ -4530,6 +4530,7 @@ private:
     // branch would be left empty.
     static void strip_module_tail(Body& body, bool may_empty = true) {
         if (body.empty()) return;
+        restore_module_else(body);
         Stmt& last = *body.back();
         if (is_return_none(body.back())) {
             if (body.size() == 1 && !may_empty) {
@@ -4550,9 +4551,35 @@ private:
         }
     }
 
-public:
+    // A try whose else ends the module: 3.10+ copies the module's end into each handler, so what
+    // follows the try (every handler having left) is its else. Only the copies are returns.
+    static void restore_module_else(Body& body) {
+        for (size_t i = body.size() - 1; i-- > 0;) {
+            Stmt& s = *body[i];
+            if (s.kind != StmtKind::Try || !s.finalbody.empty() || !s.orelse.empty() || s.handlers.empty()) continue;
+            bool copied = false;
+            for (const ExceptHandler& h : s.handlers) {
+                if (!leaves_on_every_path(h.body)) return;
+                copied = copied || returns_in(h.body);
+            }
+            if (!copied) return;
+            s.orelse.assign(body.begin() + std::ptrdiff_t(i) + 1, body.end());
+            body.resize(i + 1);
+            return;
+        }
+    }
 
-private:
+    static bool returns_in(const Body& body) {
+        for (const auto& st : body) {
+            if (st->kind == StmtKind::Return) return true;
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (const Body* b : {&st->body, &st->orelse, &st->finalbody})
+                if (returns_in(*b)) return true;
+            for (const auto& h : st->handlers)
+                if (returns_in(h.body)) return true;
+        }
+        return false;
+    }
 
     static bool is_branching(const Stmt& s) {
         return s.kind == StmtKind::If || (s.kind == StmtKind::Try && s.finalbody.empty());
