@@ -166,6 +166,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
         return -1;
     case N::StoreAttr: case N::DeleteSubscr: case N::Slice3: case N::MapAdd: case N::LoadSuperAttr: return -2;
     case N::StoreSubscr: return -3;
+    case N::TypeAlias: return -2;
     case N::MatchClass: return -2;
     case N::StoreSlice: return -4;
     case N::BuildSlice: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return 1 - n;

@@ -784,6 +784,26 @@ private:
         return "_" + private_name_.substr(start) + name;
     }
 
+    // `type X = v`: the alias is made from (name, type parameters, a function returning v) and
+    // stored under the name (the statement, recognized in try_definition).
+    ExprPtr type_alias(const std::vector<ExprPtr>& args) {
+        if (!is_const_kind(args[0], PyValue::Kind::Str)) unsupported("a type alias of unusual bytecode");
+        if (!is_const_kind(args[1], PyValue::Kind::None)) unsupported("a generic type alias (type X[T] = ...)");
+        auto it = functions_.find(args[2].get());
+        if (it == functions_.end() || it->second.code->name != args[0]->constant->text || it->second.defaults ||
+            it->second.kwdefaults || it->second.annotations)
+            unsupported("a type alias of unusual bytecode");
+        Body body;
+        nested_body(*it->second.code, body, false);
+        if (body.size() != 1 || body[0]->kind != StmtKind::Return || !body[0]->value) unsupported("a type alias whose value is not one expression");
+        auto s = make_stmt(StmtKind::TypeAlias);
+        s->name = args[0]->constant->text;
+        s->value = body[0]->value;
+        auto m = marker("<type alias>");
+        type_aliases_[keep(m)] = s;
+        return m;
+    }
+
     // A module or class body (with SETUP_ANNOTATIONS) stores the annotation of `name: annotation`
     // as `__annotations__['name'] = annotation`, after the assignment of `name: annotation = value`.
     bool annotated_assignment(Body& out, const ExprPtr& container, const ExprPtr& key, const ExprPtr& annotation) {
@@ -825,6 +845,11 @@ private:
             auto def = function_def(f);
             def->decorators = decorators;
             emit_stmt(out, def);
+            return true;
+        }
+        if (auto it = type_aliases_.find(inner.get()); it != type_aliases_.end() && decorators.empty()) {
+            if (mangled(it->second->name) != name) return false;
+            emit_stmt(out, it->second);
             return true;
         }
         if (auto it = classes_.find(inner.get()); it != classes_.end()) {
@@ -1118,7 +1143,8 @@ private:
     void step_op(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
         switch (op.kind) {
         case N::Nop: return;
-        case N::SetupAnnotations: return;  // implied by the annotated assignments (annotated_assignment)
+        case N::SetupAnnotations: return;
+        case N::TypeAlias: stack.push_back(type_alias(pop_n(stack, 3))); return;  // implied by the annotated assignments (annotated_assignment)
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
@@ -4751,6 +4777,7 @@ private:
     std::set<const Expr*> chunked_dicts_;
     // The name of the innermost enclosing class (private names are mangled with it); empty outside.
     std::string private_name_;
+    std::map<const Expr*, StmtPtr> type_aliases_;  // `<type alias>` markers -> their statement
     bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
     int annotated_assignments_ = 0;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
