@@ -1936,13 +1936,36 @@ private:
         return m;
     }
 
+    static bool is_assign_to(const StmtPtr& s, const char* name) {
+        return s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name &&
+               s->targets[0]->id == name;
+    }
+
+    // The stores that end a class body (3.13's __static_attributes__, __classcell__), which the
+    // compiler copies into the branches of a trailing if or try with the body's end.
+    static void strip_class_tail(Body& body, bool may_empty) {
+        while (!body.empty() && (is_assign_to(body.back(), "__static_attributes__") || is_assign_to(body.back(), "__classcell__")))
+            body.pop_back();
+        if (body.empty()) {
+            if (!may_empty) body.push_back(make_stmt(StmtKind::Pass));
+            return;
+        }
+        Stmt& last = *body.back();
+        if (last.kind == StmtKind::If) {
+            strip_class_tail(last.body, false);
+            strip_class_tail(last.orelse, true);
+        } else if (last.kind == StmtKind::Try && last.finalbody.empty()) {
+            if (last.orelse.empty()) strip_class_tail(last.body, false);
+            else strip_class_tail(last.orelse, true);
+            for (ExceptHandler& h : last.handlers) strip_class_tail(h.body, false);
+        }
+    }
+
     void class_body(const CodeObject& code, Body& body) {
         nested_body(code, body, false, &code.name);
         // Drop what the compiler adds to every class body.
-        auto is_assign_to = [](const StmtPtr& s, const char* name) {
-            return s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name &&
-                   s->targets[0]->id == name;
-        };
+        while (!body.empty() && body.back()->kind == StmtKind::Return) body.pop_back();  // `return __class__` or None
+        strip_class_tail(body, true);
         Body cleaned;
         for (const auto& s : body) {
             if (is_assign_to(s, "__module__") || is_assign_to(s, "__qualname__") || is_assign_to(s, "__firstlineno__") ||
