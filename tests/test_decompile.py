@@ -2575,6 +2575,15 @@ def g(q: dict[str, int] | None) -> str:
 def f():
     return x, __annotations__, C.__annotations__, g.__annotations__
 """, "f()"),
+    "lambda_returning_none": ("""
+L = type(lambda: None)
+g = lambda a=1: None
+h = lambda: (yield)
+
+
+def f():
+    return L.__name__, g(), type(h()).__name__
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g

@@ -1913,6 +1913,7 @@ private:
         ExprPtr result;
         if (body.size() == 1 && body[0]->kind == StmtKind::Return) result = body[0]->value;
         else if (body.size() == 1 && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Yield) result = body[0]->value;
+        else if (body.size() == 1 && body[0]->kind == StmtKind::Pass && !(f.code->flags & 0x20)) result = nullptr;  // `return None`, stripped
         else unsupported("lambda whose body is not one expression");
         auto lam = make_expr(ExprKind::Lambda);
         lam->args = arguments_of(f);
