@@ -2584,6 +2584,23 @@ h = lambda: (yield)
 def f():
     return L.__name__, g(), type(h()).__name__
 """, "f()"),
+    # A nested def's text naming a marker of the structurer (as a refused def's stub would) is no
+    # marker left in the module's own code.
+    "marker_text_in_nested_def": ("""
+try:
+    import termios
+except ImportError:
+    termios = None
+
+
+def g():
+    \"\"\"Mentions <re-raise> and <exception>.\"\"\"
+    return termios is None
+
+
+def f():
+    return g(), g.__doc__
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g
