@@ -2601,6 +2601,17 @@ def g():
 def f():
     return g(), g.__doc__
 """, "f()"),
+    # 3.12+ copies a lambda's return into both branches of its conditional expression.
+    "lambda_conditional_expression": ("""
+from math import sqrt
+T = {"a": lambda p: sqrt(2*p) - 1 if p < 1/2 else 1 - sqrt(2 - 2*p),
+     "b": lambda p: 1 if p else 2 if p is None else 3,
+     "c": lambda p, q: p if p and q else q}
+
+
+def f():
+    return [T[k](x, 0) if k == "c" else T[k](x) for k in T for x in (0, 0.25, 0.75, 1)]
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g

@@ -1932,6 +1932,7 @@ private:
         nested_body(*f.code, body, false);
         ExprPtr result;
         if (body.size() == 1 && body[0]->kind == StmtKind::Return) result = body[0]->value;
+        else if (ExprPtr chosen = returned_expression(body)) result = chosen;
         else if (body.size() == 1 && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Yield) result = body[0]->value;
         else if (body.size() == 1 && body[0]->kind == StmtKind::Pass && !(f.code->flags & 0x20)) result = nullptr;  // `return None`, stripped
         else unsupported("lambda whose body is not one expression");
@@ -1939,6 +1940,24 @@ private:
         lam->args = arguments_of(f);
         lam->value = result ? result : make_constant(std::make_shared<PyValue>());
         return lam;
+    }
+
+    // A body that only returns, choosing what by tests, as one expression: the returns of a
+    // lambda's conditional expression, which 3.12+ copies into both branches.
+    static ExprPtr returned_expression(const Body& body, size_t from = 0) {
+        if (from >= body.size()) return nullptr;
+        const StmtPtr& s = body[from];
+        if (s->kind == StmtKind::Return) return from + 1 == body.size() && s->value ? s->value : nullptr;
+        if (s->kind != StmtKind::If) return nullptr;
+        ExprPtr then = returned_expression(s->body);
+        ExprPtr other = s->orelse.empty() ? returned_expression(body, from + 1)
+                                          : (from + 1 == body.size() ? returned_expression(s->orelse) : nullptr);
+        if (!then || !other) return nullptr;
+        auto e = make_expr(ExprKind::IfExp);
+        e->test = s->test;
+        e->body = then;
+        e->orelse = other;
+        return e;
     }
 
     ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<std::string>& kwnames,
