@@ -2542,6 +2542,23 @@ class _P:
 def f():
     return _P().run(), _P._P__s()
 """, "f()"),
+    # `self.__x` inside a class: printed as written (3.13 records it so in __static_attributes__).
+    "private_attributes": ("""
+class Counter:
+    def __init__(self):
+        self.__count = 0
+        self._Counter__other = 1
+
+    def bump(self):
+        self.__count += 1
+        del self._Counter__other
+        return self.__count
+
+
+def f():
+    c = Counter()
+    return c.bump(), c._Counter__count, getattr(Counter, "__static_attributes__", None)
+""", "f()"),
     "module_class_annotations": ("""
 import typing
 x: int = 1

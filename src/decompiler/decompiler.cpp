@@ -109,6 +109,13 @@ public:
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
             else if (op.kind == N::SetupAnnotations) annotations_set_up_ = true;
+        for (size_t i = 0; i + 1 < ops_.size(); ++i)
+            if (ops_[i].kind == N::LoadConst && ops_[i].value && ops_[i].value->kind == PyValue::Kind::Tuple &&
+                ops_[i + 1].kind == N::Store && ops_[i + 1].name == "__static_attributes__") {
+                own_static_attributes_.emplace();
+                for (const auto& item : ops_[i].value->items)
+                    if (item->kind == PyValue::Kind::Str) own_static_attributes_->insert(item->text);
+            }
         find_matches();
     }
 
@@ -851,6 +858,17 @@ private:
         return make_name(annotation->constant->text);
     }
 
+    // An attribute as written inside a class: `obj.__x`, which the compiler mangled to `_Class__x`
+    // (3.13 records the written names of `self.` stores in __static_attributes__).
+    std::string as_written(const std::string& name) const {
+        size_t start = private_name_.find_first_not_of('_');
+        if (start == std::string::npos) return name;
+        std::string prefix = "_" + private_name_.substr(start);
+        if (name.size() <= prefix.size() + 2 || name.compare(0, prefix.size(), prefix) != 0) return name;
+        std::string written = name.substr(prefix.size());
+        return mangled(written) == name ? written : name;
+    }
+
     // `def`, `class` and decorated forms, recognized when their value is stored under their name.
     bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
         std::vector<ExprPtr> decorators;
@@ -990,6 +1008,7 @@ private:
         try {
             StructuredDecompiler inner(code, failures_);
             inner.private_name_ = class_name ? *class_name : private_name_;
+            inner.class_static_attributes_ = own_static_attributes_;
             body = inner.run();
             check_no_markers(body);
             strip_implicit_return(body);
@@ -1240,7 +1259,7 @@ private:
             }
             auto e = make_expr(ExprKind::Attribute);
             e->value = obj;
-            e->id = op.name;
+            e->id = as_written(op.name);
             stack.push_back(e);
             return;
         }
@@ -1249,14 +1268,18 @@ private:
             ExprPtr value = pop(stack);
             auto t = make_expr(ExprKind::Attribute);
             t->value = obj;
-            t->id = op.name;
+            t->id = as_written(op.name);
+            // 3.13 lists a method's `self.` stores as written: a mangled name written out stays so.
+            if (t->id != op.name && class_static_attributes_ && class_static_attributes_->count(op.name) &&
+                !class_static_attributes_->count(t->id))
+                t->id = op.name;
             assign(out, t, value, stack);
             return;
         }
         case N::DeleteAttr: {
             auto t = make_expr(ExprKind::Attribute);
             t->value = pop(stack);
-            t->id = op.name;
+            t->id = as_written(op.name);
             auto s = make_stmt(StmtKind::Delete);
             s->targets.push_back(t);
             emit_stmt(out, s);
@@ -1272,7 +1295,7 @@ private:
             if (op.arg & 2) call->elts = {cls, self};
             auto e = make_expr(ExprKind::Attribute);
             e->value = call;
-            e->id = op.name;
+            e->id = as_written(op.name);
             stack.push_back(e);
             return;
         }
@@ -4842,6 +4865,9 @@ private:
     std::string private_name_;
     std::map<const Expr*, StmtPtr> type_aliases_;  // `<type alias>` markers -> their statement
     bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
+    // A 3.13+ class body's __static_attributes__ (the attributes its methods store on self, as
+    // written), and for a function in a class body, its class's.
+    std::optional<std::set<std::string>> own_static_attributes_, class_static_attributes_;
     int annotated_assignments_ = 0;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
     std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
