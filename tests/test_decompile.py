@@ -2629,6 +2629,24 @@ T = {"a": lambda p: sqrt(2*p) - 1 if p < 1/2 else 1 - sqrt(2 - 2*p),
 def f():
     return [T[k](x, 0) if k == "c" else T[k](x) for k in T for x in (0, 0.25, 0.75, 1)]
 """, "f()"),
+    # 3.10 copies the module's end into the branches of an if that ends a last with's body.
+    "module_ends_with_with": ("""
+import contextlib
+import sys
+
+log = []
+
+
+def f():
+    return log
+
+
+if sys.argv is not None:
+    with contextlib.suppress(KeyError):
+        log.append(1)
+        if log:
+            log.append(2)
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g

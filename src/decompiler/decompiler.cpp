@@ -4660,6 +4660,8 @@ private:
             if (last.orelse.empty()) strip_module_tail(last.body, false);
             else strip_module_tail(last.orelse, true);
             for (ExceptHandler& h : last.handlers) strip_module_tail(h.body, false);
+        } else if (last.kind == StmtKind::With) {
+            strip_module_tail(last.body, false);  // the end of a last with's body: its exit, then the module's end
         }
     }
 
