@@ -2647,6 +2647,17 @@ if sys.argv is not None:
         if log:
             log.append(2)
 """, "f()"),
+    # `global x` in a function that never stores x still makes the module's stores STORE_GLOBAL.
+    "module_global_declared_in_function": ("""
+\"\"\"Doc.\"\"\"
+_cache = {}
+
+
+def f():
+    global _cache
+    _cache.clear()
+    return _cache, __doc__
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g

@@ -1005,10 +1005,12 @@ private:
     }
 
     void nested_body(const CodeObject& code, Body& body, bool may_have_docstring, const std::string* class_name = nullptr) {
+        Body declared;
         try {
             StructuredDecompiler inner(code, failures_);
             inner.private_name_ = class_name ? *class_name : private_name_;
             inner.class_static_attributes_ = own_static_attributes_;
+            declared = inner.declarations();
             body = inner.run();
             check_no_markers(body);
             strip_implicit_return(body);
@@ -1018,12 +1020,14 @@ private:
                 doc->value = make_constant(code.consts[0]);
                 body.insert(body.begin(), doc);
             }
-            Body declared = inner.declarations();
             body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
         } catch (const Error& e) {
             if (e.kind() != Error::Kind::Unsupported) throw;
             failures_.push_back({code.qualname, code.firstlineno, e.what()});
             body = failure_stub(code, e.what());
+            // A refused function still declares its globals: `global x` in any function makes the
+            // module's own stores of x STORE_GLOBAL.
+            body.insert(body.begin(), declared.begin(), declared.end());
         }
         if (body.empty()) body.push_back(make_stmt(StmtKind::Pass));
     }
@@ -4633,6 +4637,10 @@ public:
             }
         };
         no_return(body);
+        // A module's STORE_GLOBAL: a function declared the name global (whether or not it stores
+        // it), which a module-level `global` statement reproduces (and means nothing more).
+        Body declared = declarations();
+        body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
         return body;
     }
 
