@@ -2658,6 +2658,22 @@ def f():
     _cache.clear()
     return _cache, __doc__
 """, "f()"),
+    # 3.8: an assert in a module or class body loads AssertionError with LOAD_GLOBAL (a written
+    # name there is LOAD_NAME).
+    "module_class_asserts": ("""
+import sys
+assert sys.argv is not None, "argv"
+
+
+class C:
+    assert sys
+    if sys:
+        assert sys.path is not None, sys.path
+
+
+def f():
+    return C.__name__
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g

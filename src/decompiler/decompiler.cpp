@@ -30,6 +30,7 @@ namespace {
 using namespace ast;
 
 // CO_* flags of code objects (Include/cpython/code.h).
+constexpr uint32_t kCoOptimized = 0x01;  // a function's code (not a module's or class body's)
 constexpr uint32_t kCoVarargs = 0x04;
 constexpr uint32_t kCoVarkeywords = 0x08;
 constexpr uint32_t kCoCoroutine = 0x80;
@@ -1227,8 +1228,14 @@ private:
             ExprPtr name = make_name(op.name);
             if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
                 rebindable_reads_.insert(keep(name));
-            if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError")
+            if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError") {
+                // A module or class body loads a written name with LOAD_NAME: a LOAD_GLOBAL of it is an assert's.
+                if (!(code_.flags & kCoOptimized)) {
+                    stack.push_back(assertion_error_);
+                    return;
+                }
                 global_assertion_errors_.insert(name.get());
+            }
             stack.push_back(name);
             return;
         }
