@@ -2674,6 +2674,39 @@ class C:
 def f():
     return C.__name__
 """, "f()"),
+    # 3.10+ copies a class body's end (return, 3.13's __static_attributes__) into the branches of
+    # its trailing if, try or with.
+    "class_ends_with_branches": ("""
+import contextlib
+import sys
+
+
+class A:
+    try:
+        import termios
+    except ImportError:
+        t = 1
+    else:
+        t = 2
+
+
+class B:
+    with contextlib.suppress(KeyError):
+        if sys:
+            u = 3
+
+
+class D:
+    def m(self):
+        return __class__
+
+    if sys:
+        v = 4
+
+
+def f():
+    return A.t, B.u, D.v, D().m().__name__
+""", "f()"),
     "module_try_else_end": ("""
 def f():
     return g

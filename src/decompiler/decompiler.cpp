@@ -2018,7 +2018,9 @@ private:
     // The stores that end a class body (3.13's __static_attributes__, __classcell__), which the
     // compiler copies into the branches of a trailing if or try with the body's end.
     static void strip_class_tail(Body& body, bool may_empty) {
-        while (!body.empty() && (is_assign_to(body.back(), "__static_attributes__") || is_assign_to(body.back(), "__classcell__")))
+        restore_module_else(body);
+        while (!body.empty() && (is_assign_to(body.back(), "__static_attributes__") || is_assign_to(body.back(), "__classcell__") ||
+                                 is_class_return(body.back())))
             body.pop_back();
         if (body.empty()) {
             if (!may_empty) body.push_back(make_stmt(StmtKind::Pass));
@@ -2032,7 +2034,15 @@ private:
             if (last.orelse.empty()) strip_class_tail(last.body, false);
             else strip_class_tail(last.orelse, true);
             for (ExceptHandler& h : last.handlers) strip_class_tail(h.body, false);
+        } else if (last.kind == StmtKind::With) {
+            strip_class_tail(last.body, false);
         }
+    }
+
+    // A class body's end: `return None`, or `return __class__` where methods use the class cell.
+    static bool is_class_return(const StmtPtr& s) {
+        return is_return_none(s) || (s->kind == StmtKind::Return && s->value && s->value->kind == ExprKind::Name &&
+                                     s->value->id == "__class__");
     }
 
     void class_body(const CodeObject& code, Body& body) {
@@ -4683,7 +4693,8 @@ private:
     // A try whose else ends the module: 3.10+ copies the module's end into each handler, so what
     // follows the try (every handler having left) is its else. Only the copies are returns.
     static void restore_module_else(Body& body) {
-        for (size_t i = body.size() - 1; i-- > 0;) {
+        for (size_t i = body.size(); i-- > 0;) {
+            if (i + 1 == body.size()) continue;  // the try has statements after it
             Stmt& s = *body[i];
             if (s.kind != StmtKind::Try || !s.finalbody.empty() || !s.orelse.empty() || s.handlers.empty()) continue;
             bool copied = false;
