@@ -2714,6 +2714,8 @@ def decompile_and_check(cli, tmp_path, version, name):
         pytest.skip("Python %s is not installed (pyenv)" % version)
     if name in NEEDS_310 and version in ("3.8", "3.9"):
         pytest.skip("match statements are Python 3.10+")
+    if name in NEEDS_312 and version in ("3.8", "3.9", "3.10", "3.11"):
+        pytest.skip("type statements are Python 3.12+")
     source, call = SNIPPETS[name]
     pyc = tmp_path / ("%s.pyc" % name)
     compile_pyc(exe, source, pyc)
@@ -2778,6 +2780,248 @@ SNIPPETS.update(MODULE_END_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in MODULE_END_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
                    if (name, v) not in {("module_ends_with_if_pass", "3.8"), ("module_ends_with_if_pass", "3.9")}}
 # 3.8/3.9: `if x: pass` jumps to the next instruction, refused as "a block reached twice".
+
+
+# ---- module and class bodies: constructs that refused a whole module or class (every function in
+# it was lost).
+ALL_VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+MODULE_BODY_SNIPPETS = {
+    # 3.10+: more than 16 entries are added one by one (MAP_ADD 1), then chunk by chunk.
+    "big_dict_display": ("""
+x = 1
+D = {'k0': x, 'k1': x, 'k2': x, 'k3': x, 'k4': x, 'k5': x, 'k6': x, 'k7': x, 'k8': x, 'k9': x, 'k10': x, 'k11': x, 'k12': x, 'k13': x, 'k14': x, 'k15': x, 'k16': x, 'k17': x, 'k18': x, 'k19': x, 'k20': x, 'k21': x, 'k22': x, 'k23': x, 'k24': x, 'k25': x, 'k26': x, 'k27': x, 'k28': x, 'k29': x, 'k30': x, 'k31': x, 'k32': x, 'k33': x, 'k34': x, 'k35': x, 'k36': x, 'k37': x, 'k38': x, 'k39': x}
+E = {'k0': x, 'k1': x, 'k2': x, 'k3': x, 'k4': x, 'k5': x, 'k6': x, 'k7': x, 'k8': x, 'k9': x, 'k10': x, 'k11': x, 'k12': x, 'k13': x, 'k14': x, 'k15': x, 'k16': x, **{'a': 1}, 'b': 2}
+F = {k: {'k0': x, 'k1': x, 'k2': x, 'k3': x, 'k4': x, 'k5': x, 'k6': x, 'k7': x, 'k8': x, 'k9': x, 'k10': x, 'k11': x, 'k12': x, 'k13': x, 'k14': x, 'k15': x, 'k16': x} for k in 'ab'}
+
+
+def f():
+    return D, E, F
+""", "f()"),
+    # A private def or class in a class body is stored under its mangled name.
+    "private_methods": ("""
+class _P:
+    def __setup(self):
+        return 1
+
+    def run(self):
+        return self.__setup() + self.__Sub().m()
+
+    class __Sub:
+        def m(self):
+            return 3
+
+    @staticmethod
+    def __s():
+        return 4
+
+
+def f():
+    return _P().run(), _P._P__s()
+""", "f()"),
+    # `self.__x` inside a class: printed as written (3.13 records it so in __static_attributes__).
+    "private_attributes": ("""
+class Counter:
+    def __init__(self):
+        self.__count = 0
+        self._Counter__other = 1
+
+    def bump(self):
+        self.__count += 1
+        del self._Counter__other
+        return self.__count
+
+
+def f():
+    c = Counter()
+    return c.bump(), c._Counter__count, getattr(Counter, "__static_attributes__", None)
+""", "f()"),
+    "module_class_annotations": ("""
+import typing
+x: int = 1
+y: typing.List[int]
+
+
+class C:
+    a: int = 2
+    __b: str = 'q'
+    c: 'int'
+    if x:
+        d: float = 1.5
+
+
+def f():
+    return x, sorted(__annotations__), C.__annotations__, C.a, C._C__b, C.d
+""", "f()"),
+    "future_annotations": ("""
+from __future__ import annotations
+x: list[int] = 1
+
+
+class C:
+    a: dict[str, int] | None = 2
+
+
+def g(q: dict[str, int] | None) -> str:
+    return str(q)
+
+
+def f():
+    return x, __annotations__, C.__annotations__, g.__annotations__
+""", "f()"),
+    "lambda_returning_none": ("""
+L = type(lambda: None)
+g = lambda a=1: None
+h = lambda: (yield)
+
+
+def f():
+    return L.__name__, g(), type(h()).__name__
+""", "f()"),
+    # A nested def's text naming a marker of the structurer (as a refused def's stub would) is no
+    # marker left in the module's own code.
+    "marker_text_in_nested_def": ("""
+try:
+    import termios
+except ImportError:
+    termios = None
+
+
+def g():
+    \"\"\"Mentions <re-raise> and <exception>.\"\"\"
+    return termios is None
+
+
+def f():
+    return g(), g.__doc__
+""", "f()"),
+    # 3.12+ copies a lambda's return into both branches of its conditional expression.
+    "lambda_conditional_expression": ("""
+from math import sqrt
+T = {"a": lambda p: sqrt(2*p) - 1 if p < 1/2 else 1 - sqrt(2 - 2*p),
+     "b": lambda p: 1 if p else 2 if p is None else 3,
+     "c": lambda p, q: p if p and q else q}
+
+
+def f():
+    return [T[k](x, 0) if k == "c" else T[k](x) for k in T for x in (0, 0.25, 0.75, 1)]
+""", "f()"),
+    # 3.10 copies the module's end into the branches of an if that ends a last with's body.
+    "module_ends_with_with": ("""
+import contextlib
+import sys
+
+log = []
+
+
+def f():
+    return log
+
+
+if sys.argv is not None:
+    with contextlib.suppress(KeyError):
+        log.append(1)
+        if log:
+            log.append(2)
+""", "f()"),
+    # `global x` in a function that never stores x still makes the module's stores STORE_GLOBAL.
+    "module_global_declared_in_function": ("""
+\"\"\"Doc.\"\"\"
+_cache = {}
+
+
+def f():
+    global _cache
+    _cache.clear()
+    return _cache, __doc__
+""", "f()"),
+    # 3.8: an assert in a module or class body loads AssertionError with LOAD_GLOBAL (a written
+    # name there is LOAD_NAME).
+    "module_class_asserts": ("""
+import sys
+assert sys.argv is not None, "argv"
+
+
+class C:
+    assert sys
+    if sys:
+        assert sys.path is not None, sys.path
+
+
+def f():
+    return C.__name__
+""", "f()"),
+    # 3.10+ copies a class body's end (return, 3.13's __static_attributes__) into the branches of
+    # its trailing if, try or with.
+    "class_ends_with_branches": ("""
+import contextlib
+import sys
+
+
+class A:
+    try:
+        import termios
+    except ImportError:
+        t = 1
+    else:
+        t = 2
+
+
+class B:
+    with contextlib.suppress(KeyError):
+        if sys:
+            u = 3
+
+
+class D:
+    def m(self):
+        return __class__
+
+    if sys:
+        v = 4
+
+
+def f():
+    return A.t, B.u, D.v, D().m().__name__
+""", "f()"),
+    "module_try_else_end": ("""
+def f():
+    return g
+
+
+try:
+    import termios
+except ImportError:
+    try:
+        import msvcrt
+    except ImportError:
+        g = 1
+    else:
+        g = 2
+else:
+    g = 3
+""", "f()"),
+}
+SNIPPETS.update(MODULE_BODY_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in MODULE_BODY_SNIPPETS for v in ALL_VERSIONS}
+# type statements: 3.12+ (NEEDS_312).
+SNIPPETS["type_alias_statements"] = ("""
+from typing import Callable, Any
+type F = Callable[..., Any]
+
+
+class C:
+    type G = list[int]
+    type __H = dict[str, G]
+
+
+type N = int | None
+
+
+def f():
+    return F.__value__, C.G.__value__, C._C__H.__value__, N.__value__, F.__name__
+""", "f()")
+NEEDS_312 = {"type_alias_statements"}
+EQUIVALENT_NOW |= {("type_alias_statements", v) for v in ("3.12", "3.13")}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

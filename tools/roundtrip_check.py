@@ -5,7 +5,8 @@ the bytecode (3.8-3.13, stdlib only).
 
 Code objects are compared after normalization: instruction names and resolved arguments (jump
 targets as instruction indices, constants by type and value, nested code recursively), names,
-argument counts and flags; offsets, line numbers and positions are ignored.
+argument counts and flags; offsets, line numbers and positions are ignored (a 3.13 class body's
+__firstlineno__ too).
 """
 import dis
 import json
@@ -42,6 +43,11 @@ def instructions(code):
         else:
             arg = repr(i.argval)
         rows.append((i.opname, arg))
+    # 3.13+ class bodies store their first line as __firstlineno__: a line number, ignored.
+    for n in range(len(kept) - 1):
+        if (kept[n].opname == "LOAD_CONST" and kept[n + 1].opname == "STORE_NAME" and
+                kept[n + 1].argval == "__firstlineno__" and kept[n].argval == code.co_firstlineno):
+            rows[n] = ("LOAD_CONST", ("line", "co_firstlineno"))
     return rows
 
 

@@ -39,6 +39,7 @@ struct NormalHandler {  // one exception-table entry, in instruction indices
 struct NormalCode {
     std::vector<NormalInstruction> instructions;
     std::vector<NormalHandler> handlers;
+    int64_t firstlineno_const = -1;  // the constant a 3.13+ class body stores as __firstlineno__
 };
 
 bool is_ignored(Opcode op) { return op == Opcode::CACHE || op == Opcode::EXTENDED_ARG || op == Opcode::NOP; }
@@ -111,8 +112,27 @@ NormalCode normalize(const CodeObject& code, const OpcodeTable& table) {
     for (const auto& ins : all)
         if (!is_ignored(ins.op)) offsets.push_back(ins.offset);
     NormalCode out;
+    std::vector<const Instruction*> kept;
     for (const auto& ins : all)
-        if (!is_ignored(ins.op)) out.instructions.push_back(normalize_instruction(code, table, ins, offsets));
+        if (!is_ignored(ins.op)) {
+            out.instructions.push_back(normalize_instruction(code, table, ins, offsets));
+            kept.push_back(&ins);
+        }
+    // 3.13+ class bodies store their first line as `__firstlineno__`: a line number, which is
+    // ignored like every other (when it is the code object's own co_firstlineno).
+    for (size_t i = 0; i + 1 < kept.size(); ++i) {
+        const Instruction& load = *kept[i];
+        const Instruction& store = *kept[i + 1];
+        if (load.op != Opcode::LOAD_CONST || store.op != Opcode::STORE_NAME || store.index < 0 ||
+            size_t(store.index) >= code.names.size() || code.names[size_t(store.index)] != "__firstlineno__" ||
+            load.index < 0 || size_t(load.index) >= code.consts.size())
+            continue;
+        const PyValue& value = *code.consts[size_t(load.index)];
+        if (value.kind != PyValue::Kind::Int || value.is_big_int() || value.small != code.firstlineno) continue;
+        out.instructions[i].key = out.instructions[i].shown = "<co_firstlineno>";
+        out.firstlineno_const = load.index;
+        break;
+    }
     out.handlers = normalize_handlers(code, offsets);
     return out;
 }
@@ -199,8 +219,18 @@ std::string first_difference(const CodeObject& a, const CodeObject& b, const Opc
     diff = compare_names("co_names", a.names, b.names);
     if (diff.empty()) diff = compare_names("co_varnames", a.varnames, b.varnames);
     if (!diff.empty()) return diff;
+    auto consts_of = [](const CodeObject& c, const NormalCode& n) {
+        std::vector<ObjectRef> consts = c.consts;
+        if (n.firstlineno_const >= 0) {
+            auto line = std::make_shared<PyValue>();
+            line->kind = PyValue::Kind::Placeholder;
+            line->text = "<co_firstlineno>";
+            consts[size_t(n.firstlineno_const)] = line;
+        }
+        return consts;
+    };
     diff = first_mismatch(
-        "constant", a.consts, b.consts,
+        "constant", consts_of(a, na), consts_of(b, nb),
         [](const ObjectRef& x, const ObjectRef& y) { return canonical_value(*x) == canonical_value(*y); },
         [](const ObjectRef& x) { return value_repr(*x); });
     if (!diff.empty()) return diff;

@@ -4,7 +4,7 @@
 // (jump targets as instruction indices; names, locals and constants by value), co_names,
 // co_varnames, co_cellvars, co_freevars, constants (nested code objects recursively, paired by
 // position), flags, argument counts and the exception table (as instruction-index ranges).
-// Ignored: offsets, line numbers and positions, CACHE, EXTENDED_ARG and NOP, the stack size,
+// Ignored: offsets, line numbers and positions (a 3.13 class body's __firstlineno__ too), CACHE, EXTENDED_ARG and NOP, the stack size,
 // and the CO_NESTED flag (informational only: a function decompiled on its own is recompiled at
 // module level).
 #include <string>

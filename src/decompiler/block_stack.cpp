@@ -153,7 +153,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::Nop: case N::Swap: case N::Delete: case N::LoadAttr: case N::UnaryOp: case N::ListToTuple:
     case N::ConvertValue: case N::GetIter: case N::Yield: case N::YieldFrom: case N::Await:
     case N::CheckExcMatch: case N::StopIterationError: case N::Jump:
-    case N::SetupFinally: case N::SetupWith: case N::PopBlock: case N::CopyDictWithoutKeys:
+    case N::SetupFinally: case N::SetupWith: case N::PopBlock: case N::CopyDictWithoutKeys: case N::SetupAnnotations:
         return 0;
     case N::Copy: case N::PushNull: case N::LoadConst: case N::Load: case N::LoadAndClear: case N::LoadClosure: case N::LoadAssertionError:
     case N::LoadBuildClass: case N::LoadLocals: case N::ImportFrom: case N::PushExcInfo: case N::BeforeWith:
@@ -166,6 +166,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
         return -1;
     case N::StoreAttr: case N::DeleteSubscr: case N::Slice3: case N::MapAdd: case N::LoadSuperAttr: return -2;
     case N::StoreSubscr: return -3;
+    case N::TypeAlias: return -2;
     case N::MatchClass: return -2;
     case N::StoreSlice: return -4;
     case N::BuildSlice: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return 1 - n;

@@ -31,9 +31,11 @@ namespace {
 using namespace ast;
 
 // CO_* flags of code objects (Include/cpython/code.h).
+constexpr uint32_t kCoOptimized = 0x01;  // a function's code (not a module's or class body's)
 constexpr uint32_t kCoVarargs = 0x04;
 constexpr uint32_t kCoVarkeywords = 0x08;
 constexpr uint32_t kCoCoroutine = 0x80;
+constexpr uint32_t kCoFutureAnnotations = 0x1000000;  // `from __future__ import annotations` (3.7+)
 
 [[noreturn]] void unsupported(const std::string& what) { throw Error(Error::Kind::Unsupported, what); }
 
@@ -108,6 +110,14 @@ public:
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
+            else if (op.kind == N::SetupAnnotations) annotations_set_up_ = true;
+        for (size_t i = 0; i + 1 < ops_.size(); ++i)
+            if (ops_[i].kind == N::LoadConst && ops_[i].value && ops_[i].value->kind == PyValue::Kind::Tuple &&
+                ops_[i + 1].kind == N::Store && ops_[i + 1].name == "__static_attributes__") {
+                own_static_attributes_.emplace();
+                for (const auto& item : ops_[i].value->items)
+                    if (item->kind == PyValue::Kind::Str) own_static_attributes_->insert(item->text);
+            }
         find_matches();
     }
 
@@ -116,6 +126,7 @@ public:
         std::vector<ExprPtr> stack;
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
+        if (annotations_set_up_ && annotated_assignments_ == 0) unsupported("SETUP_ANNOTATIONS without an annotated assignment");
         std::vector<const Stmt*> for_return, for_jump;
         check_finally_copies(body, for_return, for_jump);
         if (!handlers_.empty()) check_no_handler_markers(body);
@@ -130,10 +141,30 @@ public:
         return body;
     }
 
+    // The statements of this code object: nested defs' and classes' bodies emptied (they are other
+    // code objects, checked on their own; a refused one's stub names the marker it stopped on).
+    static Body own_statements(const Body& body) {
+        Body out;
+        for (const StmtPtr& s : body) {
+            auto copy = std::make_shared<Stmt>(*s);
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) {
+                copy->body = {make_stmt(StmtKind::Pass)};
+            } else {
+                copy->body = own_statements(s->body);
+                copy->orelse = own_statements(s->orelse);
+                copy->finalbody = own_statements(s->finalbody);
+                for (auto& h : copy->handlers) h.body = own_statements(h.body);
+                for (auto& c : copy->cases) c.body = own_statements(c.body);
+            }
+            out.push_back(copy);
+        }
+        return out;
+    }
+
     // Invariant: the values only an exception handler's code has (the exception, its match test,
     // the re-raise) were all folded into except clauses.
     void check_no_handler_markers(const Body& body) const {
-        std::string text = print_module(body);
+        std::string text = print_module(own_statements(body));
         for (const ExprPtr& m : {exception_, previous_exception_, exception_matches_, reraise_})
             if (text.find(m->id) != std::string::npos) unsupported("exception handling of an unusual shape (" + m->id + " left over)");
     }
@@ -833,6 +864,75 @@ private:
                (is_def_value(e->elts[0]) || is_decorated(e->elts[0]));
     }
 
+    // A name as the compiler stores it inside a class: a private `__name` becomes `_Class__name`
+    // (the innermost class's name without its leading underscores).
+    std::string mangled(const std::string& name) const {
+        if (name.size() < 3 || name.compare(0, 2, "__") != 0 || name.compare(name.size() - 2, 2, "__") == 0 ||
+            name.find('.') != std::string::npos)
+            return name;
+        size_t start = private_name_.find_first_not_of('_');
+        if (start == std::string::npos) return name;
+        return "_" + private_name_.substr(start) + name;
+    }
+
+    // `type X = v`: the alias is made from (name, type parameters, a function returning v) and
+    // stored under the name (the statement, recognized in try_definition).
+    ExprPtr type_alias(const std::vector<ExprPtr>& args) {
+        if (!is_const_kind(args[0], PyValue::Kind::Str)) unsupported("a type alias of unusual bytecode");
+        if (!is_const_kind(args[1], PyValue::Kind::None)) unsupported("a generic type alias (type X[T] = ...)");
+        auto it = functions_.find(args[2].get());
+        if (it == functions_.end() || it->second.code->name != args[0]->constant->text || it->second.defaults ||
+            it->second.kwdefaults || it->second.annotations)
+            unsupported("a type alias of unusual bytecode");
+        Body body;
+        nested_body(*it->second.code, body, false);
+        if (body.size() != 1 || body[0]->kind != StmtKind::Return || !body[0]->value) unsupported("a type alias whose value is not one expression");
+        auto s = make_stmt(StmtKind::TypeAlias);
+        s->name = args[0]->constant->text;
+        s->value = body[0]->value;
+        auto m = marker("<type alias>");
+        type_aliases_[keep(m)] = s;
+        return m;
+    }
+
+    // A module or class body (with SETUP_ANNOTATIONS) stores the annotation of `name: annotation`
+    // as `__annotations__['name'] = annotation`, after the assignment of `name: annotation = value`.
+    bool annotated_assignment(Body& out, const ExprPtr& container, const ExprPtr& key, const ExprPtr& annotation) {
+        if (!annotations_set_up_ || container->kind != ExprKind::Name || container->id != "__annotations__" ||
+            !is_const_kind(key, PyValue::Kind::Str) || !is_identifier(key->constant->text))
+            return false;
+        auto s = make_stmt(StmtKind::AnnAssign);
+        s->target = make_name(key->constant->text);
+        s->annotation = source_annotation(annotation);
+        if (!out.empty() && out.back()->kind == StmtKind::Assign && out.back()->targets.size() == 1 &&
+            out.back()->targets[0]->kind == ExprKind::Name && out.back()->targets[0]->id == key->constant->text) {
+            s->value = out.back()->value;
+            out.pop_back();
+        }
+        emit_stmt(out, s);
+        ++annotated_assignments_;
+        return true;
+    }
+
+    // Under `from __future__ import annotations` an annotation is stored as its source text: print
+    // that text itself (as the string constant, it would become the text of a string).
+    ExprPtr source_annotation(const ExprPtr& annotation) const {
+        if (!(code_.flags & kCoFutureAnnotations)) return annotation;
+        if (!is_const_kind(annotation, PyValue::Kind::Str)) unsupported("an annotation that is not a string under from __future__ import annotations");
+        return make_name(annotation->constant->text);
+    }
+
+    // An attribute as written inside a class: `obj.__x`, which the compiler mangled to `_Class__x`
+    // (3.13 records the written names of `self.` stores in __static_attributes__).
+    std::string as_written(const std::string& name) const {
+        size_t start = private_name_.find_first_not_of('_');
+        if (start == std::string::npos) return name;
+        std::string prefix = "_" + private_name_.substr(start);
+        if (name.size() <= prefix.size() + 2 || name.compare(0, prefix.size(), prefix) != 0) return name;
+        std::string written = name.substr(prefix.size());
+        return mangled(written) == name ? written : name;
+    }
+
     // `def`, `class` and decorated forms, recognized when their value is stored under their name.
     bool try_definition(Body& out, const std::string& name, const ExprPtr& value) {
         std::vector<ExprPtr> decorators;
@@ -843,15 +943,20 @@ private:
         }
         if (auto it = functions_.find(inner.get()); it != functions_.end()) {
             const FunctionValue& f = it->second;
-            if (f.code->name != name || name == "<lambda>") return false;
+            if (mangled(f.code->name) != name || name == "<lambda>") return false;
             auto def = function_def(f);
             def->decorators = decorators;
             emit_stmt(out, def);
             return true;
         }
+        if (auto it = type_aliases_.find(inner.get()); it != type_aliases_.end() && decorators.empty()) {
+            if (mangled(it->second->name) != name) return false;
+            emit_stmt(out, it->second);
+            return true;
+        }
         if (auto it = classes_.find(inner.get()); it != classes_.end()) {
             StmtPtr cls = it->second;
-            if (cls->name != name) return false;
+            if (mangled(cls->name) != name) return false;
             cls->decorators = decorators;
             emit_stmt(out, cls);
             return true;
@@ -905,7 +1010,7 @@ private:
         if (!annotations) return out;
         auto add = [&](const ExprPtr& key, const ExprPtr& value) {
             if (!is_const_kind(key, PyValue::Kind::Str)) unsupported("unusual annotations");
-            out[key->constant->text] = value;
+            out[key->constant->text] = source_annotation(value);
         };
         if (annotations->kind == ExprKind::Dict) {
             for (size_t j = 0; j < annotations->elts.size(); ++j) add(annotations->elts[j], annotations->values[j]);
@@ -963,9 +1068,13 @@ private:
         return false;
     }
 
-    void nested_body(const CodeObject& code, Body& body, bool may_have_docstring) {
+    void nested_body(const CodeObject& code, Body& body, bool may_have_docstring, const std::string* class_name = nullptr) {
+        Body declared;
         try {
             StructuredDecompiler inner(code, failures_);
+            inner.private_name_ = class_name ? *class_name : private_name_;
+            inner.class_static_attributes_ = own_static_attributes_;
+            declared = inner.declarations();
             body = inner.run();
             check_no_markers(body);
             strip_implicit_return(body);
@@ -975,12 +1084,14 @@ private:
                 doc->value = make_constant(code.consts[0]);
                 body.insert(body.begin(), doc);
             }
-            Body declared = inner.declarations();
             body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
         } catch (const Error& e) {
             if (e.kind() != Error::Kind::Unsupported) throw;
             failures_.push_back({code.qualname, code.firstlineno, e.what()});
             body = failure_stub(code, e.what());
+            // A refused function still declares its globals: `global x` in any function makes the
+            // module's own stores of x STORE_GLOBAL.
+            body.insert(body.begin(), declared.begin(), declared.end());
         }
         if (body.empty()) body.push_back(make_stmt(StmtKind::Pass));
     }
@@ -1139,6 +1250,8 @@ private:
     void step_op(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
         switch (op.kind) {
         case N::Nop: return;
+        case N::SetupAnnotations: return;
+        case N::TypeAlias: stack.push_back(type_alias(pop_n(stack, 3))); return;  // implied by the annotated assignments (annotated_assignment)
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
@@ -1180,8 +1293,14 @@ private:
                 rebindable_reads_.insert(keep(name));
             for (const auto& w : walrus_stores_)
                 if (op.kind == N::Load && w.first == op.name) ordered_reads_.insert(keep(name));
-            if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError")
+            if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError") {
+                // A module or class body loads a written name with LOAD_NAME: a LOAD_GLOBAL of it is an assert's.
+                if (!(code_.flags & kCoOptimized)) {
+                    stack.push_back(assertion_error_);
+                    return;
+                }
                 global_assertion_errors_.insert(name.get());
+            }
             stack.push_back(name);
             return;
         }
@@ -1220,7 +1339,7 @@ private:
             }
             auto e = make_expr(ExprKind::Attribute);
             e->value = obj;
-            e->id = op.name;
+            e->id = as_written(op.name);
             stack.push_back(e);
             return;
         }
@@ -1229,14 +1348,18 @@ private:
             ExprPtr value = pop(stack);
             auto t = make_expr(ExprKind::Attribute);
             t->value = obj;
-            t->id = op.name;
+            t->id = as_written(op.name);
+            // 3.13 lists a method's `self.` stores as written: a mangled name written out stays so.
+            if (t->id != op.name && class_static_attributes_ && class_static_attributes_->count(op.name) &&
+                !class_static_attributes_->count(t->id))
+                t->id = op.name;
             assign(out, t, value, stack);
             return;
         }
         case N::DeleteAttr: {
             auto t = make_expr(ExprKind::Attribute);
             t->value = pop(stack);
-            t->id = op.name;
+            t->id = as_written(op.name);
             auto s = make_stmt(StmtKind::Delete);
             s->targets.push_back(t);
             emit_stmt(out, s);
@@ -1252,7 +1375,7 @@ private:
             if (op.arg & 2) call->elts = {cls, self};
             auto e = make_expr(ExprKind::Attribute);
             e->value = call;
-            e->id = op.name;
+            e->id = as_written(op.name);
             stack.push_back(e);
             return;
         }
@@ -1291,6 +1414,7 @@ private:
         }
         case N::StoreSubscr: {
             auto index = pop(stack), container = pop(stack), value = pop(stack);
+            if (annotated_assignment(out, container, index, value)) return;
             assign(out, subscript(container, index), value, stack);
             return;
         }
@@ -1371,6 +1495,13 @@ private:
             }
             auto updated = std::make_shared<Expr>(*target);
             if (updated->kind != ExprKind::Dict) unsupported("dict merge into a non-dict");
+            if (op.kind == N::DictUpdate && op.arg == 1 && merge_dict_chunk(target, mapping)) {
+                updated->elts.insert(updated->elts.end(), mapping->elts.begin(), mapping->elts.end());
+                updated->values.insert(updated->values.end(), mapping->values.begin(), mapping->values.end());
+                if (chunked_dicts_.count(mapping.get())) chunked_dicts_.insert(keep(updated));
+                target = updated;
+                return;
+            }
             updated->elts.push_back(nullptr);
             updated->values.push_back(mapping);
             target = updated;
@@ -1480,6 +1611,7 @@ private:
         }
         case N::MapAdd: {
             if (add_inlined_element(op, stack, out)) return;
+            if (add_display_entry(op, stack)) return;
             require_comprehension_code();
             auto value = pop(stack), key = pop(stack);
             element_ = {lambda_or(key), lambda_or(value)};
@@ -1675,6 +1807,31 @@ private:
         updated->elts.push_back(lambda_or(pop(stack)));
         stack.back() = updated;
         return true;
+    }
+
+    // 3.10+: a dict display of more than 16 entries is built as an empty dict and a MAP_ADD 1 for
+    // each entry of its first chunk (a comprehension's own MAP_ADD reaches past its iterator).
+    bool add_display_entry(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        if (op.arg != 1 || stack.size() < 3) return false;
+        ExprPtr& target = stack[stack.size() - 3];
+        if (target->kind != ExprKind::Dict || accumulators_.count(target.get())) return false;
+        auto updated = std::make_shared<Expr>(*target);
+        auto value = pop(stack), key = pop(stack);
+        updated->elts.push_back(lambda_or(key));
+        updated->values.push_back(lambda_or(value));
+        chunked_dicts_.insert(keep(updated));
+        stack.back() = updated;
+        return true;
+    }
+
+    // The next chunk of such a display (DICT_UPDATE 1): a display of plain entries, either a full
+    // chunk built the same way or the last chunk (at most 16 entries, after which the display
+    // ends). Merging it prints the display the compiler split; `**{...}` would compile alike.
+    bool merge_dict_chunk(const ExprPtr& target, const ExprPtr& mapping) const {
+        if (target->kind != ExprKind::Dict || mapping->kind != ExprKind::Dict || !chunked_dicts_.count(target.get())) return false;
+        for (const auto& k : mapping->elts)
+            if (!k) return false;
+        return chunked_dicts_.count(mapping.get()) ? mapping->elts.size() == 17 : mapping->elts.size() <= 16;
     }
 
     // LIST_APPEND/SET_ADD/MAP_ADD into an accumulator: an element statement, `<element>` holding
@@ -1878,12 +2035,32 @@ private:
         nested_body(*f.code, body, false);
         ExprPtr result;
         if (body.size() == 1 && body[0]->kind == StmtKind::Return) result = body[0]->value;
+        else if (ExprPtr chosen = returned_expression(body)) result = chosen;
         else if (body.size() == 1 && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Yield) result = body[0]->value;
+        else if (body.size() == 1 && body[0]->kind == StmtKind::Pass && !(f.code->flags & 0x20)) result = nullptr;  // `return None`, stripped
         else unsupported("lambda whose body is not one expression");
         auto lam = make_expr(ExprKind::Lambda);
         lam->args = arguments_of(f);
         lam->value = result ? result : make_constant(std::make_shared<PyValue>());
         return lam;
+    }
+
+    // A body that only returns, choosing what by tests, as one expression: the returns of a
+    // lambda's conditional expression, which 3.12+ copies into both branches.
+    static ExprPtr returned_expression(const Body& body, size_t from = 0) {
+        if (from >= body.size()) return nullptr;
+        const StmtPtr& s = body[from];
+        if (s->kind == StmtKind::Return) return from + 1 == body.size() && s->value ? s->value : nullptr;
+        if (s->kind != StmtKind::If) return nullptr;
+        ExprPtr then = returned_expression(s->body);
+        ExprPtr other = s->orelse.empty() ? returned_expression(body, from + 1)
+                                          : (from + 1 == body.size() ? returned_expression(s->orelse) : nullptr);
+        if (!then || !other) return nullptr;
+        auto e = make_expr(ExprKind::IfExp);
+        e->test = s->test;
+        e->body = then;
+        e->orelse = other;
+        return e;
     }
 
     ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<std::string>& kwnames,
@@ -1902,13 +2079,46 @@ private:
         return m;
     }
 
+    static bool is_assign_to(const StmtPtr& s, const char* name) {
+        return s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name &&
+               s->targets[0]->id == name;
+    }
+
+    // The stores that end a class body (3.13's __static_attributes__, __classcell__), which the
+    // compiler copies into the branches of a trailing if or try with the body's end.
+    static void strip_class_tail(Body& body, bool may_empty) {
+        restore_module_else(body);
+        while (!body.empty() && (is_assign_to(body.back(), "__static_attributes__") || is_assign_to(body.back(), "__classcell__") ||
+                                 is_class_return(body.back())))
+            body.pop_back();
+        if (body.empty()) {
+            if (!may_empty) body.push_back(make_stmt(StmtKind::Pass));
+            return;
+        }
+        Stmt& last = *body.back();
+        if (last.kind == StmtKind::If) {
+            strip_class_tail(last.body, false);
+            strip_class_tail(last.orelse, true);
+        } else if (last.kind == StmtKind::Try && last.finalbody.empty()) {
+            if (last.orelse.empty()) strip_class_tail(last.body, false);
+            else strip_class_tail(last.orelse, true);
+            for (ExceptHandler& h : last.handlers) strip_class_tail(h.body, false);
+        } else if (last.kind == StmtKind::With) {
+            strip_class_tail(last.body, false);
+        }
+    }
+
+    // A class body's end: `return None`, or `return __class__` where methods use the class cell.
+    static bool is_class_return(const StmtPtr& s) {
+        return is_return_none(s) || (s->kind == StmtKind::Return && s->value && s->value->kind == ExprKind::Name &&
+                                     s->value->id == "__class__");
+    }
+
     void class_body(const CodeObject& code, Body& body) {
-        nested_body(code, body, false);
+        nested_body(code, body, false, &code.name);
         // Drop what the compiler adds to every class body.
-        auto is_assign_to = [](const StmtPtr& s, const char* name) {
-            return s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name &&
-                   s->targets[0]->id == name;
-        };
+        while (!body.empty() && body.back()->kind == StmtKind::Return) body.pop_back();  // `return __class__` or None
+        strip_class_tail(body, true);
         Body cleaned;
         for (const auto& s : body) {
             if (is_assign_to(s, "__module__") || is_assign_to(s, "__qualname__") || is_assign_to(s, "__firstlineno__") ||
@@ -4603,6 +4813,10 @@ public:
             }
         };
         no_return(body);
+        // A module's STORE_GLOBAL: a function declared the name global (whether or not it stores
+        // it), which a module-level `global` statement reproduces (and means nothing more).
+        Body declared = declarations();
+        body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
         return body;
     }
 
@@ -4612,6 +4826,7 @@ private:
     // branch would be left empty.
     static void strip_module_tail(Body& body, bool may_empty = true) {
         if (body.empty()) return;
+        restore_module_else(body);
         Stmt& last = *body.back();
         if (is_return_none(body.back())) {
             if (body.size() == 1 && !may_empty) {
@@ -4629,12 +4844,41 @@ private:
             if (last.orelse.empty()) strip_module_tail(last.body, false);
             else strip_module_tail(last.orelse, true);
             for (ExceptHandler& h : last.handlers) strip_module_tail(h.body, false);
+        } else if (last.kind == StmtKind::With) {
+            strip_module_tail(last.body, false);  // the end of a last with's body: its exit, then the module's end
         }
     }
 
-public:
+    // A try whose else ends the module: 3.10+ copies the module's end into each handler, so what
+    // follows the try (every handler having left) is its else. Only the copies are returns.
+    static void restore_module_else(Body& body) {
+        for (size_t i = body.size(); i-- > 0;) {
+            if (i + 1 == body.size()) continue;  // the try has statements after it
+            Stmt& s = *body[i];
+            if (s.kind != StmtKind::Try || !s.finalbody.empty() || !s.orelse.empty() || s.handlers.empty()) continue;
+            bool copied = false;
+            for (const ExceptHandler& h : s.handlers) {
+                if (!leaves_on_every_path(h.body)) return;
+                copied = copied || returns_in(h.body);
+            }
+            if (!copied) return;
+            s.orelse.assign(body.begin() + std::ptrdiff_t(i) + 1, body.end());
+            body.resize(i + 1);
+            return;
+        }
+    }
 
-private:
+    static bool returns_in(const Body& body) {
+        for (const auto& st : body) {
+            if (st->kind == StmtKind::Return) return true;
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (const Body* b : {&st->body, &st->orelse, &st->finalbody})
+                if (returns_in(*b)) return true;
+            for (const auto& h : st->handlers)
+                if (returns_in(h.body)) return true;
+        }
+        return false;
+    }
 
     static bool is_branching(const Stmt& s) {
         return s.kind == StmtKind::If || (s.kind == StmtKind::Try && s.finalbody.empty());
@@ -4808,6 +5052,16 @@ private:
     // accumulators -> the kind of comprehension they become.
     std::unordered_map<const Expr*, std::string> saved_bindings_;
     std::unordered_map<const Expr*, ExprKind> accumulators_;
+    // Dict displays of more than 16 entries (3.10+): built by MAP_ADD 1, chunk by chunk.
+    std::set<const Expr*> chunked_dicts_;
+    // The name of the innermost enclosing class (private names are mangled with it); empty outside.
+    std::string private_name_;
+    std::map<const Expr*, StmtPtr> type_aliases_;  // `<type alias>` markers -> their statement
+    bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
+    // A 3.13+ class body's __static_attributes__ (the attributes its methods store on self, as
+    // written), and for a function in a class body, its class's.
+    std::optional<std::set<std::string>> own_static_attributes_, class_static_attributes_;
+    int annotated_assignments_ = 0;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
     std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
 };

@@ -59,6 +59,11 @@ enum class N {
     // tuple or None above subject and keys; CopyDictWithoutKeys (3.10) replaces the keys with the
     // rest of the subject. Only the match decoder (match_decoder.cpp) reads them.
     MatchSequence, MatchMapping, MatchClass, MatchKeys, GetLen, CopyDictWithoutKeys,
+    // A module or class body's `__annotations__` dict made: its annotated assignments store into it.
+    SetupAnnotations,
+    // 3.12+ `type X = v`: the type alias made from (name, type parameters, function computing v),
+    // the 3 values on top (CALL_INTRINSIC_1 INTRINSIC_TYPEALIAS of their BUILD_TUPLE 3).
+    TypeAlias,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };

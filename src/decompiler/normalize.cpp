@@ -396,6 +396,8 @@ private:
         op.scope = scope;
         op.name = name ? *name : "<bad name>";
     }
+    static bool is_named(const std::string* name, const char* expected) { return name && *name == expected; }
+
     const std::string* name_at(int64_t index) const {
         return index >= 0 && size_t(index) < code_.names.size() ? &code_.names[index] : nullptr;
     }
@@ -473,7 +475,8 @@ private:
         case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START:
         case O::END_FOR:  // FOR_ITER's exit (normalized) already skips it
             return;
-        case O::RETURN_GENERATOR: emit(N::PushNull); return;  // popped right away by the POP_TOP after it
+        case O::RETURN_GENERATOR: emit(N::PushNull); return;
+        case O::SETUP_ANNOTATIONS: emit(N::SetupAnnotations); return;  // popped right away by the POP_TOP after it
         case O::POP_TOP:
             if (triple_pops_.count(i.offset) && fold_exception_triple()) return;
             emit(N::Pop);
@@ -522,7 +525,17 @@ private:
         case O::DELETE_FAST: emit_scoped(N::Delete, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
         case O::LOAD_DEREF: emit_scoped(N::Load, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_CLASSDEREF: emit_scoped(N::Load, Scope::ClassDeref, code_.deref_name(uint32_t(i.index))); return;
-        case O::STORE_DEREF: emit_scoped(N::Store, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
+        case O::STORE_DEREF:
+            // 3.12+: a class body whose annotation scopes or type aliases read its namespace keeps
+            // it in the cell __classdict__ (LOAD_LOCALS; STORE_DEREF) and stores that cell as
+            // __classdictcell__ at its end (LOAD_CLOSURE, 3.13: LOAD_FAST; STORE_NAME): the compiler's,
+            // not the source's.
+            if (is_named(code_.deref_name(uint32_t(i.index)), "__classdict__") && !out_.empty() && out_.back().kind == N::LoadLocals) {
+                out_.pop_back();
+                return;
+            }
+            emit_scoped(N::Store, Scope::Deref, code_.deref_name(uint32_t(i.index)));
+            return;
         case O::DELETE_DEREF: emit_scoped(N::Delete, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_CLOSURE: emit_scoped(N::LoadClosure, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_LOCALS: emit(N::LoadLocals); return;
@@ -531,13 +544,26 @@ private:
             emit_scoped(N::Load, Scope::ClassDeref, code_.deref_name(uint32_t(i.index)));
             return;
         case O::LOAD_FROM_DICT_OR_GLOBALS:
-            emit(N::Pop);
+            // The namespace is the class's (LOAD_DEREF __classdict__ in an annotation scope or a
+            // type alias's value, 3.12+): no value of the source's.
+            if (!out_.empty() && out_.back().kind == N::Load && out_.back().scope == Scope::Deref &&
+                out_.back().name == "__classdict__")
+                out_.pop_back();
+            else
+                emit(N::Pop);
             emit_scoped(N::Load, Scope::Name, name_at(i.index));
             return;
         case O::LOAD_GLOBAL: load_with_null(N::Load, Scope::Global, name_at(i.index), i.flag_bits(table_) & 1); return;
         case O::LOAD_NAME: emit_scoped(N::Load, Scope::Name, name_at(i.index)); return;
         case O::STORE_GLOBAL: emit_scoped(N::Store, Scope::Global, name_at(i.index)); return;
-        case O::STORE_NAME: emit_scoped(N::Store, Scope::Name, name_at(i.index)); return;
+        case O::STORE_NAME:
+            if (is_named(name_at(i.index), "__classdictcell__") && !out_.empty() &&
+                (out_.back().kind == N::LoadClosure || out_.back().kind == N::Load) && out_.back().name == "__classdict__") {
+                out_.pop_back();
+                return;
+            }
+            emit_scoped(N::Store, Scope::Name, name_at(i.index));
+            return;
         case O::DELETE_GLOBAL: emit_scoped(N::Delete, Scope::Global, name_at(i.index)); return;
         case O::DELETE_NAME: emit_scoped(N::Delete, Scope::Name, name_at(i.index)); return;
         case O::LOAD_ATTR: load_with_null(N::LoadAttr, Scope::Fast, name_at(i.index), i.flag_bits(table_) & 1); return;
@@ -879,6 +905,8 @@ private:
         if (what == "INTRINSIC_UNARY_POSITIVE") emit_named(N::UnaryOp, "+");
         else if (what == "INTRINSIC_LIST_TO_TUPLE") emit(N::ListToTuple);
         else if (what == "INTRINSIC_STOPITERATION_ERROR") emit(N::StopIterationError);
+        else if (what == "INTRINSIC_TYPEALIAS" && !out_.empty() && out_.back().kind == N::BuildTuple && out_.back().arg == 3)
+            out_.back().kind = N::TypeAlias;  // its argument tuple is no value of the source's
         else if (what == "INTRINSIC_ASYNC_GEN_WRAP") return;  // as ASYNC_GEN_WRAP (3.11)
         else if (what == "INTRINSIC_IMPORT_STAR") {
             emit(N::ImportStar);
