@@ -1074,8 +1074,9 @@ private:
             StructuredDecompiler inner(code, failures_);
             inner.private_name_ = class_name ? *class_name : private_name_;
             inner.class_static_attributes_ = own_static_attributes_;
-            declared = inner.declarations();
+            declared = inner.declarations();  // for the stub, should the body be refused
             body = inner.run();
+            declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
             strip_implicit_return(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
