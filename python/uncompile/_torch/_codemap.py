@@ -75,7 +75,10 @@ def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[t
     if strict:
         return True, "equivalent bytecode"
     from .._value_flow import same_value_flow
-    ok, why = same_value_flow(target, candidate, _installed_by_dynamo, constants or {})
+    try:
+        ok, why = same_value_flow(target, candidate, _installed_by_dynamo, constants or {})
+    except Exception as exc:  # a checker failure is "not verified", never a crash
+        return False, "value-flow check failed: %s: %s" % (type(exc).__name__, exc)
     if ok:
         return True, "same value flow"
     return False, "not equivalent (%s)" % why
