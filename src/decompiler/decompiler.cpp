@@ -2096,16 +2096,23 @@ private:
             if (!may_empty) body.push_back(make_stmt(StmtKind::Pass));
             return;
         }
-        Stmt& last = *body.back();
+        for_each_tail_branch(*body.back(), [](Body& branch, bool may_be_empty) { strip_class_tail(branch, may_be_empty); });
+    }
+
+    // The branches of a body's last statement that end where the body ends - a trailing if's two
+    // sides, a try's body (or its else) and except clauses, a with's body, where the compiler copies
+    // the code's end - each with whether it may be left empty.
+    template <class F>
+    static void for_each_tail_branch(Stmt& last, F&& f) {
         if (last.kind == StmtKind::If) {
-            strip_class_tail(last.body, false);
-            strip_class_tail(last.orelse, true);
+            f(last.body, false);
+            f(last.orelse, true);
         } else if (last.kind == StmtKind::Try && last.finalbody.empty()) {
-            if (last.orelse.empty()) strip_class_tail(last.body, false);
-            else strip_class_tail(last.orelse, true);
-            for (ExceptHandler& h : last.handlers) strip_class_tail(h.body, false);
+            if (last.orelse.empty()) f(last.body, false);
+            else f(last.orelse, true);
+            for (ExceptHandler& h : last.handlers) f(h.body, false);
         } else if (last.kind == StmtKind::With) {
-            strip_class_tail(last.body, false);
+            f(last.body, false);
         }
     }
 
@@ -4838,16 +4845,8 @@ private:
             strip_module_tail(body, may_empty);
             return;
         }
-        if (last.kind == StmtKind::If) {
-            strip_module_tail(last.body, false);
-            strip_module_tail(last.orelse, true);
-        } else if (last.kind == StmtKind::Try && last.finalbody.empty()) {
-            if (last.orelse.empty()) strip_module_tail(last.body, false);
-            else strip_module_tail(last.orelse, true);
-            for (ExceptHandler& h : last.handlers) strip_module_tail(h.body, false);
-        } else if (last.kind == StmtKind::With) {
-            strip_module_tail(last.body, false);  // the end of a last with's body: its exit, then the module's end
-        }
+        // (the end of a last with's body: its exit, then the module's end)
+        for_each_tail_branch(last, [](Body& branch, bool may_be_empty) { strip_module_tail(branch, may_be_empty); });
     }
 
     // A try whose else ends the module: 3.10+ copies the module's end into each handler, so what
