@@ -1105,13 +1105,17 @@ private:
     // ---------------------------------------------------------------- one block's straight-line ops
     // Runs the ops of `block` except its terminator; returns the terminator (or nullptr).
     // A match statement's first op ends the straight-line run like a terminator (see emit_match).
-    const NeutralOp* simulate(int block, std::vector<ExprPtr>& stack, Body& out) {
+    // Runs `block`'s ops on `stack`, statements to `out`; returns the op that ends the block, or
+    // null when it falls through. `stop_at_statement`: a probe that only wants pure expressions
+    // gives up (null) at the first statement instead of simulating the rest of a body block.
+    const NeutralOp* simulate(int block, std::vector<ExprPtr>& stack, Body& out, bool stop_at_statement = false) {
         const Block& b = cfg_.block(block);
         auto resume = resume_at_.find(block);
         for (size_t i = resume == resume_at_.end() ? b.first : resume->second; i < b.last; ++i) {
             const NeutralOp& op = ops_[i];
             if (is_block_terminator(op.kind) || matches_.count(i)) return &op;
             step(op, stack, out);
+            if (stop_at_statement && !out.empty()) return nullptr;
         }
         return nullptr;
     }
@@ -2376,13 +2380,24 @@ private:
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
     std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack, bool loop_test = false) {
+        ProbeScope scope(*this);
+        ProbeKey key{block, loop_test, {}};
+        key.stack.reserve(stack.size());
+        for (const ExprPtr& v : stack) key.stack.push_back(v.get());
+        if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) return hit->second;
+        std::optional<Condition> c = probe_condition_uncached(block, stack, loop_test);
+        probe_memo_.emplace(std::move(key), c);
+        return c;
+    }
+
+    std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack, bool loop_test) {
         std::vector<ExprPtr> copy = stack;
         Body scratch;
         const NeutralOp* term;
         int last = block;
         try {
-            term = simulate(block, copy, scratch);
-            if (!term && is_lone_jump_after(block)) term = simulate(last = block + 1, copy, scratch);
+            term = simulate(block, copy, scratch, true);
+            if (!term && scratch.empty() && is_lone_jump_after(block)) term = simulate(last = block + 1, copy, scratch, true);
         } catch (const Error&) {
             return std::nullopt;
         }
@@ -2407,6 +2422,7 @@ private:
     // A loop's test (`loop_test`) also joins copies of `return None`: a `while` ending the function
     // has no code after it that an `if` could be read as leading to.
     Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack, bool loop_test = false) {
+        ProbeScope scope(*this);
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
@@ -5035,6 +5051,27 @@ private:
     uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
+    // Conditions probed while one condition is being read: merging a chain re-probes the same
+    // blocks on the same stack at every step (exponential in the chain's length without this).
+    // Nothing is emitted while a condition is read, so a result holds until the outermost probe
+    // returns.
+    struct ProbeKey {
+        int block;
+        bool loop_test;
+        std::vector<const Expr*> stack;
+        auto operator<=>(const ProbeKey&) const = default;
+    };
+    std::map<ProbeKey, std::optional<Condition>> probe_memo_;
+    int probe_depth_ = 0;
+    struct ProbeScope {
+        StructuredDecompiler& d;
+        explicit ProbeScope(StructuredDecompiler& owner) : d(owner) {
+            if (d.probe_depth_++ == 0) d.probe_memo_.clear();
+        }
+        ~ProbeScope() { --d.probe_depth_; }
+        ProbeScope(const ProbeScope&) = delete;
+        ProbeScope& operator=(const ProbeScope&) = delete;
+    };
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
     // Loads of cells: a call may rebind them (a closure's `nonlocal`), so such a load that waits on
