@@ -2257,7 +2257,7 @@ private:
         ExprPtr test = c.test;
         std::vector<int> blocks;
         for (int cur = c.then_block; cur >= 0 && blocks.size() < 64;) {
-            if (emitted_[cur] || cfg_.block(cur).preds.size() != 1 || cfg_.block(cur).handler != cfg_.block(c.last_block).handler)
+            if (seen_emitted(cur) || cfg_.block(cur).preds.size() != 1 || cfg_.block(cur).handler != cfg_.block(c.last_block).handler)
                 return;
             Body scratch;
             const NeutralOp* term = nullptr;
@@ -2364,7 +2364,7 @@ private:
     // A block holding nothing but a condition that only the blocks of `owner` reach (so they decide
     // whether it runs).
     std::optional<Condition> pure_condition(int block, const std::vector<ExprPtr>& stack, const Condition& owner) {
-        if (block < 0 || emitted_[block] || cfg_.block(block).preds.empty()) return std::nullopt;
+        if (block < 0 || seen_emitted(block) || cfg_.block(block).preds.empty()) return std::nullopt;
         for (int p : cfg_.block(block).preds)
             if (!in_condition(owner, p)) return std::nullopt;
         if (cfg_.block(block).handler != cfg_.block(cfg_.block(block).preds[0]).handler) return std::nullopt;
@@ -2380,14 +2380,45 @@ private:
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
     std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack, bool loop_test = false) {
-        ProbeScope scope(*this);
         ProbeKey key{block, loop_test, {}};
         key.stack.reserve(stack.size());
         for (const ExprPtr& v : stack) key.stack.push_back(v.get());
-        if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) return hit->second;
-        std::optional<Condition> c = probe_condition_uncached(block, stack, loop_test);
-        probe_memo_.emplace(std::move(key), c);
+        if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) {
+            if (still_holds(hit->second.reads)) {
+                note_reads(hit->second.reads);
+                return hit->second.result;
+            }
+            probe_memo_.erase(hit);
+        }
+        probe_reads_.emplace_back();
+        std::optional<Condition> c;
+        try {
+            c = probe_condition_uncached(block, stack, loop_test);
+        } catch (...) {
+            probe_reads_.pop_back();
+            throw;
+        }
+        std::vector<std::pair<int, bool>> reads = std::move(probe_reads_.back());
+        probe_reads_.pop_back();
+        note_reads(reads);
+        probe_memo_.emplace(std::move(key), ProbeResult{c, std::move(reads)});
         return c;
+    }
+
+    // Whether block `b` is emitted, noted for the probes under way (their results depend on it).
+    bool seen_emitted(int b) const {
+        if (!probe_reads_.empty()) probe_reads_.back().emplace_back(b, bool(emitted_[b]));
+        return emitted_[b];
+    }
+
+    void note_reads(const std::vector<std::pair<int, bool>>& reads) const {
+        if (!probe_reads_.empty()) probe_reads_.back().insert(probe_reads_.back().end(), reads.begin(), reads.end());
+    }
+
+    bool still_holds(const std::vector<std::pair<int, bool>>& reads) const {
+        for (auto [b, was] : reads)
+            if (emitted_[b] != was) return false;
+        return true;
     }
 
     std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack, bool loop_test) {
@@ -2422,7 +2453,6 @@ private:
     // A loop's test (`loop_test`) also joins copies of `return None`: a `while` ending the function
     // has no code after it that an `if` could be read as leading to.
     Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack, bool loop_test = false) {
-        ProbeScope scope(*this);
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
@@ -2533,7 +2563,7 @@ private:
     // Where `block` jumps when it holds only a jump and only `owner` reaches it (else -1).
     int jump_only_target(int block, const Condition& owner) const {
         const Block& blk = cfg_.block(block);
-        if (emitted_[block] || blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) return -1;
+        if (seen_emitted(block) || blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) return -1;
         for (int p : blk.preds)
             if (!in_condition(owner, p)) return -1;
         return cfg_.block_at_offset(ops_[blk.first].target);
@@ -2543,7 +2573,7 @@ private:
     // code at `original` that ends the function (3.10+ copy small exit blocks into each path that
     // reaches them): the same ops under the same handler. Its blocks go to `blocks`.
     bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false) const {
-        if (!exits_copied_ || copy < 0 || original < 0 || copy == original || emitted_[copy]) return false;
+        if (!exits_copied_ || copy < 0 || original < 0 || copy == original || seen_emitted(copy)) return false;
         for (int p : cfg_.block(copy).preds)
             if (!in_condition(owner, p)) return false;
         std::vector<int> copy_path, original_path;
@@ -2552,7 +2582,7 @@ private:
         if (!same_copied_ops(a, b, 0) || (is_return_none_block(original) && !return_none_too)) return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
-            if (cfg_.block(k).handler != handler || emitted_[k] || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
+            if (cfg_.block(k).handler != handler || seen_emitted(k) || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
         for (int k : original_path)
             if (cfg_.block(k).handler != handler) return false;
         blocks = copy_path;
@@ -2919,6 +2949,7 @@ private:
         int b = cfg_.block_of_op(i);
         if (cfg_.block(b).first == i) return b;
         auto [it, fresh] = resume_at_.emplace(b, i);
+        if (fresh) probe_memo_.clear();  // probes of block `b` read it from its start
         if (!fresh && it->second != i) unsupported("a match statement of an unusual shape (two entries into one block)");
         return b;
     }
@@ -5051,27 +5082,22 @@ private:
     uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
-    // Conditions probed while one condition is being read: merging a chain re-probes the same
-    // blocks on the same stack at every step (exponential in the chain's length without this).
-    // Nothing is emitted while a condition is read, so a result holds until the outermost probe
-    // returns.
+    // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
+    // chain at every `if`, and merging a chain re-probes the same blocks at every step
+    // (exponential in the chain's length without this). A result depends on the code and on which
+    // blocks were emitted when it was read: it is reused only while those blocks are as they were.
     struct ProbeKey {
         int block;
         bool loop_test;
         std::vector<const Expr*> stack;
         auto operator<=>(const ProbeKey&) const = default;
     };
-    std::map<ProbeKey, std::optional<Condition>> probe_memo_;
-    int probe_depth_ = 0;
-    struct ProbeScope {
-        StructuredDecompiler& d;
-        explicit ProbeScope(StructuredDecompiler& owner) : d(owner) {
-            if (d.probe_depth_++ == 0) d.probe_memo_.clear();
-        }
-        ~ProbeScope() { --d.probe_depth_; }
-        ProbeScope(const ProbeScope&) = delete;
-        ProbeScope& operator=(const ProbeScope&) = delete;
+    struct ProbeResult {
+        std::optional<Condition> result;
+        std::vector<std::pair<int, bool>> reads;  // (block, emitted) read while probing
     };
+    std::map<ProbeKey, ProbeResult> probe_memo_;
+    mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
     // Loads of cells: a call may rebind them (a closure's `nonlocal`), so such a load that waits on
