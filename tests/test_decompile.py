@@ -3046,6 +3046,40 @@ def test_never_silently_wrong(cli, tmp_path, version, name):
         assert not bad, "no longer equivalent on %s:\n%s\n--- decompiled ---\n%s" % (version, bad, decompiled)
 
 
+# A constant the printer cannot spell ((nan+nanj), which the compiler folds from 1e309j * 0) refuses
+# the function holding it, not the module: the other definitions still come back.
+UNPRINTABLE_IN_MODULE = """
+def f():
+    return 1e309j * 0
+
+def g(x):
+    return f'{x!r:>{x}}' + str(x)
+
+class C:
+    def h(self):
+        return 1e309j * 0
+
+    def k(self):
+        return 2
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_unprintable_function_refused_alone(cli, tmp_path, version):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    pyc = tmp_path / "m.pyc"
+    compile_pyc(exe, UNPRINTABLE_IN_MODULE, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "could not decompile f (line 2): a complex constant" in proc.stderr
+    assert "h (line 9): a complex constant" in proc.stderr  # qualified as C.h from 3.11 on
+    assert "def g(x):\n    return f'{x!r:>{x}}' + str(x)" in proc.stdout
+    assert "def k(self):\n        return 2" in proc.stdout
+    compile(proc.stdout, "<decompiled>", "exec")
+
+
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(UNSUPPORTED_YET) for v in UNSUPPORTED_YET[n][1]])
 def test_unsupported_constructs_fail_loudly(cli, tmp_path, version, name):
     exe = interpreter(version)

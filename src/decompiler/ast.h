@@ -3,6 +3,7 @@
 // module (3.8-3.13 grammar), in a compact form. Each node has a kind; the fields a kind uses are
 // listed next to it, the others stay empty.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -219,5 +220,34 @@ ExprPtr make_name(std::string id);
 ExprPtr make_constant(ObjectRef value);
 ExprPtr make_expr(ExprKind kind);
 StmtPtr make_stmt(StmtKind kind);
+
+// Every expression field of a node, in no particular order (for searching and rewriting).
+template <class F>
+void for_each_child_slot(Expr& e, F&& f) {
+    for (ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper, &e.step,
+                       &e.elt, &e.format_spec})
+        if (*p) f(*p);
+    for (auto& x : e.elts)
+        if (x) f(x);
+    for (auto& x : e.values)
+        if (x) f(x);
+    for (auto& k : e.keywords)
+        if (k.value) f(k.value);
+    for (auto& g : e.generators) {
+        if (g.target) f(g.target);
+        if (g.iter) f(g.iter);
+        for (auto& x : g.ifs)
+            if (x) f(x);
+    }
+    if (e.args) {
+        for (auto& x : e.args->defaults)
+            if (x) f(x);
+        for (auto& x : e.args->kw_defaults)
+            if (x) f(x);
+    }
+}
+
+// Calls f(node) for the statement's own expressions (not those of its nested bodies).
+void for_each_own_expr(const Stmt& s, const std::function<void(const ExprPtr&)>& f);
 
 }  // namespace uncompile::ast

@@ -1078,6 +1078,7 @@ private:
             body = inner.run();
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
+            if (auto why = unprintable_reason(body)) unsupported(*why);
             strip_implicit_return(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
                 !starts_with_docstring(body)) {
@@ -4855,6 +4856,7 @@ public:
     Body run_module() {
         Body body = run();
         check_no_markers(body);
+        if (auto why = unprintable_reason(body)) unsupported(*why);
         strip_module_tail(body);
         std::function<void(const Body&)> no_return = [&](const Body& b) {
             for (const auto& st : b) {

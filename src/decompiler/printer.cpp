@@ -555,4 +555,38 @@ std::string print_module(const Body& body, const PrintOptions& options) {
 
 std::string print_expression(const Expr& e) { return Printer(PrintOptions{}).expr(e, kTest); }
 
+namespace {
+
+// The nodes whose spelling can fail (see Printer::constant and Printer::fstring), tried on their own.
+void check_printable(Printer& p, const ExprPtr& e) {
+    if (e->kind == ExprKind::JoinedStr) p.expr(*e, kTest);
+    if (e->kind == ExprKind::Constant) p.expr(*e, kTest);
+    for_each_child_slot(*e, [&](const ExprPtr& c) { check_printable(p, c); });
+}
+
+void check_printable(Printer& p, const Body& body) {
+    for (const auto& s : body) {
+        for_each_own_expr(*s, [&](const ExprPtr& e) { check_printable(p, e); });
+        // A def's or class's own body was checked when it was decompiled.
+        if (s->kind != StmtKind::FunctionDef && s->kind != StmtKind::ClassDef) check_printable(p, s->body);
+        check_printable(p, s->orelse);
+        check_printable(p, s->finalbody);
+        for (const auto& h : s->handlers) check_printable(p, h.body);
+        for (const auto& c : s->cases) check_printable(p, c.body);
+    }
+}
+
+}  // namespace
+
+std::optional<std::string> unprintable_reason(const Body& body) {
+    Printer p(PrintOptions{});
+    try {
+        check_printable(p, body);
+    } catch (const Error& e) {
+        if (e.kind() != Error::Kind::Unsupported) throw;
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
 }  // namespace uncompile::ast

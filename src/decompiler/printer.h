@@ -1,6 +1,7 @@
 #pragma once
 // Syntax tree -> Python source, with the fewest parentheses that keep the meaning (the operator
 // precedence scheme of CPython's ast.unparse: the parent sets the precedence each child needs).
+#include <optional>
 #include <string>
 
 #include "ast.h"
@@ -13,5 +14,10 @@ struct PrintOptions {
 
 std::string print_module(const Body& body, const PrintOptions& options = {});
 std::string print_expression(const Expr& e);
+
+// Why some statement of `body` (not counting the bodies of its defs and classes) cannot be
+// printed, e.g. an f-string whose expressions need both quote kinds; nullopt when it can. The
+// decompiler refuses such a function instead of failing the whole module at printing.
+std::optional<std::string> unprintable_reason(const Body& body);
 
 }  // namespace uncompile::ast

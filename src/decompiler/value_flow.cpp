@@ -9,32 +9,6 @@ using namespace ast;
 
 namespace {
 
-// Every expression field of a node, in no particular order (for searching and rewriting).
-template <class F>
-void for_each_child_slot(Expr& e, F&& f) {
-    for (ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper, &e.step,
-                       &e.elt, &e.format_spec})
-        if (*p) f(*p);
-    for (auto& x : e.elts)
-        if (x) f(x);
-    for (auto& x : e.values)
-        if (x) f(x);
-    for (auto& k : e.keywords)
-        if (k.value) f(k.value);
-    for (auto& g : e.generators) {
-        if (g.target) f(g.target);
-        if (g.iter) f(g.iter);
-        for (auto& x : g.ifs)
-            if (x) f(x);
-    }
-    if (e.args) {
-        for (auto& x : e.args->defaults)
-            if (x) f(x);
-        for (auto& x : e.args->kw_defaults)
-            if (x) f(x);
-    }
-}
-
 void add_target_names(const ExprPtr& t, std::set<std::string>& out) {
     if (!t) return;
     switch (t->kind) {
@@ -288,30 +262,6 @@ ExprPtr replace_node(const ExprPtr& tree, const Expr* from, const ExprPtr& to,
     if (!copy) return tree;
     on_copy(tree.get(), copy);
     return copy;
-}
-
-void for_each_own_expr(const Stmt& s, const std::function<void(const ExprPtr&)>& f) {
-    for (const ExprPtr* p : {&s.target, &s.value, &s.test, &s.iter, &s.annotation, &s.cause, &s.msg})
-        if (*p) f(*p);
-    for (const auto& t : s.targets) f(t);
-    for (const auto& item : s.items) {
-        if (item.context) f(item.context);
-        if (item.target) f(item.target);
-    }
-    for (const auto& h : s.handlers)
-        if (h.type) f(h.type);
-    for (const auto& d : s.decorators) f(d);
-    for (const auto& b : s.bases) f(b);
-    for (const auto& k : s.keywords)
-        if (k.value) f(k.value);
-    for (const auto& c : s.cases)
-        if (c.guard) f(c.guard);
-    if (s.args) {
-        for (const auto& d : s.args->defaults)
-            if (d) f(d);
-        for (const auto& d : s.args->kw_defaults)
-            if (d) f(d);
-    }
 }
 
 bool evaluated_first_in_statement(const Stmt& s, const std::string& name) {

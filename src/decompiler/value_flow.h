@@ -28,9 +28,6 @@ std::set<std::string> names_bound_by(const ast::Stmt& s);
 ast::ExprPtr replace_node(const ast::ExprPtr& tree, const ast::Expr* from, const ast::ExprPtr& to,
                           const std::function<void(const ast::Expr*, const ast::ExprPtr&)>& on_copy);
 
-// Calls f(node) for every expression node of the statement's own expressions (not nested bodies).
-void for_each_own_expr(const ast::Stmt& s, const std::function<void(const ast::ExprPtr&)>& f);
-
 // True when, evaluating the statement in Python's order, the name `name` is loaded before any
 // node with an effect runs (and is loaded unconditionally). Used to put a temporary's value back in
 // place: `tmp = V; stmt(tmp)` is `stmt(V)` when nothing with an effect runs before `tmp` in stmt.
