@@ -1275,6 +1275,28 @@ def k(y, items):
 """, "f('abcde', 'd'), f('ab', 'z'), g(10, 1), h('ab', 5), k(5, [2]), k(0, [])"),
     # A test at the end of a loop body jumps straight back to the loop's head (3.8-3.11), or over a
     # jump back (3.12+); `if x: continue` keeps the other polarity.
+    # The last statement of a for body tests and returns; its false side jumps straight back to
+    # the loop's header (threaded through the body's end): no `continue` in the source.
+    "for_body_ends_in_returning_ifs": ("""
+def f(items, left, right):
+    for index, direction in items:
+        l = left[index]
+        r = right[index]
+        if l < r:
+            return -direction
+        if l > r:
+            return direction
+    return 0
+
+def g(params):
+    result = {}
+    for param in params:
+        param, eq, value = param.partition('=')
+        if not param.isalnum() or eq and not value:
+            return None
+        result[param] = value if eq else True
+    return result
+""", "[f([(0, 1), (1, -1)], [1, 2], [1, 3]), f([(0, 1)], [2], [1]), f([], [], []), g(['a=1', 'b']), g(['a=']), g(['?'])]"),
     "loop_tail_tests": ("""
 def f(o, s):
     for v in o:
@@ -1981,6 +2003,7 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
+EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_tail_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_repeated_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

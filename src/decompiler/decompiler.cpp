@@ -2846,6 +2846,26 @@ private:
 
     static constexpr int kFlowEnded = -3;
 
+    // A `continue` that is the last thing a for loop's body runs (at its end, or ending a branch of
+    // the if that ends it) is where the body goes on anyway. The structurer writes one where a test
+    // jumps straight back to the loop's header (a jump the compiler threaded through the body's
+    // end); in the source there was none, and one written there compiles to an extra jump.
+    static void strip_trailing_continue(Body& body) {
+        if (body.empty()) return;
+        Stmt& last = *body.back();
+        if (last.kind == StmtKind::Continue) {
+            body.pop_back();
+        } else if (last.kind == StmtKind::If) {
+            // (A then-side's `continue` beside an else side that goes on is what the compiler
+            // laid out as `if t: ...; continue` followed by the rest: kept.)
+            if (last.orelse.empty()) {
+                strip_trailing_continue(last.body);
+                if (last.body.empty()) last.body.push_back(make_stmt(StmtKind::Pass));
+            }
+            strip_trailing_continue(last.orelse);
+        }
+    }
+
     // Whether normal flow reaches `block` from a block of `loop` (a handler is entered otherwise).
     bool entered_from_loop(int block, const Loop& loop) const {
         for (int p : cfg_.block(block).preds)
@@ -3776,6 +3796,7 @@ private:
                 stack.back() = inlined_comprehension(*s, stack.back());
                 return loop.break_to;
             }
+            strip_trailing_continue(s->body);
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
             if (loop.break_to != loop.exit) {
                 std::vector<ExprPtr> else_stack = stack;
