@@ -1297,6 +1297,18 @@ def g(params):
         result[param] = value if eq else True
     return result
 """, "[f([(0, 1), (1, -1)], [1, 2], [1, 3]), f([(0, 1)], [2], [1]), f([], [], []), g(['a=1', 'b']), g(['a=']), g(['?'])]"),
+    # A nonlocal declaration with no use still makes the function close over the cell.
+    "unused_nonlocal": ("""
+def f():
+    a = 1
+    def g():
+        nonlocal a
+    def h():
+        def inner():
+            return a
+        return inner
+    return g.__closure__[0].cell_contents, h()()
+""", "f()"),
     "loop_tail_tests": ("""
 def f(o, s):
     for v in o:
@@ -2004,6 +2016,7 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_tail_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_repeated_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -187,6 +187,14 @@ public:
         // An assignment expression in a comprehension binds in this code: its store is this
         // code's (a global, or a free variable of this code too: nonlocal here).
         for (const auto& [name, scope] : comprehension_walrus_stores_) declare(scope, name);
+        // A free variable that no op names was declared `nonlocal` and never used (the function
+        // still closes over it: types._cell_factory returns that cell); __class__ is the
+        // compiler's own, made by super() and __class__ uses.
+        for (const auto& name : code_.freevars) {
+            if (name == "__class__") continue;
+            bool named = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) { return op.name == name; });
+            if (!named) add(nonlocals, name);
+        }
         Body out;
         for (auto [kind, names] : {std::make_pair(StmtKind::Global, &globals), std::make_pair(StmtKind::Nonlocal, &nonlocals)}) {
             if (names->empty()) continue;
