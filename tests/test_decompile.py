@@ -1309,6 +1309,32 @@ def f():
         return inner
     return g.__closure__[0].cell_contents, h()()
 """, "f()"),
+    # `f(*a, **k)` with operands that run code: `a` is iterated by the call, after `k` is evaluated.
+    "call_ex_effectful_operands": ("""
+class Log:
+    def __init__(self):
+        self.log = []
+
+    @property
+    def target(self):
+        self.log.append('target')
+        return lambda *a, **k: (a, sorted(k.items()))
+
+    @property
+    def args(self):
+        self.log.append('args')
+        return iter([1, 2])
+
+    @property
+    def kwargs(self):
+        self.log.append('kwargs')
+        return {'x': 3}
+
+def f(o):
+    r = o.target(*o.args, **o.kwargs)
+    s = getattr(o, 'target')(*o.args)
+    return r, s, o.log
+""", "f(Log())"),
     "loop_tail_tests": ("""
 def f(o, s):
     for v in o:
@@ -2017,6 +2043,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v
 EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("call_ex_effectful_operands", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_tail_tests", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_repeated_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_pass_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -1206,7 +1206,10 @@ private:
         switch (e.kind) {
         case ExprKind::Call:
             one(e.value);
-            for (auto& x : e.elts) one(x);
+            // `f(*a, **k)`: a lone starred argument is iterated by the call itself (the compiler
+            // passes `a` as it is, CALL_FUNCTION_EX makes the tuple), after `k` is evaluated.
+            if (e.elts.size() == 1 && e.elts[0]->kind == ExprKind::Starred) one(e.elts[0]->value);
+            else for (auto& x : e.elts) one(x);
             for (auto& k : e.keywords) one(k.value);
             break;
         case ExprKind::BinOp: one(e.left); one(e.right); break;
