@@ -1005,12 +1005,17 @@ private:
         StmtPtr def;
         if (auto g = inner.generic_functions_.find(scope.result.get()); g != inner.generic_functions_.end() && !scope.type_params) {
             FunctionValue f = g->second.first;
-            for (size_t k = 0; k < args.size(); ++k) {  // the wrapper passes its arguments on
-                const std::string& n = code.varnames[k];
-                ExprPtr* slot = n == ".defaults" ? &f.defaults : n == ".kwdefaults" ? &f.kwdefaults : nullptr;
-                if (!slot || !*slot || (*slot)->kind != ExprKind::Name || (*slot)->id != n) unsupported("generic parameters of unusual bytecode");
-                *slot = args[k] ? args[k] : placeholder_defaults(*f.code, n == ".defaults");
+            // The wrapper passes its arguments on, in order: the defaults and keyword-only
+            // defaults there are (its first local is `.defaults` even when it holds the latter).
+            size_t k = 0;
+            for (ExprPtr* slot : {&f.defaults, &f.kwdefaults}) {
+                if (!*slot) continue;
+                if (k >= args.size() || (*slot)->kind != ExprKind::Name || (*slot)->id != code.varnames[k])
+                    unsupported("generic parameters of unusual bytecode");
+                *slot = args[k] ? args[k] : placeholder_defaults(*f.code, slot == &f.defaults);
+                ++k;
             }
+            if (k != args.size()) unsupported("generic parameters of unusual bytecode");
             def = inner.function_def(f);
             def->type_params = inner.type_params_of(g->second.second);
         } else if (auto c = inner.classes_.find(scope.result.get()); c != inner.classes_.end() && args.empty() && scope.type_params &&
