@@ -935,7 +935,10 @@ private:
         }
         case N::BindTypeParam: {
             auto it = type_param_values_.find(stack.empty() ? nullptr : stack.back().get());
-            if (it == type_param_values_.end() || (op.name != it->second.name && op.name != mangled(it->second.name)))
+            const std::string* name = it == type_param_values_.end() ? nullptr : &it->second.name;
+            // Mangled in a class; by a class of its own when this code is decompiled on its own.
+            bool mangled_unknown = private_name_.empty() && name && mangled_by_some_class(op.name, *name);
+            if (!name || (op.name != *name && op.name != mangled(*name) && !mangled_unknown))
                 unsupported("a type parameter stored under another name");
             return;
         }
@@ -956,6 +959,13 @@ private:
         }
         default: unsupported("operation not supported yet");
         }
+    }
+
+    // `_Class__name` for a private `__name`, whatever the class.
+    static bool mangled_by_some_class(const std::string& stored, const std::string& name) {
+        if (name.size() < 3 || name.compare(0, 2, "__") != 0 || name.compare(name.size() - 2, 2, "__") == 0) return false;
+        return stored.size() > name.size() + 1 && stored[0] == '_' && stored[1] != '_' &&
+               stored.compare(stored.size() - name.size(), name.size(), name) == 0;
     }
 
     // A bound, constraints or default: the value a function of its own (named after the type
