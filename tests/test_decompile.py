@@ -3138,6 +3138,23 @@ def f():
 SNIPPETS.update(GENERIC_SNIPPETS)
 NEEDS_312 |= set(GENERIC_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in GENERIC_SNIPPETS for v in ("3.12", "3.13")}
+# `class C(*bases, **kw)`: __build_class__ called with CALL_FUNCTION_EX (3.8: BUILD_TUPLE_UNPACK_WITH_CALL).
+SNIPPETS["class_star_bases"] = ("""
+class B:
+    def __init_subclass__(cls, **k):
+        pass
+
+
+def f(bases=(B,), kw={}):
+    class A(B, *bases[1:], x=1, **kw):
+        pass
+    class A2(**kw):
+        pass
+    class A3(*bases):
+        pass
+    return A.__mro__, A2.__mro__, A3.__mro__
+""", "f()")
+EQUIVALENT_NOW |= {("class_star_bases", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # Type parameter defaults: 3.13+ (NEEDS_313).
 SNIPPETS["type_param_defaults"] = ("""
 def f[T: int = bool, *Ts = *tuple[int], **P = [int]](x: T = 1, *a: *Ts) -> T:

@@ -340,6 +340,25 @@ def test_comprehension_code_objects_on_their_own(version):
         assert texts[:2] == ["[x * y for x in iterable if x]", "{k: v for k, v in iterable}"]
 
 
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+def test_generic_parameters_code_objects_on_their_own(version):
+    """A `<generic parameters of X>` code object (PEP 695) on its own decompiles to the generic
+    definition; `...` stands for the default values its caller passes."""
+    exe = require(version)
+    source = ("def f(z):\n    def g[T: int, **P](x: T = z, *a: T, k=1) -> T:\n        return x\n"
+              "    class C[T](list[T], metaclass=type):\n        def m[U](self, u: U) -> T:\n            return super().m(u)\n"
+              "    type A[*Ts] = tuple[*Ts]\n    return g, C, A\n")
+    texts = []
+    for data in _marshalled_items(exe, source):
+        out, failures = uncompile._core.decompile(data, version, [])
+        assert not failures, failures
+        result = verify_source(data, out, version=version)
+        assert result.equivalent, str(result) + "\n" + out
+        texts.append(out.splitlines()[0])
+    assert texts == ["def g[T: int, **P](x: T = ..., *a: T, k=...) -> T:", "class C[T](list[T], metaclass=type):",
+                     "type A[*Ts] = tuple[*Ts]"]
+
+
 def _marshalled_items(exe, source):
     script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\n"
               "for c in ns['f'].__code__.co_consts:\n"

@@ -1930,8 +1930,12 @@ private:
         }
         auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
         e->elts = pop_n(stack, op.arg);
+        // `class C(*bases)` or `class C(**kw)` passes __build_class__ its arguments as a list or tuple:
+        // the class body's function first.
+        size_t below = stack.size() - (!stack.empty() && is_null(stack.back()) ? 1 : 0);  // 3.13 pushes NULL after the callable
+        bool class_arguments = op.kind != N::BuildSet && below > 0 && stack[below - 1] == build_class_;
         for (auto& x : e->elts) {
-            if (op.kind == N::BuildTuple && is_starred_annotation(x)) continue;
+            if ((op.kind == N::BuildTuple && is_starred_annotation(x)) || (class_arguments && x == e->elts[0])) continue;
             if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
             x = lambda_or(x);
         }
@@ -2105,7 +2109,11 @@ private:
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
         }
-        if (callable == build_class_) return stack.push_back(class_definition(positional, kwnames, args));
+        if (callable == build_class_) {
+            std::vector<Keyword> keywords;
+            for (size_t k = 0; k < kwnames.size(); ++k) keywords.push_back({kwnames[k], args[npos + k]});
+            return stack.push_back(class_definition(positional, keywords));
+        }
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && !generic_subject(*it->second.code).empty())
             return stack.push_back(generic_definition(it->second, positional));
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && positional.size() == 1) {
@@ -2194,6 +2202,8 @@ private:
         if (!self.empty()) unsupported("CALL_FUNCTION_EX with a bound self (unusual bytecode)");
         auto e = make_expr(ExprKind::Call);
         e->value = callable;
+        if (callable == build_class_ && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
+            unsupported("a class of unusual bytecode");
         if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
         else if (is_const_kind(args, PyValue::Kind::Tuple))
             for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
@@ -2210,6 +2220,7 @@ private:
                 e->keywords.push_back({std::nullopt, kwargs});
             }
         }
+        if (callable == build_class_) return stack.push_back(class_definition(e->elts, e->keywords));
         stack.push_back(e);
     }
 
@@ -2251,16 +2262,14 @@ private:
         return e;
     }
 
-    ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<std::string>& kwnames,
-                             const std::vector<ExprPtr>& all_args) {
+    ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<Keyword>& keywords) {
         if (positional.size() < 2) unsupported("__build_class__ without body and name");
         auto it = functions_.find(positional[0].get());
         if (it == functions_.end() || !is_const_kind(positional[1], PyValue::Kind::Str)) unsupported("unusual class");
         auto cls = make_stmt(StmtKind::ClassDef);
         cls->name = positional[1]->constant->text;
         cls->bases.assign(positional.begin() + 2, positional.end());
-        size_t npos = all_args.size() - kwnames.size();
-        for (size_t k = 0; k < kwnames.size(); ++k) cls->keywords.push_back({kwnames[k], all_args[npos + k]});
+        cls->keywords = keywords;
         class_body(*it->second.code, cls->body);
         auto m = marker("<class>");
         classes_[keep(m)] = cls;
