@@ -356,7 +356,7 @@ def test_generic_parameters_code_objects_on_their_own(version):
         assert result.equivalent, str(result) + "\n" + out
         texts.append(out.splitlines()[0])
     assert texts == ["def g[T: int, **P](x: T = ..., *a: T, k=...) -> T:", "class C[T](list[T], metaclass=type):",
-                     "type A[*Ts] = tuple[*Ts]"]
+                     "type A[*Ts] = tuple[(*Ts,)]"]
 
 
 def _marshalled_items(exe, source):
