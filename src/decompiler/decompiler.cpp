@@ -1044,6 +1044,30 @@ private:
         return m;
     }
 
+    // A wrapper refused is a refusal of its own, as a function's body is: the definition is a stub
+    // that raises where it is used (a function's when called; a class body runs at once).
+    ExprPtr generic_definition_or_stub(const FunctionValue& wrapper, const std::vector<ExprPtr>& args) {
+        try {
+            return generic_definition(wrapper, args);
+        } catch (const Error& e) {
+            if (e.kind() != Error::Kind::Unsupported) throw;
+            const CodeObject& code = *wrapper.code;
+            failures_.push_back({code.qualname, code.firstlineno, e.what()});
+            bool function = makes_generic_function(code, table_);
+            auto def = make_stmt(function ? StmtKind::FunctionDef : StmtKind::ClassDef);
+            def->name = generic_subject(code);
+            def->body = failure_stub(code, e.what());
+            if (function) {
+                def->args = std::make_shared<Arguments>();
+                def->args->vararg = Arg{"args", nullptr};
+                def->args->kwarg = Arg{"kwargs", nullptr};
+            }
+            auto m = marker("<generic definition>");
+            generic_defs_[keep(m)] = def;
+            return m;
+        }
+    }
+
     // Default values standing for unknown ones: `...` for the last positional parameter, or for
     // the first keyword-only one (the wrapper's code is the same whatever they are).
     static ExprPtr placeholder_defaults(const CodeObject& function, bool positional) {
@@ -2115,7 +2139,7 @@ private:
             return stack.push_back(class_definition(positional, keywords));
         }
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && !generic_subject(*it->second.code).empty())
-            return stack.push_back(generic_definition(it->second, positional));
+            return stack.push_back(generic_definition_or_stub(it->second, positional));
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && positional.size() == 1) {
             const std::string& n = it->second.code->name;
             if (n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>") {

@@ -1,6 +1,7 @@
 #include "type_params.h"
 
 #include "core/error.h"
+#include "core/instruction.h"
 
 namespace uncompile {
 
@@ -69,6 +70,14 @@ void strip_generic_class(Stmt& cls) {
 }
 
 bool is_type_params_store(const Stmt& s) { return is_assign_to(s, "__type_params__") && is_name(s.value, ".type_params"); }
+
+bool makes_generic_function(const CodeObject& wrapper, const OpcodeTable& table) {
+    for (const Instruction& i : decode_instructions(wrapper, table))
+        if (i.op == Opcode::CALL_INTRINSIC_2 && size_t(i.arg) < table.intrinsic_2.size() &&
+            table.intrinsic_2[size_t(i.arg)] == "INTRINSIC_SET_FUNCTION_TYPE_PARAMS")
+            return true;
+    return false;
+}
 
 void check_type_param_bound(const TypeParam& p, bool constraints) {
     bool tuple = p.bound->kind == ExprKind::Tuple ||

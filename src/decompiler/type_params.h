@@ -16,6 +16,7 @@
 
 #include "ast.h"
 #include "core/code_object.h"
+#include "core/opcode_table.h"
 #include "neutral_op.h"
 
 namespace uncompile {
@@ -41,6 +42,9 @@ void strip_generic_class(ast::Stmt& cls);
 
 // `__type_params__ = .type_params`, which a generic class's body starts with.
 bool is_type_params_store(const ast::Stmt& s);
+
+// Whether a `<generic parameters of X>` code object makes a function (not a class or a type alias).
+bool makes_generic_function(const CodeObject& wrapper, const OpcodeTable& table);
 
 // A bound (constraints: a tuple of them) as the source writes it; refuses what no source compiles to.
 void check_type_param_bound(const ast::TypeParam& p, bool constraints);
