@@ -536,7 +536,8 @@ private:
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
             return;
         case O::STORE_FAST_LOAD_FAST:
-            emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
+            if (!bind_type_param(code_.local_name(uint32_t(i.arg >> 4))))
+                emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
             return;
         case O::STORE_FAST_STORE_FAST:
