@@ -2716,6 +2716,8 @@ def decompile_and_check(cli, tmp_path, version, name):
         pytest.skip("match statements are Python 3.10+")
     if name in NEEDS_312 and version in ("3.8", "3.9", "3.10", "3.11"):
         pytest.skip("type statements are Python 3.12+")
+    if name in NEEDS_311 and version in ("3.8", "3.9", "3.10"):
+        pytest.skip("starred annotations are Python 3.11+")
     if name in NEEDS_313 and version in ("3.8", "3.9", "3.10", "3.11", "3.12"):
         pytest.skip("type parameter defaults are Python 3.13+")
     source, call = SNIPPETS[name]
@@ -3155,6 +3157,22 @@ def f(bases=(B,), kw={}):
     return A.__mro__, A2.__mro__, A3.__mro__
 """, "f()")
 EQUIVALENT_NOW |= {("class_star_bases", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# `*args: *Ts` (PEP 646, 3.11+): the annotation is Ts unpacked into one value (UNPACK_SEQUENCE 1).
+SNIPPETS["starred_vararg_annotation"] = ("""
+from typing import TypeVarTuple
+
+Ts = TypeVarTuple('Ts')
+
+
+def g(*args: *Ts, k: int = 1) -> tuple[*Ts]:
+    return args
+
+
+def f():
+    return g(1, 2), sorted(g.__annotations__)
+""", "f()")
+NEEDS_311 = {"starred_vararg_annotation"}
+EQUIVALENT_NOW |= {("starred_vararg_annotation", v) for v in ("3.11", "3.12", "3.13")}
 # Type parameter defaults: 3.13+ (NEEDS_313).
 SNIPPETS["type_param_defaults"] = ("""
 def f[T: int = bool, *Ts = *tuple[int], **P = [int]](x: T = 1, *a: *Ts) -> T:
