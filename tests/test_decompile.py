@@ -2779,6 +2779,10 @@ def decompile_and_check(cli, tmp_path, version, name):
         pytest.skip("match statements are Python 3.10+")
     if name in NEEDS_312 and version in ("3.8", "3.9", "3.10", "3.11"):
         pytest.skip("type statements are Python 3.12+")
+    if name in NEEDS_311 and version in ("3.8", "3.9", "3.10"):
+        pytest.skip("starred annotations are Python 3.11+")
+    if name in NEEDS_313 and version in ("3.8", "3.9", "3.10", "3.11", "3.12"):
+        pytest.skip("type parameter defaults are Python 3.13+")
     source, call = SNIPPETS[name]
     pyc = tmp_path / ("%s.pyc" % name)
     compile_pyc(exe, source, pyc)
@@ -3085,6 +3089,173 @@ def f():
 """, "f()")
 NEEDS_312 = {"type_alias_statements"}
 EQUIVALENT_NOW |= {("type_alias_statements", v) for v in ("3.12", "3.13")}
+# Type parameters (PEP 695, 3.12+; defaults PEP 696, 3.13+): the compiler wraps each generic
+# definition in a `<generic parameters of X>` function called where the definition stands.
+GENERIC_SNIPPETS = {
+    "generic_functions": ("""
+import functools
+from typing import Callable
+
+
+def deco(f):
+    return f
+
+
+@functools.cache
+def ident[T](x: T) -> T:
+    return x
+
+
+@deco
+def bounded[T: int, S: (int, str), *Ts, **P](a: T = 1, *args: *Ts, k: S = 'k', **kw: P.kwargs) -> Callable[P, T]:
+    return a, args, k, kw
+
+
+def kwonly[T](*, a=1, b: T):
+    return a, b
+
+
+def posonly[T](a, /, b=2) -> list[T]:
+    return [a, b]
+
+
+def outer(z):
+    def g[T: int](x: T = z, *args: T) -> T:
+        def h[U](y: U) -> tuple[T, U]:
+            return x, y, z
+        return h
+    return g
+
+
+async def agen[T](x: T):
+    yield x
+
+
+def f():
+    return (ident(3), bounded(), kwonly(b=2), posonly(1), outer(5)()(6),
+            [str(p) for p in bounded.__type_params__], bounded.__type_params__[0].__bound__,
+            bounded.__type_params__[1].__constraints__, sorted(bounded.__annotations__),
+            outer(1).__type_params__, agen.__type_params__)
+""", "f()"),
+    "generic_classes": ("""
+def deco(c):
+    return c
+
+
+class Base[T]:
+    pass
+
+
+@deco
+class K[T: (int, str), *Ts, **P](Base[T], metaclass=type):
+    \"\"\"doc\"\"\"
+    attr: T
+
+    def __init__(self, v: T) -> None:
+        super().__init__()
+        self.__v = v
+
+    def m[U](self, u: U, *, k: int = 3) -> tuple[T, U]:
+        return self.__v, u, k
+
+    @staticmethod
+    def st[__X](a: __X, b=lambda: 1) -> __X:
+        return a
+
+    class Inner[S](list[S]):
+        pass
+
+
+def local(z):
+    class Loc[T]:
+        def f(self) -> T:
+            return z
+    return Loc
+
+
+def f():
+    return ([str(p) for p in K.__type_params__], K.__doc__, K.__orig_bases__[0], K.__mro__[1:],
+            K.m.__type_params__, K.st(4), K.Inner.__type_params__, local(3)().f(), local(1).__type_params__)
+""", "f()"),
+    "generic_type_aliases": ("""
+from typing import Callable
+
+
+type Pair[T] = tuple[T, T]
+type Rec[T: int] = list[Rec[T]] | T
+type Call[**P, *Ts] = Callable[P, tuple[*Ts]]
+
+
+class C:
+    type Inner[U] = dict[str, U]
+
+
+def g():
+    type Loc[V] = list[V]
+    return Loc
+
+
+def f():
+    return (Pair.__type_params__, Pair.__value__, Rec.__value__, Rec.__type_params__[0].__bound__,
+            Call.__type_params__, C.Inner.__value__, g().__type_params__)
+""", "f()"),
+}
+SNIPPETS.update(GENERIC_SNIPPETS)
+NEEDS_312 |= set(GENERIC_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in GENERIC_SNIPPETS for v in ("3.12", "3.13")}
+# `class C(*bases, **kw)`: __build_class__ called with CALL_FUNCTION_EX (3.8: BUILD_TUPLE_UNPACK_WITH_CALL).
+SNIPPETS["class_star_bases"] = ("""
+class B:
+    def __init_subclass__(cls, **k):
+        pass
+
+
+def f(bases=(B,), kw={}):
+    class A(B, *bases[1:], x=1, **kw):
+        pass
+    class A2(**kw):
+        pass
+    class A3(*bases):
+        pass
+    return A.__mro__, A2.__mro__, A3.__mro__
+""", "f()")
+EQUIVALENT_NOW |= {("class_star_bases", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# `*args: *Ts` (PEP 646, 3.11+): the annotation is Ts unpacked into one value (UNPACK_SEQUENCE 1).
+SNIPPETS["starred_vararg_annotation"] = ("""
+from typing import TypeVarTuple
+
+Ts = TypeVarTuple('Ts')
+
+
+def g(*args: *Ts, k: int = 1) -> tuple[*Ts]:
+    return args
+
+
+def f():
+    return g(1, 2), sorted(g.__annotations__)
+""", "f()")
+NEEDS_311 = {"starred_vararg_annotation"}
+EQUIVALENT_NOW |= {("starred_vararg_annotation", v) for v in ("3.11", "3.12", "3.13")}
+# Type parameter defaults: 3.13+ (NEEDS_313).
+SNIPPETS["type_param_defaults"] = ("""
+def f[T: int = bool, *Ts = *tuple[int], **P = [int]](x: T = 1, *a: *Ts) -> T:
+    return x
+
+
+class C[T = int](list[T]):
+    def m[U = T](self) -> U:
+        return super().__len__()
+
+
+type A[T = int, *Ts = *tuple[str, ...]] = list[T]
+
+
+def check():
+    return ([(p, p.__default__) for p in f.__type_params__], C.__type_params__[0].__default__,
+            C.m.__type_params__[0].__default__, [p.__default__ for p in A.__type_params__], f(), C().m())
+""", "check()")
+NEEDS_313 = {"type_param_defaults"}
+EQUIVALENT_NOW |= {("type_param_defaults", "3.13")}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

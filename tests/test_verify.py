@@ -340,6 +340,47 @@ def test_comprehension_code_objects_on_their_own(version):
         assert texts[:2] == ["[x * y for x in iterable if x]", "{k: v for k, v in iterable}"]
 
 
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+def test_generic_parameters_code_objects_on_their_own(version):
+    """A `<generic parameters of X>` code object (PEP 695) on its own decompiles to the generic
+    definition; `...` stands for the default values its caller passes."""
+    exe = require(version)
+    source = ("def f(z):\n    def g[T: int, **P](x: T = z, *a: T, k=1) -> T:\n        return x\n"
+              "    class C[T](list[T], metaclass=type):\n        def m[U](self, u: U) -> T:\n            return super().m(u)\n"
+              "    type A[*Ts] = tuple[*Ts]\n    return g, C, A\n")
+    texts = []
+    for data in _marshalled_items(exe, source):
+        out, failures = uncompile._core.decompile(data, version, [])
+        assert not failures, failures
+        result = verify_source(data, out, version=version)
+        assert result.equivalent, str(result) + "\n" + out
+        texts.append(out.splitlines()[0])
+    assert texts == ["def g[T: int, **P](x: T = ..., *a: T, k=...) -> T:", "class C[T](list[T], metaclass=type):",
+                     "type A[*Ts] = tuple[(*Ts,)]"]
+
+
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+def test_refused_generic_parameters_leave_a_stub(version):
+    """A `<generic parameters of X>` code object the decompiler refuses (here: a type parameter
+    whose name is no string) is refused on its own: X becomes a stub that raises, the rest of the
+    module is decompiled."""
+    exe = require(version)
+    script = ("import marshal, sys, types\n"
+              "mod = compile('import functools\\n@functools.cache\\ndef f[T](x: T): pass\\nclass C[T]: pass\\ny = 1\\n', 'm', 'exec')\n"
+              "consts = [c.replace(co_consts=tuple(5 if k == 'T' else k for k in c.co_consts))\n"
+              "          if isinstance(c, types.CodeType) else c for c in mod.co_consts]\n"
+              "sys.stdout.buffer.write(marshal.dumps(mod.replace(co_consts=tuple(consts))))\n")
+    data = subprocess.run([exe, "-c", script], capture_output=True, check=True).stdout
+    out, failures = uncompile._core.decompile(data, version, [])
+    assert [f[0] for f in failures] == ["<generic parameters of f>", "<generic parameters of C>"]
+    assert out.splitlines() == [
+        "import functools", "@functools.cache", "def f(*args, **kwargs):",
+        "    raise RuntimeError('uncompile could not decompile <generic parameters of f>: a type parameter of unusual bytecode')",
+        "class C:",
+        "    raise RuntimeError('uncompile could not decompile <generic parameters of C>: a type parameter of unusual bytecode')",
+        "y = 1"]
+
+
 def _marshalled_items(exe, source):
     script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\n"
               "for c in ns['f'].__code__.co_consts:\n"

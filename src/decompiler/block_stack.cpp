@@ -167,6 +167,9 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::StoreAttr: case N::DeleteSubscr: case N::Slice3: case N::MapAdd: case N::LoadSuperAttr: return -2;
     case N::StoreSubscr: return -3;
     case N::TypeAlias: return -2;
+    case N::TypeParam: return op.name.empty() ? 0 : -1;
+    case N::BindTypeParam: case N::GenericBase: return 0;
+    case N::TypeParamDefault: case N::SetFunctionTypeParams: return -1;
     case N::MatchClass: return -2;
     case N::StoreSlice: return -4;
     case N::BuildSlice: case N::BuildTuple: case N::BuildList: case N::BuildSet: case N::BuildString: return 1 - n;

@@ -22,6 +22,7 @@
 #include "normalize.h"
 #include "printer.h"
 #include "test_polarity.h"
+#include "type_params.h"
 #include "value_flow.h"
 
 namespace uncompile {
@@ -349,7 +350,8 @@ private:
         return !v || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
                with_context_.count(v.get()) || v == build_class_ || v == assertion_error_ || v == exception_ ||
-               v == previous_exception_ || v == reraise_ || v == element_marker_;
+               v == previous_exception_ || v == reraise_ || v == element_marker_ || generic_defs_.count(v.get()) ||
+               type_param_values_.count(v.get()) || generic_functions_.count(v.get());
     }
 
     // Values whose identity matters when duplicated: everything but names and constants.
@@ -860,10 +862,18 @@ private:
         s->aliases.push_back({name, name == as ? "" : as});
     }
 
+    // `*args: *Ts` (3.11+, PEP 646): the annotation is the one value unpacked from Ts
+    // (UNPACK_SEQUENCE 1), an element of the annotations tuple instead of a store's.
+    bool is_starred_annotation(const ExprPtr& e) const {
+        auto it = e ? slots_.find(e.get()) : slots_.end();
+        return it != slots_.end() && it->second->targets.size() == 1 && it->second->filled == 0;
+    }
+
     // A function a `def` makes (not a lambda's), or a class.
     bool is_def_value(const ExprPtr& e) const {
         auto it = functions_.find(e.get());
-        return (it != functions_.end() && it->second.code->name != "<lambda>") || classes_.count(e.get());
+        return (it != functions_.end() && it->second.code->name != "<lambda>") || classes_.count(e.get()) ||
+               generic_defs_.count(e.get());
     }
 
     // `decorator(x)` where x is a def's function, a class or such a call itself (decorators stack).
@@ -887,7 +897,6 @@ private:
     // stored under the name (the statement, recognized in try_definition).
     ExprPtr type_alias(const std::vector<ExprPtr>& args) {
         if (!is_const_kind(args[0], PyValue::Kind::Str)) unsupported("a type alias of unusual bytecode");
-        if (!is_const_kind(args[1], PyValue::Kind::None)) unsupported("a generic type alias (type X[T] = ...)");
         auto it = functions_.find(args[2].get());
         if (it == functions_.end() || it->second.code->name != args[0]->constant->text || it->second.defaults ||
             it->second.kwdefaults || it->second.annotations)
@@ -898,9 +907,194 @@ private:
         auto s = make_stmt(StmtKind::TypeAlias);
         s->name = args[0]->constant->text;
         s->value = body[0]->value;
+        if (!is_const_kind(args[1], PyValue::Kind::None)) s->type_params = type_params_of(args[1]);  // in its generic parameters' code
         auto m = marker("<type alias>");
         type_aliases_[keep(m)] = s;
         return m;
+    }
+
+    // ---------------------------------------------------------------- type parameters (PEP 695)
+    // The ops of a `<generic parameters of X>` code object (type_params.h): type parameters are
+    // markers until the definition they belong to is read back (generic_definition).
+    void type_param_step(const NeutralOp& op, std::vector<ExprPtr>& stack) {
+        switch (op.kind) {
+        case N::TypeParam: {
+            ExprPtr lazy = op.name.empty() ? nullptr : pop(stack);
+            ExprPtr name = pop(stack);
+            if (!is_const_kind(name, PyValue::Kind::Str)) unsupported("a type parameter of unusual bytecode");
+            TypeParam p;
+            p.kind = TypeParamKind(op.arg);
+            p.name = name->constant->text;
+            if (lazy) {
+                p.bound = lazy_value(lazy, p.name, false);
+                check_type_param_bound(p, op.name == "constraints");
+            }
+            auto m = marker("<type parameter>");
+            type_param_values_[keep(m)] = p;
+            stack.push_back(m);
+            return;
+        }
+        case N::TypeParamDefault: {
+            ExprPtr lazy = pop(stack);
+            auto it = type_param_values_.find(stack.empty() ? nullptr : stack.back().get());
+            if (it == type_param_values_.end() || it->second.default_value) unsupported("a type parameter default of unusual bytecode");
+            it->second.default_value = lazy_value(lazy, it->second.name, it->second.kind == TypeParamKind::TypeVarTuple);
+            return;
+        }
+        case N::BindTypeParam: {
+            auto it = type_param_values_.find(stack.empty() ? nullptr : stack.back().get());
+            const std::string* name = it == type_param_values_.end() ? nullptr : &it->second.name;
+            // Mangled in a class; by a class of its own when this code is decompiled on its own.
+            bool mangled_unknown = private_name_.empty() && name && mangled_by_some_class(op.name, *name);
+            if (!name || (op.name != *name && op.name != mangled(*name) && !mangled_unknown))
+                unsupported("a type parameter stored under another name");
+            return;
+        }
+        case N::SetFunctionTypeParams: {
+            ExprPtr params = pop(stack), function = pop(stack);
+            auto it = functions_.find(function.get());
+            if (it == functions_.end()) unsupported("type parameters of something not a function");
+            auto m = marker("<generic function>");
+            generic_functions_[keep(m)] = {it->second, params};
+            stack.push_back(m);
+            return;
+        }
+        case N::GenericBase: {
+            ExprPtr params = pop(stack);
+            if (params->kind != ExprKind::Name || params->id != ".type_params") unsupported("a generic class of unusual bytecode");
+            stack.push_back(marker("<generic base>"));
+            return;
+        }
+        default: unsupported("operation not supported yet");
+        }
+    }
+
+    // `_Class__name` for a private `__name`, whatever the class.
+    static bool mangled_by_some_class(const std::string& stored, const std::string& name) {
+        if (name.size() < 3 || name.compare(0, 2, "__") != 0 || name.compare(name.size() - 2, 2, "__") == 0) return false;
+        return stored.size() > name.size() + 1 && stored[0] == '_' && stored[1] != '_' &&
+               stored.compare(stored.size() - name.size(), name.size(), name) == 0;
+    }
+
+    // A bound, constraints or default: the value a function of its own (named after the type
+    // parameter) returns when it is first needed. A TypeVarTuple's default may be starred
+    // (`*Ts = *tuple[int]`: the function unpacks the value into one).
+    ExprPtr lazy_value(const ExprPtr& function, const std::string& name, bool may_be_starred) {
+        auto it = functions_.find(function.get());
+        if (it == functions_.end() || it->second.code->name != name || it->second.defaults || it->second.kwdefaults ||
+            it->second.annotations)
+            unsupported("a type parameter of unusual bytecode");
+        StructuredDecompiler inner(*it->second.code, failures_);
+        inner.private_name_ = private_name_;
+        Body body = inner.run();
+        if (body.size() != 1 || body[0]->kind != StmtKind::Return || !body[0]->value)
+            unsupported("a type parameter whose bound or default is not one expression");
+        if (auto slot = inner.slots_.find(body[0]->value.get()); may_be_starred && slot != inner.slots_.end()) {
+            const PendingUnpack& unpack = *slot->second;
+            if (unpack.targets.size() != 1 || unpack.filled != 0) unsupported("a type parameter default of unusual bytecode");
+            body[0]->value = starred(unpack.value);
+        }
+        check_no_markers(body);
+        return body[0]->value;
+    }
+
+    // The type parameter tuple of a generic definition, as the source lists them.
+    std::vector<TypeParam> type_params_of(const ExprPtr& tuple) const {
+        std::vector<TypeParam> out;
+        if (tuple->kind != ExprKind::Tuple || tuple->elts.empty()) unsupported("type parameters of unusual bytecode");
+        for (const ExprPtr& e : tuple->elts) {
+            auto it = type_param_values_.find(e.get());
+            if (it == type_param_values_.end()) unsupported("type parameters of unusual bytecode");
+            out.push_back(it->second);
+        }
+        return out;
+    }
+
+    // The call of a `<generic parameters of X>` function, with the definition's default values
+    // (a null one: unknown, `...` stands for it): the def, class or type statement X it makes.
+    ExprPtr generic_definition(const FunctionValue& wrapper, const std::vector<ExprPtr>& args) {
+        const CodeObject& code = *wrapper.code;
+        if (int64_t(args.size()) != code.argcount || code.varnames.size() < args.size()) unsupported("generic parameters of unusual bytecode");
+        StructuredDecompiler inner(code, failures_);
+        inner.private_name_ = private_name_;
+        inner.own_static_attributes_ = own_static_attributes_;  // a generic method's class's
+        Body body = inner.run();
+        GenericScope scope = read_generic_scope(body);
+        StmtPtr def;
+        if (auto g = inner.generic_functions_.find(scope.result.get()); g != inner.generic_functions_.end() && !scope.type_params) {
+            FunctionValue f = g->second.first;
+            // The wrapper passes its arguments on, in order: the defaults and keyword-only
+            // defaults there are (its first local is `.defaults` even when it holds the latter).
+            size_t k = 0;
+            for (ExprPtr* slot : {&f.defaults, &f.kwdefaults}) {
+                if (!*slot) continue;
+                if (k >= args.size() || (*slot)->kind != ExprKind::Name || (*slot)->id != code.varnames[k])
+                    unsupported("generic parameters of unusual bytecode");
+                *slot = args[k] ? args[k] : placeholder_defaults(*f.code, slot == &f.defaults);
+                ++k;
+            }
+            if (k != args.size()) unsupported("generic parameters of unusual bytecode");
+            def = inner.function_def(f);
+            def->type_params = inner.type_params_of(g->second.second);
+        } else if (auto c = inner.classes_.find(scope.result.get()); c != inner.classes_.end() && args.empty() && scope.type_params &&
+                   scope.generic_base && scope.generic_base->kind == ExprKind::Name && scope.generic_base->id == "<generic base>") {
+            def = c->second;
+            strip_generic_class(*def);
+            def->type_params = inner.type_params_of(scope.type_params);
+        } else if (auto a = inner.type_aliases_.find(scope.result.get()); a != inner.type_aliases_.end() && args.empty() && !scope.type_params) {
+            def = a->second;
+        } else {
+            unsupported("generic parameters of unusual bytecode");
+        }
+        if (def->name != generic_subject(code) || def->type_params.empty()) unsupported("generic parameters of unusual bytecode");
+        auto m = marker("<generic definition>");
+        generic_defs_[keep(m)] = def;
+        return m;
+    }
+
+    // A wrapper refused is a refusal of its own, as a function's body is: the definition is a stub
+    // that raises where it is used (a function's when called; a class body runs at once).
+    ExprPtr generic_definition_or_stub(const FunctionValue& wrapper, const std::vector<ExprPtr>& args) {
+        try {
+            return generic_definition(wrapper, args);
+        } catch (const Error& e) {
+            if (e.kind() != Error::Kind::Unsupported) throw;
+            const CodeObject& code = *wrapper.code;
+            failures_.push_back({code.qualname, code.firstlineno, e.what()});
+            bool function = makes_generic_function(code, table_);
+            auto def = make_stmt(function ? StmtKind::FunctionDef : StmtKind::ClassDef);
+            def->name = generic_subject(code);
+            def->body = failure_stub(code, e.what());
+            if (function) {
+                def->args = std::make_shared<Arguments>();
+                def->args->vararg = Arg{"args", nullptr};
+                def->args->kwarg = Arg{"kwargs", nullptr};
+            }
+            auto m = marker("<generic definition>");
+            generic_defs_[keep(m)] = def;
+            return m;
+        }
+    }
+
+    // Default values standing for unknown ones: `...` for the last positional parameter, or for
+    // the first keyword-only one (the wrapper's code is the same whatever they are).
+    static ExprPtr placeholder_defaults(const CodeObject& function, bool positional) {
+        auto ellipsis = std::make_shared<PyValue>();
+        ellipsis->kind = PyValue::Kind::Ellipsis;
+        if (positional) {
+            auto t = make_expr(ExprKind::Tuple);
+            t->elts.push_back(make_constant(ellipsis));
+            return t;
+        }
+        size_t first = size_t(function.argcount);
+        if (function.kwonlyargcount < 1 || function.varnames.size() <= first) unsupported("generic parameters of unusual bytecode");
+        auto name = std::make_shared<PyValue>();
+        name->kind = PyValue::Kind::Str;
+        name->text = function.varnames[first];
+        auto d = make_expr(ExprKind::Dict);
+        d->elts.push_back(make_constant(name));
+        d->values.push_back(make_constant(ellipsis));
+        return d;
     }
 
     // A module or class body (with SETUP_ANNOTATIONS) stores the annotation of `name: annotation`
@@ -962,6 +1156,13 @@ private:
             emit_stmt(out, it->second);
             return true;
         }
+        if (auto it = generic_defs_.find(inner.get()); it != generic_defs_.end()) {
+            StmtPtr def = it->second;
+            if (mangled(def->name) != name || (def->kind == StmtKind::TypeAlias && !decorators.empty())) return false;
+            def->decorators = decorators;
+            emit_stmt(out, def);
+            return true;
+        }
         if (auto it = classes_.find(inner.get()); it != classes_.end()) {
             StmtPtr cls = it->second;
             if (mangled(cls->name) != name) return false;
@@ -990,6 +1191,11 @@ private:
         size_t kw_start = k;
         k += kwonly;
         if (c.flags & kCoVarargs) args->vararg = arg(names[k++]);
+        for (const auto& [name, annotation] : annotations)
+            if (is_starred_annotation(annotation) && !(args->vararg && args->vararg->name == name))
+                unsupported("a starred annotation of a parameter other than *args");
+        if (args->vararg && is_starred_annotation(args->vararg->annotation))
+            args->vararg->annotation = starred(slots_.at(args->vararg->annotation.get())->value);
         for (size_t j = kw_start; j < kw_start + kwonly; ++j) {
             args->kwonlyargs.push_back(arg(names[j]));
             args->kw_defaults.push_back(nullptr);
@@ -1268,7 +1474,9 @@ private:
         switch (op.kind) {
         case N::Nop: return;
         case N::SetupAnnotations: return;
-        case N::TypeAlias: stack.push_back(type_alias(pop_n(stack, 3))); return;  // implied by the annotated assignments (annotated_assignment)
+        case N::TypeAlias: stack.push_back(type_alias(pop_n(stack, 3))); return;
+        case N::TypeParam: case N::TypeParamDefault: case N::BindTypeParam: case N::SetFunctionTypeParams: case N::GenericBase:
+            return type_param_step(op, stack);  // implied by the annotated assignments (annotated_assignment)
         case N::Pop: {
             ExprPtr v = pop(stack);
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
@@ -1762,7 +1970,12 @@ private:
         }
         auto e = make_expr(op.kind == N::BuildTuple ? ExprKind::Tuple : op.kind == N::BuildList ? ExprKind::List : ExprKind::Set);
         e->elts = pop_n(stack, op.arg);
+        // `class C(*bases)` or `class C(**kw)` passes __build_class__ its arguments as a list or tuple:
+        // the class body's function first.
+        size_t below = stack.size() - (!stack.empty() && is_null(stack.back()) ? 1 : 0);  // 3.13 pushes NULL after the callable
+        bool class_arguments = op.kind != N::BuildSet && below > 0 && stack[below - 1] == build_class_;
         for (auto& x : e->elts) {
+            if ((op.kind == N::BuildTuple && is_starred_annotation(x)) || (class_arguments && x == e->elts[0])) continue;
             if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
             x = lambda_or(x);
         }
@@ -1936,7 +2149,13 @@ private:
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
         }
-        if (callable == build_class_) return stack.push_back(class_definition(positional, kwnames, args));
+        if (callable == build_class_) {
+            std::vector<Keyword> keywords;
+            for (size_t k = 0; k < kwnames.size(); ++k) keywords.push_back({kwnames[k], args[npos + k]});
+            return stack.push_back(class_definition(positional, keywords));
+        }
+        if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && !generic_subject(*it->second.code).empty())
+            return stack.push_back(generic_definition_or_stub(it->second, positional));
         if (auto it = functions_.find(callable.get()); it != functions_.end() && kwnames.empty() && positional.size() == 1) {
             const std::string& n = it->second.code->name;
             if (n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>") {
@@ -2023,6 +2242,8 @@ private:
         if (!self.empty()) unsupported("CALL_FUNCTION_EX with a bound self (unusual bytecode)");
         auto e = make_expr(ExprKind::Call);
         e->value = callable;
+        if (callable == build_class_ && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
+            unsupported("a class of unusual bytecode");
         if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
         else if (is_const_kind(args, PyValue::Kind::Tuple))
             for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
@@ -2039,6 +2260,7 @@ private:
                 e->keywords.push_back({std::nullopt, kwargs});
             }
         }
+        if (callable == build_class_) return stack.push_back(class_definition(e->elts, e->keywords));
         stack.push_back(e);
     }
 
@@ -2080,16 +2302,14 @@ private:
         return e;
     }
 
-    ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<std::string>& kwnames,
-                             const std::vector<ExprPtr>& all_args) {
+    ExprPtr class_definition(const std::vector<ExprPtr>& positional, const std::vector<Keyword>& keywords) {
         if (positional.size() < 2) unsupported("__build_class__ without body and name");
         auto it = functions_.find(positional[0].get());
         if (it == functions_.end() || !is_const_kind(positional[1], PyValue::Kind::Str)) unsupported("unusual class");
         auto cls = make_stmt(StmtKind::ClassDef);
         cls->name = positional[1]->constant->text;
         cls->bases.assign(positional.begin() + 2, positional.end());
-        size_t npos = all_args.size() - kwnames.size();
-        for (size_t k = 0; k < kwnames.size(); ++k) cls->keywords.push_back({kwnames[k], all_args[npos + k]});
+        cls->keywords = keywords;
         class_body(*it->second.code, cls->body);
         auto m = marker("<class>");
         classes_[keep(m)] = cls;
@@ -2146,7 +2366,7 @@ private:
         Body cleaned;
         for (const auto& s : body) {
             if (is_assign_to(s, "__module__") || is_assign_to(s, "__qualname__") || is_assign_to(s, "__firstlineno__") ||
-                is_assign_to(s, "__static_attributes__") || is_assign_to(s, "__classcell__"))
+                is_assign_to(s, "__static_attributes__") || is_assign_to(s, "__classcell__") || is_type_params_store(*s))
                 continue;
             if (is_assign_to(s, "__doc__") && cleaned.empty() && s->value->kind == ExprKind::Constant) {
                 auto doc = make_stmt(StmtKind::Expr);
@@ -5031,6 +5251,11 @@ public:
             s->value = comprehension(f, make_name(unused_name(code, "iterable")));
             return s;
         }
+        if (!generic_subject(code).empty()) {
+            // The defaults it is called with are the enclosing code's: `...` stands for them.
+            ExprPtr def = generic_definition(f, std::vector<ExprPtr>(size_t(std::max(code.argcount, 0))));
+            return generic_defs_.at(def.get());
+        }
         if (code.name.empty() || code.name[0] == '<') unsupported("a " + code.name + " code object on its own");
         return function_def(f);
     }
@@ -5154,6 +5379,12 @@ private:
     // The name of the innermost enclosing class (private names are mangled with it); empty outside.
     std::string private_name_;
     std::map<const Expr*, StmtPtr> type_aliases_;  // `<type alias>` markers -> their statement
+    // Type parameters (see type_params.h): `<type parameter>` markers -> what they are; a generic
+    // wrapper's `<generic function>` markers -> the function and its type parameter tuple; the
+    // calls of generic wrappers -> the definition (def, class or type statement) they make.
+    std::unordered_map<const Expr*, TypeParam> type_param_values_;
+    std::unordered_map<const Expr*, std::pair<FunctionValue, ExprPtr>> generic_functions_;
+    std::unordered_map<const Expr*, StmtPtr> generic_defs_;
     bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
     // A 3.13+ class body's __static_attributes__ (the attributes its methods store on self, as
     // written), and for a function in a class body, its class's.

@@ -64,6 +64,15 @@ enum class N {
     // 3.12+ `type X = v`: the type alias made from (name, type parameters, function computing v),
     // the 3 values on top (CALL_INTRINSIC_1 INTRINSIC_TYPEALIAS of their BUILD_TUPLE 3).
     TypeAlias,
+    // 3.12+ type parameters (PEP 695), made in a `<generic parameters of X>` code object (see
+    // type_params.h). TypeParam: one made from the name on top (arg: ast::TypeParamKind; name
+    // "bound" or "constraints": the function computing them is on top, above the name);
+    // TypeParamDefault (3.13, PEP 696): the function on top computes the default of the type
+    // parameter below it; BindTypeParam: the type parameter on top stored under its name
+    // (COPY 1; STORE_*), left for the tuple of all of them; SetFunctionTypeParams: the function
+    // below gets the type parameter tuple on top; GenericBase: a generic class's Generic[...] base
+    // made from its type parameter tuple.
+    TypeParam, TypeParamDefault, BindTypeParam, SetFunctionTypeParams, GenericBase,
     // Anything else: the decompiler reports it as unsupported.
     Unsupported,
 };

@@ -10,6 +10,7 @@
 #include "block_stack.h"
 #include "exit_tails.h"
 #include "finally_subroutines.h"
+#include "type_params.h"
 #include "core/exception_table.h"
 
 namespace uncompile {
@@ -397,6 +398,27 @@ private:
         op.name = name ? *name : "<bad name>";
     }
     static bool is_named(const std::string* name, const char* expected) { return name && *name == expected; }
+    bool loads_classdict() const {
+        return !out_.empty() && out_.back().kind == N::Load && out_.back().scope == Scope::Deref && out_.back().name == "__classdict__";
+    }
+
+    void emit_type_param_op(const NeutralOp& op) {
+        NeutralOp& e = emit(op.kind);
+        e.arg = op.arg;
+        e.name = op.name;
+    }
+
+    // A type parameter just made, duplicated and stored under its name (a local or a cell of the
+    // generic parameters' code): one op, which leaves it for the tuple of all of them.
+    bool bind_type_param(const std::string* name) {
+        size_t n = out_.size();
+        if (!name || n < 2 || out_[n - 1].kind != N::Copy || out_[n - 1].arg != 1 ||
+            (out_[n - 2].kind != N::TypeParam && out_[n - 2].kind != N::TypeParamDefault))
+            return false;
+        out_.pop_back();
+        emit_named(N::BindTypeParam, *name);
+        return true;
+    }
 
     const std::string* name_at(int64_t index) const {
         return index >= 0 && size_t(index) < code_.names.size() ? &code_.names[index] : nullptr;
@@ -514,14 +536,18 @@ private:
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
             return;
         case O::STORE_FAST_LOAD_FAST:
-            emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
+            if (!bind_type_param(code_.local_name(uint32_t(i.arg >> 4))))
+                emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
             emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
             return;
         case O::STORE_FAST_STORE_FAST:
             emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
             emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
             return;
-        case O::STORE_FAST: emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
+        case O::STORE_FAST:
+            if (bind_type_param(code_.local_name(uint32_t(i.index)))) return;
+            emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.index)));
+            return;
         case O::DELETE_FAST: emit_scoped(N::Delete, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
         case O::LOAD_DEREF: emit_scoped(N::Load, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_CLASSDEREF: emit_scoped(N::Load, Scope::ClassDeref, code_.deref_name(uint32_t(i.index))); return;
@@ -534,20 +560,23 @@ private:
                 out_.pop_back();
                 return;
             }
+            if (bind_type_param(code_.deref_name(uint32_t(i.index)))) return;
             emit_scoped(N::Store, Scope::Deref, code_.deref_name(uint32_t(i.index)));
             return;
         case O::DELETE_DEREF: emit_scoped(N::Delete, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_CLOSURE: emit_scoped(N::LoadClosure, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_LOCALS: emit(N::LoadLocals); return;
         case O::LOAD_FROM_DICT_OR_DEREF:
-            emit(N::Pop);  // the class namespace LOAD_LOCALS pushed
+            // The class namespace: LOAD_LOCALS in a class body, LOAD_DEREF __classdict__ in an
+            // annotation scope or a type alias's value inside one (3.12+).
+            if (loads_classdict()) out_.pop_back();
+            else emit(N::Pop);
             emit_scoped(N::Load, Scope::ClassDeref, code_.deref_name(uint32_t(i.index)));
             return;
         case O::LOAD_FROM_DICT_OR_GLOBALS:
             // The namespace is the class's (LOAD_DEREF __classdict__ in an annotation scope or a
             // type alias's value, 3.12+): no value of the source's.
-            if (!out_.empty() && out_.back().kind == N::Load && out_.back().scope == Scope::Deref &&
-                out_.back().name == "__classdict__")
+            if (loads_classdict())
                 out_.pop_back();
             else
                 emit(N::Pop);
@@ -622,6 +651,11 @@ private:
         case O::STORE_SLICE: emit(N::StoreSlice); return;
         case O::BUILD_SLICE: emit_count(N::BuildSlice, i.arg); return;
         case O::CALL_INTRINSIC_1: return intrinsic(i);
+        case O::CALL_INTRINSIC_2: {
+            NeutralOp op;
+            if (size_t(i.arg) >= table_.intrinsic_2.size() || !type_param_op(table_.intrinsic_2[i.arg], op)) return unsupported(i);
+            return emit_type_param_op(op);
+        }
 
         case O::BUILD_TUPLE: emit_count(N::BuildTuple, i.arg); return;
         case O::BUILD_LIST: emit_count(N::BuildList, i.arg); out_.back().comprehension = starts_inlined_comprehension(i); return;
@@ -907,6 +941,7 @@ private:
         else if (what == "INTRINSIC_STOPITERATION_ERROR") emit(N::StopIterationError);
         else if (what == "INTRINSIC_TYPEALIAS" && !out_.empty() && out_.back().kind == N::BuildTuple && out_.back().arg == 3)
             out_.back().kind = N::TypeAlias;  // its argument tuple is no value of the source's
+        else if (NeutralOp op; type_param_op(what, op)) emit_type_param_op(op);
         else if (what == "INTRINSIC_ASYNC_GEN_WRAP") return;  // as ASYNC_GEN_WRAP (3.11)
         else if (what == "INTRINSIC_IMPORT_STAR") {
             emit(N::ImportStar);

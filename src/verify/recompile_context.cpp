@@ -133,7 +133,9 @@ std::string source_in_context(const CodeObject& original, const std::string& sou
     bool class_cell = false;
     std::vector<std::string> free;
     for (const std::string& name : original.freevars) {
-        if (name == "__class__") class_cell = true;
+        // __classdict__ (3.12+): the namespace of the class an annotation scope is in (a generic
+        // method's or nested class's type parameters, a type alias), a cell that class makes.
+        if (name == "__class__" || name == "__classdict__") class_cell = true;
         else if (is_identifier(name)) free.push_back(name);
         else return imports + source;  // a compiler-made free variable (3.12 `__classdict__`-like scopes): no context
     }
