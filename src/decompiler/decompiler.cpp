@@ -189,10 +189,11 @@ public:
         // code's (a global, or a free variable of this code too: nonlocal here).
         for (const auto& [name, scope] : comprehension_walrus_stores_) declare(scope, name);
         // A free variable that no op names was declared `nonlocal` and never used (the function
-        // still closes over it: types._cell_factory returns that cell); __class__ is the
-        // compiler's own, made by super() and __class__ uses.
+        // still closes over it: types._cell_factory returns that cell). The compiler's own cells
+        // (__class__ for super(), __classdict__ and .type_params for 3.12+ generics) are made by
+        // what uses them.
         for (const auto& name : code_.freevars) {
-            if (name == "__class__") continue;
+            if (name == "__class__" || name == "__classdict__" || name.empty() || name[0] == '.') continue;
             bool named = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) { return op.name == name; });
             if (!named) add(nonlocals, name);
         }
