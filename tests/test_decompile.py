@@ -3023,6 +3023,41 @@ def f():
 NEEDS_312 = {"type_alias_statements"}
 EQUIVALENT_NOW |= {("type_alias_statements", v) for v in ("3.12", "3.13")}
 
+# Loops whose body goes back only through an except clause (the header reaches the jump back only
+# through the handler), and 3.12+ while loops whose repeated test is laid out after the handler.
+LOOP_SHAPE_SNIPPETS = {
+    "loop_back_through_handler": ("""
+def parse(items):
+    it = iter(items)
+    n = 0
+    while True:
+        try:
+            v = int(next(it))
+            break
+        except ValueError:
+            pass
+        n += 1
+    return v, n
+
+def parse_while(items):
+    it = iter(items)
+    got = []
+    while len(got) < 2:
+        try:
+            v = int(next(it))
+            break
+        except ValueError:
+            pass
+        got.append(1)
+    return got
+
+def f():
+    return parse(['a', 'b', '3']), parse_while(['x', '5']), parse_while(['x', 'y', 'z'])
+""", "f()"),
+}
+SNIPPETS.update(LOOP_SHAPE_SNIPPETS)
+EQUIVALENT_NOW |= {("loop_back_through_handler", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))

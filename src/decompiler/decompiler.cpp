@@ -2568,6 +2568,22 @@ private:
     // with-handlers also jump backward, to code after the statement.
     bool is_loop_edge(int from, int header) const {
         if (from < header) return false;
+        if (closes_loop_plainly(from, header)) return true;
+        // A loop whose body goes on only through an except clause (`while True: try: ...; break`
+        // then `except E: pass` and more code): the header leads back only through the handler.
+        // That edge closes a loop when every path to `from` passes the header (a 3.12+ handler's
+        // jump back to code after its try statement is reached without passing that code), and
+        // no edge closes it otherwise (a handler's jump back to a header that normal flow also goes
+        // back to is a way through the loop's body, laid out after it).
+        // (A for loop without such an edge is a loop all the same: is_for_without_back_edge.)
+        const Block& hb = cfg_.block(header);
+        if (hb.last > hb.first && ops_[hb.first].kind == N::ForIter) return false;
+        for (int p : hb.preds)
+            if (p >= header && closes_loop_plainly(p, header)) return false;
+        return dominates(header, from);
+    }
+
+    bool closes_loop_plainly(int from, int header) const {
         auto key = std::make_pair(from, header);
         if (auto it = loop_edge_cache_.find(key); it != loop_edge_cache_.end()) return it->second;
         std::vector<bool> seen(cfg_.size(), false);
@@ -2585,6 +2601,23 @@ private:
         if (!found) found = !reachable_at_all(from);
         loop_edge_cache_[key] = found;
         return found;
+    }
+
+    // Whether every path from the entry to `block` (handlers included) passes `header`.
+    bool dominates(int header, int block) const {
+        if (header == block) return true;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {0};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (b < 0 || b == header || seen[b]) continue;
+            if (b == block) return false;
+            seen[b] = true;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+            if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
+        }
+        return header != 0 || block != 0;
     }
 
     bool reachable_at_all(int block) const {
@@ -3492,7 +3525,7 @@ private:
         if (body <= c.last_block || exit < 0 || !c.first_value || !is_back_edge_target(body)) return std::nullopt;
         int latch = latch_of(body);
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
-        int test_end, body_from_bottom, exit_alias = -1;
+        int test_end, body_from_bottom, exit_alias = -1, exit_jump = -1;
         std::vector<int> exit_copy;
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
             (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
@@ -3509,7 +3542,13 @@ private:
                 exit_alias = exit;
                 exit = out_to;
             }
-            if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) return std::nullopt;
+            if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) {
+                // (3.12+ lay out the end of a body that an except clause goes on to after the
+                // handler, where the repeated test leaves through a bare jump back to the exit.)
+                if (out_to <= latch || !is_bare_back_jump(out_to, exit) || cfg_.block(out_to).preds.size() != 1) return std::nullopt;
+                exit_jump = out_to;
+                exit_copy.push_back(out_to);
+            }
         } else {
             return std::nullopt;
         }
@@ -3532,7 +3571,7 @@ private:
             return -3;
         };
         auto bottom_role = [&](int block) {
-            if (block == exit) return -1;
+            if (block == exit || block == exit_jump) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
@@ -3831,8 +3870,11 @@ private:
             for (int k = loop.header; k < loop.exit; ++k) blocks.insert(k);
         for (int b : blocks) {
             const Block& blk = cfg_.block(b);
+            // (A bare jump to the exit is the way out laid out after a handler, never a `break`,
+            // which skips what the exit begins.)
             for (int s : blk.succs)
-                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
+                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit))
+                    best = std::max(best, s);
         }
         return best;
     }
