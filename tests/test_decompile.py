@@ -3054,9 +3054,27 @@ def parse_while(items):
 def f():
     return parse(['a', 'b', '3']), parse_while(['x', '5']), parse_while(['x', 'y', 'z'])
 """, "f()"),
+    "while_true_starts_with_while": ("""
+def pump(src):
+    it = iter(src)
+    lines = []
+    out = []
+    while True:
+        while len(lines) < 2:
+            lines.append(next(it, 'X'))
+        s = lines.pop(0)
+        if s == 'X':
+            break
+        out.append(s)
+    return out
+
+def f():
+    return pump('abc')
+""", "f()"),
 }
 SNIPPETS.update(LOOP_SHAPE_SNIPPETS)
 EQUIVALENT_NOW |= {("loop_back_through_handler", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_starts_with_while", v) for v in ALL_VERSIONS}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

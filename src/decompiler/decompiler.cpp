@@ -2719,7 +2719,8 @@ private:
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
             // `try:` right around a loop starting at its first block: the try statement opens first.
             if (loop_header && try_encloses_loop(b)) loop_header = false;
-            if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
+            if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) &&
+                (!starts_rotated_while(b, stack) || encloses_rotated_while(b, stack))) {
                 b = emit_loop(b, out, loop, stack, base);
                 if (b == kFlowEnded) return false;
                 continue;
@@ -3664,6 +3665,19 @@ private:
         if (c && match_rotated_while(block, *c, stack)) return true;
         c = exits_copied_ ? probe_condition(block, stack, true) : std::nullopt;
         return c && match_rotated_while(block, *c, stack).has_value();
+    }
+
+    // A loop (`while True:`) whose body starts with a rotated `while`: both go back to the test on
+    // top, the enclosing one from after the inner one's end.
+    bool encloses_rotated_while(int block, const std::vector<ExprPtr>& stack) {
+        std::optional<RotatedWhile> m;
+        if (std::optional<Condition> c = probe_condition(block, stack)) m = match_rotated_while(block, *c, stack);
+        if (!m && exits_copied_)
+            if (std::optional<Condition> c = probe_condition(block, stack, true)) m = match_rotated_while(block, *c, stack);
+        if (!m) return false;
+        int end = m->latch;
+        for (int k : m->exit_copy) end = std::max(end, k);
+        return latch_of(block) > end;
     }
 
     int try_rotated_while(int first, const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
