@@ -3071,10 +3071,44 @@ def pump(src):
 def f():
     return pump('abc')
 """, "f()"),
+    # A finally body ending with try/except: the compiler copies the re-raise that ends the finally
+    # body into the except clause (after its POP_EXCEPT), and the `return None` likewise.
+    "finally_ends_with_try_except": ("""
+class Box:
+    def __init__(self, fail):
+        self.fail = fail
+        self.log = []
+
+    def sync(self):
+        self.log.append('sync')
+
+    def reset(self):
+        if self.fail:
+            raise AttributeError('x')
+        return 'fresh'
+
+    def close(self):
+        if self.log is None:
+            return
+        try:
+            self.sync()
+        finally:
+            try:
+                self.state = self.reset()
+            except:
+                self.state = None
+
+def f():
+    a, b = Box(False), Box(True)
+    a.close()
+    b.close()
+    return a.state, b.state, a.log
+""", "f()"),
 }
 SNIPPETS.update(LOOP_SHAPE_SNIPPETS)
 EQUIVALENT_NOW |= {("loop_back_through_handler", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_starts_with_while", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_ends_with_try_except", v) for v in ALL_VERSIONS}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

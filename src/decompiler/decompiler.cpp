@@ -2778,6 +2778,9 @@ private:
                 if (term->arg != 0 || pop(stack) != exception_) unsupported("RERAISE outside the end of a handler");
                 auto s = make_stmt(StmtKind::Raise);
                 s->value = reraise_;
+                // After the POP_EXCEPT of its block: an except clause is over, and this is the
+                // compiler's copy of the re-raise that ends the enclosing finally body after it.
+                if (pops_except_before(b, term)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -4144,7 +4147,7 @@ private:
             if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
         Body handler_body;
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
-        if (!handler_body.empty() && is_reraise(handler_body.back())) {
+        if (!handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
             handler_body.pop_back();
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
@@ -4282,13 +4285,17 @@ private:
     // written inside the clause computes its value first; this is the compiler's copy (3.10) of
     // the `return` after the try statement.
     bool computed_after_pop_except(int b, const NeutralOp* term, const ExprPtr& value) const {
-        const Block& blk = cfg_.block(b);
-        bool pops = false;
-        for (const NeutralOp* op = &ops_[blk.first]; op < term; ++op) pops = pops || op->kind == N::PopExcept;
-        if (!pops || !value || value->kind == ExprKind::Constant) return false;
+        if (!pops_except_before(b, term) || !value || value->kind == ExprKind::Constant) return false;
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    bool pops_except_before(int b, const NeutralOp* term) const {
+        const Block& blk = cfg_.block(b);
+        for (const NeutralOp* op = &ops_[blk.first]; op < term; ++op)
+            if (op->kind == N::PopExcept) return true;
+        return false;
     }
 
     // No clause goes on and the body does not flow out (or only into the same copied tail, read as
@@ -4311,6 +4318,8 @@ private:
                 if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
             }
         emit_stmt(out, t);
+        // (A hoisted re-raise ends the enclosing finally body: after this statement, not a clause.)
+        if (is_reraise(tail)) tail_after_clause_.erase(tail.get());
         emit_stmt(out, tail);
         return true;
     }
