@@ -3104,11 +3104,26 @@ def f():
     b.close()
     return a.state, b.state, a.log
 """, "f()"),
+    # `if c:` whose body is `while t:`: both tests jump past the loop, yet `t` is the loop's own test.
+    "if_then_while": ("""
+def drain(items, n):
+    if n < 0:
+        while items.pop():
+            pass
+    elif n == 0:
+        while len(items) > 2:
+            items.pop()
+    return items
+
+def f():
+    return drain([0, 1, 2, 3], -1), drain([1, 2, 3, 4], 0), drain([5], 1)
+""", "f()"),
 }
 SNIPPETS.update(LOOP_SHAPE_SNIPPETS)
 EQUIVALENT_NOW |= {("loop_back_through_handler", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_starts_with_while", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_ends_with_try_except", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("if_then_while", v) for v in ALL_VERSIONS}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -2412,6 +2412,7 @@ private:
             for (int side : {c.then_block, c.else_block}) {
                 auto next = pure_condition(side, stack, c);
                 if (!next) continue;
+                if (starts_loop_after(c, side, *next, stack)) continue;
                 int other = side == c.then_block ? c.else_block : c.then_block;
                 Condition merged = *next;
                 merged.first_value = c.first_value;
@@ -2441,6 +2442,18 @@ private:
             if (!changed) changed = merge_conditional_test(c, stack);
         }
         return c;
+    }
+
+    // `if c:` whose body starts with `while t:`: both tests jump past the loop, but `t` is the
+    // loop's test (jumped back to, or repeated at its bottom without `c`), not part of `c`.
+    bool starts_loop_after(const Condition& c, int side, const Condition& next, const std::vector<ExprPtr>& stack) {
+        if (is_back_edge_target(side) && !is_back_edge_target(c.first_block)) return true;
+        if (!while_test_repeated_ || !match_rotated_while(side, next, stack)) return false;
+        Condition whole = c;
+        whole.last_block = next.last_block;
+        whole.then_block = next.then_block;
+        whole.else_block = next.else_block;
+        return !match_rotated_while(c.first_block, whole, stack);
     }
 
     // `if (x if c else y):` tests x after c and y after `not c`: when both sides of `c` are
@@ -3593,17 +3606,19 @@ private:
             exit_copy.insert(exit_copy.end(), blocks.begin(), blocks.end());
         }
         // The first block of the repeated test: on its own when it simulates to just the same value.
-        bool pure = false;
+        bool pure = false, only_test = false;
         {
             std::vector<ExprPtr> probe = stack;
             Body scratch;
             try {
                 const NeutralOp* term = simulate(bottom, probe, scratch);
-                pure = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1 &&
-                       ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
+                only_test = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1;
+                pure = only_test && ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
             } catch (const Error&) {
             }
         }
+        // (A body that starts with another test is `if c: while t:` laid out without the repeated test.)
+        if (only_test && !pure && bottom == body) return std::nullopt;
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
     }
 
