@@ -2911,7 +2911,7 @@ private:
     }
 
     bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
-        if (!loop || !loop->is_for || !loop->outer || target != next_iteration(loop->outer)) return false;
+        if (!loop || !loop->outer || target != next_iteration(loop->outer)) return false;
         if (loop->break_to != target && (loop->break_to != loop->exit || loop->breaks > 0)) return false;
         return stack.empty() || stack.back().get() != loop->iterator;
     }
@@ -3824,6 +3824,7 @@ private:
                 s->test = c.test;
                 loop.exit = c.else_block;
                 loop.break_to = find_break_target(loop);
+                loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
                 std::vector<ExprPtr> body_stack = stack;
                 if (emit_region(c.then_block, header, s->body, &loop, body_stack, base) && loop.continues_explicit)
