@@ -2691,6 +2691,7 @@ private:
             for (int side : {c.then_block, c.else_block}) {
                 auto next = pure_condition(side, stack, c);
                 if (!next) continue;
+                if (starts_loop_after(c, side, *next, stack)) continue;
                 int other = side == c.then_block ? c.else_block : c.then_block;
                 Condition merged = *next;
                 merged.first_value = c.first_value;
@@ -2720,6 +2721,18 @@ private:
             if (!changed) changed = merge_conditional_test(c, stack);
         }
         return c;
+    }
+
+    // `if c:` whose body starts with `while t:`: both tests jump past the loop, but `t` is the
+    // loop's test (jumped back to, or repeated at its bottom without `c`), not part of `c`.
+    bool starts_loop_after(const Condition& c, int side, const Condition& next, const std::vector<ExprPtr>& stack) {
+        if (is_back_edge_target(side) && !is_back_edge_target(c.first_block)) return true;
+        if (!while_test_repeated_ || !match_rotated_while(side, next, stack)) return false;
+        Condition whole = c;
+        whole.last_block = next.last_block;
+        whole.then_block = next.then_block;
+        whole.else_block = next.else_block;
+        return !match_rotated_while(c.first_block, whole, stack);
     }
 
     // `if (x if c else y):` tests x after c and y after `not c`: when both sides of `c` are
@@ -2847,6 +2860,22 @@ private:
     // with-handlers also jump backward, to code after the statement.
     bool is_loop_edge(int from, int header) const {
         if (from < header) return false;
+        if (closes_loop_plainly(from, header)) return true;
+        // A loop whose body goes on only through an except clause (`while True: try: ...; break`
+        // then `except E: pass` and more code): the header leads back only through the handler.
+        // That edge closes a loop when every path to `from` passes the header (a 3.12+ handler's
+        // jump back to code after its try statement is reached without passing that code), and
+        // no edge closes it otherwise (a handler's jump back to a header that normal flow also goes
+        // back to is a way through the loop's body, laid out after it).
+        // (A for loop without such an edge is a loop all the same: is_for_without_back_edge.)
+        const Block& hb = cfg_.block(header);
+        if (hb.last > hb.first && ops_[hb.first].kind == N::ForIter) return false;
+        for (int p : hb.preds)
+            if (p >= header && closes_loop_plainly(p, header)) return false;
+        return dominates(header, from);
+    }
+
+    bool closes_loop_plainly(int from, int header) const {
         auto key = std::make_pair(from, header);
         if (auto it = loop_edge_cache_.find(key); it != loop_edge_cache_.end()) return it->second;
         std::vector<bool> seen(cfg_.size(), false);
@@ -2864,6 +2893,23 @@ private:
         if (!found) found = !reachable_at_all(from);
         loop_edge_cache_[key] = found;
         return found;
+    }
+
+    // Whether every path from the entry to `block` (handlers included) passes `header`.
+    bool dominates(int header, int block) const {
+        if (header == block) return true;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {0};
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (b < 0 || b == header || seen[b]) continue;
+            if (b == block) return false;
+            seen[b] = true;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+            if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
+        }
+        return header != 0 || block != 0;
     }
 
     bool reachable_at_all(int block) const {
@@ -2965,7 +3011,8 @@ private:
             bool loop_header = is_back_edge_target(b) || is_for_without_back_edge(b);
             // `try:` right around a loop starting at its first block: the try statement opens first.
             if (loop_header && try_encloses_loop(b)) loop_header = false;
-            if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) && !starts_rotated_while(b, stack)) {
+            if (loop_header && (!loop || (loop->header != b && loop->body_start != b)) &&
+                (!starts_rotated_while(b, stack) || encloses_rotated_while(b, stack))) {
                 b = emit_loop(b, out, loop, stack, base);
                 if (b == kFlowEnded) return false;
                 continue;
@@ -3023,6 +3070,9 @@ private:
                 if (term->arg != 0 || pop(stack) != exception_) unsupported("RERAISE outside the end of a handler");
                 auto s = make_stmt(StmtKind::Raise);
                 s->value = reraise_;
+                // After the POP_EXCEPT of its block: an except clause is over, and this is the
+                // compiler's copy of the re-raise that ends the enclosing finally body after it.
+                if (pops_except_before(b, term)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -3160,7 +3210,7 @@ private:
     }
 
     bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
-        if (!loop || !loop->is_for || !loop->outer || target != next_iteration(loop->outer)) return false;
+        if (!loop || !loop->outer || target != next_iteration(loop->outer)) return false;
         if (loop->break_to != target && (loop->break_to != loop->exit || loop->breaks > 0)) return false;
         return stack.empty() || stack.back().get() != loop->iterator;
     }
@@ -3792,7 +3842,7 @@ private:
         if (body <= c.last_block || exit < 0 || !c.first_value || !is_back_edge_target(body)) return std::nullopt;
         int latch = latch_of(body);
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
-        int test_end, body_from_bottom, exit_alias = -1;
+        int test_end, body_from_bottom, exit_alias = -1, exit_jump = -1;
         std::vector<int> exit_copy;
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
             (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
@@ -3809,7 +3859,13 @@ private:
                 exit_alias = exit;
                 exit = out_to;
             }
-            if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) return std::nullopt;
+            if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) {
+                // (3.12+ lay out the end of a body that an except clause goes on to after the
+                // handler, where the repeated test leaves through a bare jump back to the exit.)
+                if (out_to <= latch || !is_bare_back_jump(out_to, exit) || cfg_.block(out_to).preds.size() != 1) return std::nullopt;
+                exit_jump = out_to;
+                exit_copy.push_back(out_to);
+            }
         } else {
             return std::nullopt;
         }
@@ -3832,7 +3888,7 @@ private:
             return -3;
         };
         auto bottom_role = [&](int block) {
-            if (block == exit) return -1;
+            if (block == exit || block == exit_jump) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
@@ -3850,17 +3906,19 @@ private:
             exit_copy.insert(exit_copy.end(), blocks.begin(), blocks.end());
         }
         // The first block of the repeated test: on its own when it simulates to just the same value.
-        bool pure = false;
+        bool pure = false, only_test = false;
         {
             std::vector<ExprPtr> probe = stack;
             Body scratch;
             try {
                 const NeutralOp* term = simulate(bottom, probe, scratch);
-                pure = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1 &&
-                       ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
+                only_test = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1;
+                pure = only_test && ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
             } catch (const Error&) {
             }
         }
+        // (A body that starts with another test is `if c: while t:` laid out without the repeated test.)
+        if (only_test && !pure && bottom == body) return std::nullopt;
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
     }
 
@@ -3925,6 +3983,19 @@ private:
         if (c && match_rotated_while(block, *c, stack)) return true;
         c = exits_copied_ ? probe_condition(block, stack, true) : std::nullopt;
         return c && match_rotated_while(block, *c, stack).has_value();
+    }
+
+    // A loop (`while True:`) whose body starts with a rotated `while`: both go back to the test on
+    // top, the enclosing one from after the inner one's end.
+    bool encloses_rotated_while(int block, const std::vector<ExprPtr>& stack) {
+        std::optional<RotatedWhile> m;
+        if (std::optional<Condition> c = probe_condition(block, stack)) m = match_rotated_while(block, *c, stack);
+        if (!m && exits_copied_)
+            if (std::optional<Condition> c = probe_condition(block, stack, true)) m = match_rotated_while(block, *c, stack);
+        if (!m) return false;
+        int end = m->latch;
+        for (int k : m->exit_copy) end = std::max(end, k);
+        return latch_of(block) > end;
     }
 
     int try_rotated_while(int first, const Condition& c, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base) {
@@ -4054,6 +4125,7 @@ private:
                 s->test = c.test;
                 loop.exit = c.else_block;
                 loop.break_to = find_break_target(loop);
+                loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
                 std::vector<ExprPtr> body_stack = stack;
                 if (emit_region(c.then_block, header, s->body, &loop, body_stack, base) && loop.continues_explicit)
@@ -4132,8 +4204,11 @@ private:
             for (int k = loop.header; k < loop.exit; ++k) blocks.insert(k);
         for (int b : blocks) {
             const Block& blk = cfg_.block(b);
+            // (A bare jump to the exit is the way out laid out after a handler, never a `break`,
+            // which skips what the exit begins.)
             for (int s : blk.succs)
-                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit) best = std::max(best, s);
+                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit))
+                    best = std::max(best, s);
         }
         return best;
     }
@@ -4389,7 +4464,7 @@ private:
             if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
         Body handler_body;
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
-        if (!handler_body.empty() && is_reraise(handler_body.back())) {
+        if (!handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
             handler_body.pop_back();
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
@@ -4527,13 +4602,17 @@ private:
     // written inside the clause computes its value first; this is the compiler's copy (3.10) of
     // the `return` after the try statement.
     bool computed_after_pop_except(int b, const NeutralOp* term, const ExprPtr& value) const {
-        const Block& blk = cfg_.block(b);
-        bool pops = false;
-        for (const NeutralOp* op = &ops_[blk.first]; op < term; ++op) pops = pops || op->kind == N::PopExcept;
-        if (!pops || !value || value->kind == ExprKind::Constant) return false;
+        if (!pops_except_before(b, term) || !value || value->kind == ExprKind::Constant) return false;
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    bool pops_except_before(int b, const NeutralOp* term) const {
+        const Block& blk = cfg_.block(b);
+        for (const NeutralOp* op = &ops_[blk.first]; op < term; ++op)
+            if (op->kind == N::PopExcept) return true;
+        return false;
     }
 
     // No clause goes on and the body does not flow out (or only into the same copied tail, read as
@@ -4556,6 +4635,8 @@ private:
                 if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
             }
         emit_stmt(out, t);
+        // (A hoisted re-raise ends the enclosing finally body: after this statement, not a clause.)
+        if (is_reraise(tail)) tail_after_clause_.erase(tail.get());
         emit_stmt(out, tail);
         return true;
     }
