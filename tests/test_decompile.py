@@ -3003,6 +3003,58 @@ else:
 }
 SNIPPETS.update(MODULE_BODY_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in MODULE_BODY_SNIPPETS for v in ALL_VERSIONS}
+# Operands of `and`/`or` holding comparison chains and conditional expressions, where the compiler
+# copies the code after the value (a return) into each way the value ends.
+SNIPPETS.update({
+    "short_circuit_value_tails": ("""
+def dunder(name):
+    return (len(name) > 4 and name[:2] == name[-2:] == '__' and name[2] != '_' and name[-3] != '_')
+
+
+def chain(a, b, c):
+    return a == b == c
+
+
+def chain_store(a, b, c):
+    x = a < b < c
+    return x
+
+
+def or_ifexp(x, a, b, c):
+    return x or (a if b else c)
+
+
+def and_chain_and(x, a, b, c, d):
+    return x and a == b == c and d
+""", "dunder('__x__'), dunder('_x_'), dunder('__a_'), chain(1, 1, 1), chain(1, 2, 2), chain_store(1, 2, 3), "
+        "chain_store(3, 2, 1), or_ifexp(0, 1, 0, 2), or_ifexp(5, 1, 1, 2), or_ifexp(0, 1, 1, 2), "
+        "and_chain_and(1, 2, 2, 2, 3), and_chain_and(1, 2, 3, 2, 3), and_chain_and(0, 2, 2, 2, 3)"),
+    # 3.11+ compile `'...%s' % (x,)` to an f-string: its fields may hold strings with both quote
+    # kinds or newlines (triple quotes before 3.12; anything goes from 3.12 on, PEP 701).
+    "fstring_from_percent_format": ("""
+def quoted(cc):
+    return "'%s' --version" % (cc.replace("'", "'\\"'\\"'"),)
+
+
+def joined(name, lines):
+    return '%r mismatch:\\n      %s' % (name, '\\n      '.join(lines))
+
+
+def nested(key, v):
+    return "%r:\\n  %s" % (key, "checked -> %r" % (v,))
+""", "quoted(\"a'b\"), joined('n', ['x', 'y']), nested('k', 'v')"),
+    # A field that needs a backslash: 3.12+ write it as it is; 3.11 refuses that function alone.
+    "fstring_field_backslash": ("""
+def replaced(x):
+    return '%s!' % (x.replace('\\\\', '/'),)
+
+
+def other(x):
+    return x + 1
+""", "replaced('a\\\\b'), other(1)"),
+})
+EQUIVALENT_NOW |= {(name, v) for name in ("short_circuit_value_tails", "fstring_from_percent_format") for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("fstring_field_backslash", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
 # type statements: 3.12+ (NEEDS_312).
 SNIPPETS["type_alias_statements"] = ("""
 from typing import Callable, Any

@@ -30,6 +30,12 @@ namespace {
 
 using namespace ast;
 
+PrintOptions print_options(PyVersion version) {
+    PrintOptions options;
+    options.nested_fstring_quotes = version >= PyVersion{3, 12};  // PEP 701
+    return options;
+}
+
 // CO_* flags of code objects (Include/cpython/code.h).
 constexpr uint32_t kCoOptimized = 0x01;  // a function's code (not a module's or class body's)
 constexpr uint32_t kCoVarargs = 0x04;
@@ -211,6 +217,25 @@ public:
             for_each_own_expr(*s, [](const ExprPtr& e) {
                 if (e && e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<')
                     unsupported("a value of unusual bytecode (" + e->id + ") left in the output");
+            });
+        }
+    }
+
+    // The printer refuses an f-string that this version can spell in no way (before 3.12 a
+    // replacement field holds no backslash): refused while the body is built, so that only this
+    // function gets the stub rather than the whole module failing to print.
+    void check_fstrings_print(const Body& body) const {
+        for (const StmtPtr& s : body) {
+            if (s->kind != StmtKind::FunctionDef && s->kind != StmtKind::ClassDef) {  // (their bodies were checked)
+                for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) check_fstrings_print(*b);
+                for (const auto& h : s->handlers) check_fstrings_print(h.body);
+                for (const auto& c : s->cases) check_fstrings_print(c.body);
+            }
+            for_each_own_expr(*s, [&](const ExprPtr& e) {
+                std::unordered_set<const Expr*> nodes;
+                collect_nodes(e, nodes);
+                for (const Expr* n : nodes)
+                    if (n->kind == ExprKind::JoinedStr) print_expression(*n, print_options(code_.version));
             });
         }
     }
@@ -1078,6 +1103,7 @@ private:
             body = inner.run();
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
+            inner.check_fstrings_print(body);
             strip_implicit_return(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
                 !starts_with_docstring(body)) {
@@ -4755,7 +4781,9 @@ private:
         // `(b or c)` as the right side of `a and (b or c) or d`: b's jump to J (`or d`) is threaded
         // past J to where J jumps (J passes a true value on); this value ends at J.
         if (!chain && stop > b && target > stop && continues_short_circuit(stop, jump)) end = stop;
-        if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != stack.size() + 1)
+        // (A chain's right side takes the shared middle operand: its value replaces that one.)
+        size_t right_size = stack.size() + (chain ? 0 : 1);
+        if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != right_size)
             unsupported("short-circuit expression of an unusual shape");
         ExprPtr right = right_stack.back();
         const char* op = jump.condition == JumpCondition::IfTrue ? "or" : "and";
@@ -5077,11 +5105,12 @@ DecompileOutput decompile(const CodeObject& code) {
             empty.version = code.version;
             StructuredDecompiler host(empty, result.failures);
             body.push_back(host.standalone_definition(code));
-            result.source = print_module(body);
+            result.source = print_module(body, print_options(code.version));
             return result;
         }
         StructuredDecompiler top(code, result.failures);
         body = top.run_module();
+        top.check_fstrings_print(body);
         // A module docstring is stored into __doc__.
         if (!body.empty() && body[0]->kind == StmtKind::Assign && body[0]->targets.size() == 1 &&
             body[0]->targets[0]->kind == ExprKind::Name && body[0]->targets[0]->id == "__doc__" &&
@@ -5104,7 +5133,7 @@ DecompileOutput decompile(const CodeObject& code) {
         s->value = call;
         body.push_back(s);
     }
-    result.source = print_module(body);
+    result.source = print_module(body, print_options(code.version));
     return result;
 }
 

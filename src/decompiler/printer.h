@@ -9,9 +9,10 @@ namespace uncompile::ast {
 
 struct PrintOptions {
     int indent = 4;
+    bool nested_fstring_quotes = false;  // PEP 701 (3.12+): a replacement field may hold any quote or backslash
 };
 
 std::string print_module(const Body& body, const PrintOptions& options = {});
-std::string print_expression(const Expr& e);
+std::string print_expression(const Expr& e, const PrintOptions& options = {});
 
 }  // namespace uncompile::ast
