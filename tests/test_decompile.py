@@ -3054,6 +3054,49 @@ def other(x):
 """, "replaced('a\\\\b'), other(1)"),
 })
 EQUIVALENT_NOW |= {(name, v) for name in ("short_circuit_value_tails", "fstring_from_percent_format") for v in ALL_VERSIONS}
+# 3.8/3.9: `return` in a try body is POP_BLOCK, then RETURN_VALUE outside the body; an if/else whose
+# sides both return leaves one side's value on the stack for that return.
+SNIPPETS.update({
+    "try_if_else_returns": ("""
+def build(pair):
+    try:
+        language, encoding = pair
+        if language is None:
+            language = 'C'
+        if encoding is None:
+            return language
+        else:
+            return language + '.' + encoding
+    except (TypeError, ValueError):
+        raise TypeError('bad') from None
+
+
+def plain(t):
+    try:
+        a = t + 1
+        if a > 2:
+            return a
+        else:
+            return -a
+    except TypeError:
+        pass
+""", "build(('en', None)), build((None, 'utf8')), plain(1), plain(5), plain('x')"),
+    # A comparison chain as the last operand of `and` in a test: its false way out shares code with
+    # the first operand's (3.10+ copy that exit into the chain's fall-through; 3.12+ fold a last
+    # `is None` into the jump).
+    "chain_in_and_tests": ("""
+def check(proto, top):
+    assert isinstance(proto, int) and 0 <= proto <= top
+    return proto
+
+
+def none_chain(g, node, seq):
+    if g is not None and node is seq is None:
+        return 1
+    return 2
+""", "check(1, 3), none_chain(0, None, None), none_chain(None, None, None), none_chain(0, 1, None)"),
+})
+EQUIVALENT_NOW |= {(name, v) for name in ("try_if_else_returns", "chain_in_and_tests") for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("fstring_field_backslash", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
 # type statements: 3.12+ (NEEDS_312).
 SNIPPETS["type_alias_statements"] = ("""

@@ -2297,12 +2297,19 @@ private:
                 continue;
             }
             if (s.size() != base + 1) return;
-            bool on_false = term->condition == JumpCondition::IfFalse;
-            if (!on_false && term->condition != JumpCondition::IfTrue) return;
-            ExprPtr whole = bool_op("and", test, pop(s));
+            bool on_false = term->condition != JumpCondition::IfTrue;
+            ExprPtr last = pop(s);
+            // 3.12+ fold a last link `is None` / `is not None` into the jump (the shared operand is
+            // what it tests): POP_JUMP_IF_NOT_NONE is `x is None` jumping when false.
+            if (term->condition == JumpCondition::IfNone || term->condition == JumpCondition::IfNotNone)
+                last = compare(last, term->condition == JumpCondition::IfNotNone ? "is" : "is not", make_constant(std::make_shared<PyValue>()));
+            ExprPtr whole = bool_op("and", test, last);
             if (whole->kind != ExprKind::Compare) return;
             int fall = cfg_.block(cur).succs[0], target = cfg_.block_at_offset(term->target);
             std::vector<int> cleanup_blocks;
+            // (A chain jumping when true goes on, when false, after its clean-up: 3.10+ copy that code
+            // into the fall-through when it is a short exit.)
+            if (!on_false) fall = past_copy_of_cleanup_exit(cleanup, fall, cur, cleanup_blocks);
             if (!cleanup_goes_to(cleanup, on_false ? target : fall, cleanup_blocks)) return;
             c.else_written = on_false && falls_into_short_exit(cleanup, target);
             c.test = on_false ? whole : negate(whole);
@@ -2361,6 +2368,22 @@ private:
             if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
         }
         return true;
+    }
+
+    // The fall-through `side` of a chain's last test (reached from `from` only) that is the
+    // compiler's copy of the short exit block its clean-up (a lone POP_TOP) falls into: that block,
+    // with the copy's blocks joining `blocks`; otherwise `side`.
+    int past_copy_of_cleanup_exit(int cleanup, int side, int from, std::vector<int>& blocks) const {
+        const Block& blk = cfg_.block(cleanup);
+        if (!exits_copied_ || blk.last - blk.first != 1 || blk.succs.size() != 1 || side < 0 || side == cleanup) return side;
+        int dest = blk.succs[0];
+        std::vector<int> copy_path;
+        std::vector<const NeutralOp*> copy = straight_ops(side, &copy_path), original = straight_ops(dest);
+        if (dest == side || !same_copied_ops(copy, original, 0)) return side;
+        for (int k : copy_path)
+            if (emitted_[k] || cfg_.block(k).preds.size() != 1 || cfg_.block(k).preds[0] != (k == side ? from : k - 1) || k >= cleanup) return side;
+        blocks.insert(blocks.end(), copy_path.begin(), copy_path.end());
+        return dest;
     }
 
     // A side of a chain that is the compiler's jump over the clean-up (a block holding only a jump,
@@ -3345,6 +3368,13 @@ private:
             e->orelse = else_stack.back();
             stack.push_back(e);
             return merge;
+        }
+        // A side that leaves the try body it ends with its value on the stack returns that value
+        // (3.8/3.9: POP_BLOCK, then RETURN_VALUE outside the body); the other side ends.
+        if (then_flows != else_flows && !protected_bodies_.empty() && merge == protected_bodies_.back().exit &&
+            (then_flows ? then_stack : else_stack).size() == stack.size() + 1) {
+            if (then_flows) then_flows = return_from_body(merge, then_body, loop, then_stack, base);
+            else else_flows = return_from_body(merge, else_body, loop, else_stack, base);
         }
         if (then_flows && else_flows && then_stack.size() != else_stack.size())
             unsupported("branches that leave different stacks");
