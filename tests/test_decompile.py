@@ -3097,6 +3097,44 @@ def none_chain(g, node, seq):
 """, "check(1, 3), none_chain(0, None, None), none_chain(None, None, None), none_chain(0, 1, None)"),
 })
 EQUIVALENT_NOW |= {(name, v) for name in ("try_if_else_returns", "chain_in_and_tests") for v in ALL_VERSIONS}
+# 3.8-3.10: `return` from an except clause inside a try body leaves the body's block after
+# POP_EXCEPT: the lone RETURN_VALUE there is the clause's own, not where the clause goes on.
+SNIPPETS["return_from_nested_clause"] = ("""
+def ratio(x):
+    try:
+        if type(x) is float:
+            return x.as_integer_ratio()
+        try:
+            return (x.numerator, x.denominator)
+        except AttributeError:
+            try:
+                return x.as_integer_ratio()
+            except AttributeError:
+                pass
+    except (OverflowError, ValueError):
+        return (x, None)
+    raise TypeError('no ratio')
+""", "ratio(0.5), ratio(3), ratio(float('inf'))")
+EQUIVALENT_NOW |= {("return_from_nested_clause", v) for v in ALL_VERSIONS}
+# A `return` inside a with statement that ends a try body: the value waits through __exit__ and
+# is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
+# trailing `return None` is printed as the implicit one; the same meaning.)
+SNIPPETS["with_return_in_try"] = (CONTEXT_MANAGER + """
+
+def f(log, v):
+    try:
+        with CM(log, v) as c:
+            return c[0]
+    except (TypeError, IndexError):
+        log.append('caught')
+    return None
+
+
+def run():
+    log = []
+    return f(log, [1]), f(log, []), f(log, 3), log
+""", "run()")
+EQUIVALENT_NOW |= {("with_return_in_try", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("fstring_field_backslash", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
 # type statements: 3.12+ (NEEDS_312).
 SNIPPETS["type_alias_statements"] = ("""

@@ -4077,7 +4077,8 @@ private:
             // A tail that returns or raises, reached only from this clause, is the clause's own code
             // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
             // what follows the statement).
-            if (cfg_.block(next).preds.size() == 1 && is_return_of_constant_after_finally_copies(next)) continue;
+            // (3.8-3.10: so is a lone RETURN_VALUE left behind POP_BLOCK, of a value the clause computed.)
+            if (cfg_.block(next).preds.size() == 1 && (is_return_of_constant_after_finally_copies(next) || is_lone_return(next))) continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
@@ -4085,6 +4086,11 @@ private:
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
         // the next iteration flows there; `break` is a statement of its own).
         return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+    }
+
+    bool is_lone_return(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 1 && ops_[blk.first].kind == N::Return;
     }
 
     // Values on the stack above `from` that are not plain names or constants, each written to a
@@ -4496,6 +4502,11 @@ private:
             rest.erase(rest.begin(), rest.begin() + copy.size());
         }
         if (depth_at_exit > normal_depth) {
+            // (The clean-up ends the try body around this statement: the value is returned after
+            // that body, which on 3.8-3.10 the return leaves by POP_BLOCK first.)
+            if (rest.empty() && rest_flows && depth_at_exit == normal_depth + 1 && !protected_bodies_.empty() &&
+                stop == protected_bodies_.back().exit)
+                rest_flows = return_from_body(stop, rest, loop, stack, base);
             if (rest.empty() || depth_at_exit != normal_depth + 1) unsupported("a protected body that leaves values on the stack");
             if (last_body.size() == 1 && last_body[0]->kind == StmtKind::Pass) last_body.clear();
             last_body.push_back(rest.front());
