@@ -3135,6 +3135,51 @@ def run():
     return f(log, [1]), f(log, []), f(log, 3), log
 """, "run()")
 EQUIVALENT_NOW |= {("with_return_in_try", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
+# A for loop in a finally body (its copy on the exception path runs above the exception markers)
+# and stores in a finally body after `return v` in the try body (v waits below them): ordinary
+# stores, not parts of a parallel assignment.
+SNIPPETS["stores_in_finally_bodies"] = ("""
+class A:
+    def __init__(self, n):
+        self.n = n
+        self.saved = None
+
+
+def restore(items, fail):
+    try:
+        for a in items:
+            a.saved = a.n
+            a.n = 0
+        if fail:
+            raise KeyError(fail)
+    finally:
+        for a in items:
+            a.n = a.saved
+    return [a.n for a in items]
+
+
+def cleared(d, flag):
+    try:
+        return len(d)
+    finally:
+        if flag:
+            import builtins
+            builtins._uncompile_test = None
+            d.clear()
+
+
+def run():
+    items = [A(1), A(2)]
+    out = [restore(items, None)]
+    try:
+        restore(items, 'x')
+    except KeyError:
+        out.append([a.n for a in items])
+    d = {1: 2}
+    out.append((cleared(d, False), d, cleared(d, True), d))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("stores_in_finally_bodies", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("fstring_field_backslash", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
 # type statements: 3.12+ (NEEDS_312).
 SNIPPETS["type_alias_statements"] = ("""

@@ -699,8 +699,10 @@ private:
         size_t n = 0;
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
+            // (A value a try or with body returns waits below its finally or __exit__ copy's statements.)
             if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
-                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()))
+                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
+                consumed_after_cleanup_.count(v.get()))
                 continue;
             ++n;
         }
@@ -3773,7 +3775,9 @@ private:
             for_value_ = marker("<for value>");
             for_target_ = nullptr;
             body_stack.push_back(for_value_);
-            emit_region(header + 1, header, s->body, &loop, body_stack, in_comprehension || values_below ? stack.size() : base + 1);
+            // (Everything up to the iterator is below the body: values, or the exception markers of
+            // an except clause or finally handler the loop is in.)
+            emit_region(header + 1, header, s->body, &loop, body_stack, stack.size());
             s->target = for_target_;
             for_value_ = saved_value;
             for_target_ = saved_target;
