@@ -3070,6 +3070,184 @@ else:
 }
 SNIPPETS.update(MODULE_BODY_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in MODULE_BODY_SNIPPETS for v in ALL_VERSIONS}
+# Operands of `and`/`or` holding comparison chains and conditional expressions, where the compiler
+# copies the code after the value (a return) into each way the value ends.
+SNIPPETS.update({
+    "short_circuit_value_tails": ("""
+def dunder(name):
+    return (len(name) > 4 and name[:2] == name[-2:] == '__' and name[2] != '_' and name[-3] != '_')
+
+
+def chain(a, b, c):
+    return a == b == c
+
+
+def chain_store(a, b, c):
+    x = a < b < c
+    return x
+
+
+def or_ifexp(x, a, b, c):
+    return x or (a if b else c)
+
+
+def and_chain_and(x, a, b, c, d):
+    return x and a == b == c and d
+""", "dunder('__x__'), dunder('_x_'), dunder('__a_'), chain(1, 1, 1), chain(1, 2, 2), chain_store(1, 2, 3), "
+        "chain_store(3, 2, 1), or_ifexp(0, 1, 0, 2), or_ifexp(5, 1, 1, 2), or_ifexp(0, 1, 1, 2), "
+        "and_chain_and(1, 2, 2, 2, 3), and_chain_and(1, 2, 3, 2, 3), and_chain_and(0, 2, 2, 2, 3)"),
+    # 3.11+ compile `'...%s' % (x,)` to an f-string: its fields may hold strings with both quote
+    # kinds or newlines (triple quotes before 3.12; anything goes from 3.12 on, PEP 701).
+    "fstring_from_percent_format": ("""
+def quoted(cc):
+    return "'%s' --version" % (cc.replace("'", "'\\"'\\"'"),)
+
+
+def joined(name, lines):
+    return '%r mismatch:\\n      %s' % (name, '\\n      '.join(lines))
+
+
+def nested(key, v):
+    return "%r:\\n  %s" % (key, "checked -> %r" % (v,))
+""", "quoted(\"a'b\"), joined('n', ['x', 'y']), nested('k', 'v')"),
+    # A field that needs a backslash: 3.12+ write it as it is; 3.11 refuses that function alone.
+    "fstring_field_backslash": ("""
+def replaced(x):
+    return '%s!' % (x.replace('\\\\', '/'),)
+
+
+def other(x):
+    return x + 1
+""", "replaced('a\\\\b'), other(1)"),
+})
+EQUIVALENT_NOW |= {(name, v) for name in ("short_circuit_value_tails", "fstring_from_percent_format") for v in ALL_VERSIONS}
+# 3.8/3.9: `return` in a try body is POP_BLOCK, then RETURN_VALUE outside the body; an if/else whose
+# sides both return leaves one side's value on the stack for that return.
+SNIPPETS.update({
+    "try_if_else_returns": ("""
+def build(pair):
+    try:
+        language, encoding = pair
+        if language is None:
+            language = 'C'
+        if encoding is None:
+            return language
+        else:
+            return language + '.' + encoding
+    except (TypeError, ValueError):
+        raise TypeError('bad') from None
+
+
+def plain(t):
+    try:
+        a = t + 1
+        if a > 2:
+            return a
+        else:
+            return -a
+    except TypeError:
+        pass
+""", "build(('en', None)), build((None, 'utf8')), plain(1), plain(5), plain('x')"),
+    # A comparison chain as the last operand of `and` in a test: its false way out shares code with
+    # the first operand's (3.10+ copy that exit into the chain's fall-through; 3.12+ fold a last
+    # `is None` into the jump).
+    "chain_in_and_tests": ("""
+def check(proto, top):
+    assert isinstance(proto, int) and 0 <= proto <= top
+    return proto
+
+
+def none_chain(g, node, seq):
+    if g is not None and node is seq is None:
+        return 1
+    return 2
+""", "check(1, 3), none_chain(0, None, None), none_chain(None, None, None), none_chain(0, 1, None)"),
+})
+EQUIVALENT_NOW |= {(name, v) for name in ("try_if_else_returns", "chain_in_and_tests") for v in ALL_VERSIONS}
+# 3.8-3.10: `return` from an except clause inside a try body leaves the body's block after
+# POP_EXCEPT: the lone RETURN_VALUE there is the clause's own, not where the clause goes on.
+SNIPPETS["return_from_nested_clause"] = ("""
+def ratio(x):
+    try:
+        if type(x) is float:
+            return x.as_integer_ratio()
+        try:
+            return (x.numerator, x.denominator)
+        except AttributeError:
+            try:
+                return x.as_integer_ratio()
+            except AttributeError:
+                pass
+    except (OverflowError, ValueError):
+        return (x, None)
+    raise TypeError('no ratio')
+""", "ratio(0.5), ratio(3), ratio(float('inf'))")
+EQUIVALENT_NOW |= {("return_from_nested_clause", v) for v in ALL_VERSIONS}
+# A `return` inside a with statement that ends a try body: the value waits through __exit__ and
+# is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
+# trailing `return None` is printed as the implicit one; the same meaning.)
+SNIPPETS["with_return_in_try"] = (CONTEXT_MANAGER + """
+
+def f(log, v):
+    try:
+        with CM(log, v) as c:
+            return c[0]
+    except (TypeError, IndexError):
+        log.append('caught')
+    return None
+
+
+def run():
+    log = []
+    return f(log, [1]), f(log, []), f(log, 3), log
+""", "run()")
+EQUIVALENT_NOW |= {("with_return_in_try", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
+# A for loop in a finally body (its copy on the exception path runs above the exception markers)
+# and stores in a finally body after `return v` in the try body (v waits below them): ordinary
+# stores, not parts of a parallel assignment.
+SNIPPETS["stores_in_finally_bodies"] = ("""
+class A:
+    def __init__(self, n):
+        self.n = n
+        self.saved = None
+
+
+def restore(items, fail):
+    try:
+        for a in items:
+            a.saved = a.n
+            a.n = 0
+        if fail:
+            raise KeyError(fail)
+    finally:
+        for a in items:
+            a.n = a.saved
+    return [a.n for a in items]
+
+
+def cleared(d, flag):
+    try:
+        return len(d)
+    finally:
+        if flag:
+            import builtins
+            builtins._uncompile_test = None
+            d.clear()
+
+
+def run():
+    items = [A(1), A(2)]
+    out = [restore(items, None)]
+    try:
+        restore(items, 'x')
+    except KeyError:
+        out.append([a.n for a in items])
+    d = {1: 2}
+    out.append((cleared(d, False), d, cleared(d, True), d))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("stores_in_finally_bodies", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("fstring_field_backslash", v) for v in ("3.8", "3.9", "3.10", "3.12", "3.13")}
 # type statements: 3.12+ (NEEDS_312).
 SNIPPETS["type_alias_statements"] = ("""
 from typing import Callable, Any

@@ -31,6 +31,12 @@ namespace {
 
 using namespace ast;
 
+PrintOptions print_options(PyVersion version) {
+    PrintOptions options;
+    options.nested_fstring_quotes = version >= PyVersion{3, 12};  // PEP 701
+    return options;
+}
+
 // CO_* flags of code objects (Include/cpython/code.h).
 constexpr uint32_t kCoOptimized = 0x01;  // a function's code (not a module's or class body's)
 constexpr uint32_t kCoVarargs = 0x04;
@@ -685,8 +691,10 @@ private:
         size_t n = 0;
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
+            // (A value a try or with body returns waits below its finally or __exit__ copy's statements.)
             if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
-                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()))
+                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
+                consumed_after_cleanup_.count(v.get()))
                 continue;
             ++n;
         }
@@ -1293,7 +1301,7 @@ private:
             body = inner.run();
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
-            if (auto why = unprintable_reason(body)) unsupported(*why);
+            if (auto why = unprintable_reason(body, print_options(code.version))) unsupported(*why);
             strip_implicit_return(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
                 !starts_with_docstring(body)) {
@@ -2508,12 +2516,19 @@ private:
                 continue;
             }
             if (s.size() != base + 1) return;
-            bool on_false = term->condition == JumpCondition::IfFalse;
-            if (!on_false && term->condition != JumpCondition::IfTrue) return;
-            ExprPtr whole = bool_op("and", test, pop(s));
+            bool on_false = term->condition != JumpCondition::IfTrue;
+            ExprPtr last = pop(s);
+            // 3.12+ fold a last link `is None` / `is not None` into the jump (the shared operand is
+            // what it tests): POP_JUMP_IF_NOT_NONE is `x is None` jumping when false.
+            if (term->condition == JumpCondition::IfNone || term->condition == JumpCondition::IfNotNone)
+                last = compare(last, term->condition == JumpCondition::IfNotNone ? "is" : "is not", make_constant(std::make_shared<PyValue>()));
+            ExprPtr whole = bool_op("and", test, last);
             if (whole->kind != ExprKind::Compare) return;
             int fall = cfg_.block(cur).succs[0], target = cfg_.block_at_offset(term->target);
             std::vector<int> cleanup_blocks;
+            // (A chain jumping when true goes on, when false, after its clean-up: 3.10+ copy that code
+            // into the fall-through when it is a short exit.)
+            if (!on_false) fall = past_copy_of_cleanup_exit(cleanup, fall, cur, cleanup_blocks);
             if (!cleanup_goes_to(cleanup, on_false ? target : fall, cleanup_blocks)) return;
             c.else_written = on_false && falls_into_short_exit(cleanup, target);
             c.test = on_false ? whole : negate(whole);
@@ -2572,6 +2587,22 @@ private:
             if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
         }
         return true;
+    }
+
+    // The fall-through `side` of a chain's last test (reached from `from` only) that is the
+    // compiler's copy of the short exit block its clean-up (a lone POP_TOP) falls into: that block,
+    // with the copy's blocks joining `blocks`; otherwise `side`.
+    int past_copy_of_cleanup_exit(int cleanup, int side, int from, std::vector<int>& blocks) const {
+        const Block& blk = cfg_.block(cleanup);
+        if (!exits_copied_ || blk.last - blk.first != 1 || blk.succs.size() != 1 || side < 0 || side == cleanup) return side;
+        int dest = blk.succs[0];
+        std::vector<int> copy_path;
+        std::vector<const NeutralOp*> copy = straight_ops(side, &copy_path), original = straight_ops(dest);
+        if (dest == side || !same_copied_ops(copy, original, 0)) return side;
+        for (int k : copy_path)
+            if (emitted_[k] || cfg_.block(k).preds.size() != 1 || cfg_.block(k).preds[0] != (k == side ? from : k - 1) || k >= cleanup) return side;
+        blocks.insert(blocks.end(), copy_path.begin(), copy_path.end());
+        return dest;
     }
 
     // A side of a chain that is the compiler's jump over the clean-up (a block holding only a jump,
@@ -3670,6 +3701,13 @@ private:
             stack.push_back(e);
             return merge;
         }
+        // A side that leaves the try body it ends with its value on the stack returns that value
+        // (3.8/3.9: POP_BLOCK, then RETURN_VALUE outside the body); the other side ends.
+        if (then_flows != else_flows && !protected_bodies_.empty() && merge == protected_bodies_.back().exit &&
+            (then_flows ? then_stack : else_stack).size() == stack.size() + 1) {
+            if (then_flows) then_flows = return_from_body(merge, then_body, loop, then_stack, base);
+            else else_flows = return_from_body(merge, else_body, loop, else_stack, base);
+        }
         if (then_flows && else_flows && then_stack.size() != else_stack.size())
             unsupported("branches that leave different stacks");
         // Both sides may drop the same values, but only the markers an except clause drops.
@@ -4088,7 +4126,9 @@ private:
             for_value_ = marker("<for value>");
             for_target_ = nullptr;
             body_stack.push_back(for_value_);
-            emit_region(header + 1, header, s->body, &loop, body_stack, in_comprehension || values_below ? stack.size() : base + 1);
+            // (Everything up to the iterator is below the body: values, or the exception markers of
+            // an except clause or finally handler the loop is in.)
+            emit_region(header + 1, header, s->body, &loop, body_stack, stack.size());
             s->target = for_target_;
             for_value_ = saved_value;
             for_target_ = saved_target;
@@ -4397,7 +4437,8 @@ private:
             // A tail that returns or raises, reached only from this clause, is the clause's own code
             // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
             // what follows the statement).
-            if (cfg_.block(next).preds.size() == 1 && is_return_of_constant_after_finally_copies(next)) continue;
+            // (3.8-3.10: so is a lone RETURN_VALUE left behind POP_BLOCK, of a value the clause computed.)
+            if (cfg_.block(next).preds.size() == 1 && (is_return_of_constant_after_finally_copies(next) || is_lone_return(next))) continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
@@ -4405,6 +4446,11 @@ private:
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
         // the next iteration flows there; `break` is a statement of its own).
         return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+    }
+
+    bool is_lone_return(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 1 && ops_[blk.first].kind == N::Return;
     }
 
     // Values on the stack above `from` that are not plain names or constants, each written to a
@@ -4822,6 +4868,11 @@ private:
             rest.erase(rest.begin(), rest.begin() + copy.size());
         }
         if (depth_at_exit > normal_depth) {
+            // (The clean-up ends the try body around this statement: the value is returned after
+            // that body, which on 3.8-3.10 the return leaves by POP_BLOCK first.)
+            if (rest.empty() && rest_flows && depth_at_exit == normal_depth + 1 && !protected_bodies_.empty() &&
+                stop == protected_bodies_.back().exit)
+                rest_flows = return_from_body(stop, rest, loop, stack, base);
             if (rest.empty() || depth_at_exit != normal_depth + 1) unsupported("a protected body that leaves values on the stack");
             if (last_body.size() == 1 && last_body[0]->kind == StmtKind::Pass) last_body.clear();
             last_body.push_back(rest.front());
@@ -5137,7 +5188,9 @@ private:
         // `(b or c)` as the right side of `a and (b or c) or d`: b's jump to J (`or d`) is threaded
         // past J to where J jumps (J passes a true value on); this value ends at J.
         if (!chain && stop > b && target > stop && continues_short_circuit(stop, jump)) end = stop;
-        if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != stack.size() + 1)
+        // (A chain's right side takes the shared middle operand: its value replaces that one.)
+        size_t right_size = stack.size() + (chain ? 0 : 1);
+        if (!emit_region(fall, end, scratch, loop, right_stack, base) || !scratch.empty() || right_stack.size() != right_size)
             unsupported("short-circuit expression of an unusual shape");
         ExprPtr right = right_stack.back();
         const char* op = jump.condition == JumpCondition::IfTrue ? "or" : "and";
@@ -5190,7 +5243,7 @@ public:
     Body run_module() {
         Body body = run();
         check_no_markers(body);
-        if (auto why = unprintable_reason(body)) unsupported(*why);
+        if (auto why = unprintable_reason(body, print_options(code_.version))) unsupported(*why);
         strip_module_tail(body);
         std::function<void(const Body&)> no_return = [&](const Body& b) {
             for (const auto& st : b) {
@@ -5487,7 +5540,7 @@ DecompileOutput decompile(const CodeObject& code) {
             empty.version = code.version;
             StructuredDecompiler host(empty, result.failures);
             body.push_back(host.standalone_definition(code));
-            result.source = print_module(body);
+            result.source = print_module(body, print_options(code.version));
             return result;
         }
         StructuredDecompiler top(code, result.failures);
@@ -5514,7 +5567,7 @@ DecompileOutput decompile(const CodeObject& code) {
         s->value = call;
         body.push_back(s);
     }
-    result.source = print_module(body);
+    result.source = print_module(body, print_options(code.version));
     return result;
 }
 

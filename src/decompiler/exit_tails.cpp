@@ -48,6 +48,11 @@ public:
         }
     }
 
+    void run_short_circuits() {
+        for (size_t j = ops_.size(); j-- > 0;)
+            if (ops_[j].kind == N::JumpIfOrPop) share_short_circuit_tails(j);
+    }
+
     void run() {
         // Inner conditional expressions first (they sit in the else side of outer ones).
         for (size_t j = ops_.size(); j-- > 0;)
@@ -212,6 +217,45 @@ private:
         }
     }
 
+    // `<left> JumpIfOrPop M; <right>; <tail copy>; M: <tail>` -> the copy a jump to M. An operand
+    // holds no statement, so a return or raise between the jump and its target is the compiler's
+    // copy of the code after the value (3.8/3.9's peephole writes RETURN_VALUE for a jump to one;
+    // 3.10+ copy short exit blocks). A comparison chain's jump goes to its clean-up (`SWAP 2;
+    // POP_TOP`, then on), after which the value goes on.
+    void share_short_circuit_tails(size_t j) {
+        for (bool again = true; again;) {
+            again = false;
+            size_t m = index_at(ops_[j].target);
+            if (m <= j || m >= ops_.size()) return;
+            size_t merge = after_chain_cleanup(m);
+            std::vector<size_t> tail;
+            for (size_t k = merge; k < ops_.size(); ++k) {
+                if (is_block_terminator(ops_[k].kind) && !is_exit(ops_[k].kind)) return;
+                tail.push_back(k);
+                if (is_exit(ops_[k].kind)) break;
+            }
+            if (tail.empty() || !is_exit(ops_[tail.back()].kind)) return;
+            size_t len = tail.size();
+            for (size_t k = j + len; k < m && !again; ++k) {
+                if (!is_exit(ops_[k].kind)) continue;
+                size_t first = k + 1 - len;
+                bool copy = addressable(first);
+                for (size_t i = 0; i < len && copy; ++i)
+                    copy = same_op(ops_[first + i], ops_[tail[i]]) && (i == 0 || !is_target(first + i));
+                if (!copy) continue;
+                replace_with_jump(first, k, tail[0]);
+                again = true;
+            }
+        }
+    }
+
+    // Where a comparison chain's clean-up at `m` goes on (`m` itself when it is none).
+    size_t after_chain_cleanup(size_t m) const {
+        if (m + 2 >= ops_.size() || ops_[m].kind != N::Swap || ops_[m].arg != 2 || ops_[m + 1].kind != N::Pop) return m;
+        if (ops_[m + 2].kind == N::Jump) return index_at(ops_[m + 2].target);
+        return m + 2;
+    }
+
     // A for loop whose exit (the code at its FOR_ITER's target) is a return or raise: a `break`
     // is POP_TOP then a copy of that exit.
     void share_break_tails(size_t f) {
@@ -251,6 +295,10 @@ private:
 
 void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns) {
     ExitTails(ops, fused_const_returns).run();
+}
+
+void share_short_circuit_exit_tails(std::vector<NeutralOp>& ops) {
+    ExitTails(ops, false).run_short_circuits();
 }
 
 }  // namespace uncompile

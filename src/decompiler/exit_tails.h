@@ -19,4 +19,9 @@ namespace uncompile {
 // Each rewrite replaces a copy by a jump to code that is the same, so meaning is kept.
 void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns);
 
+// Every version: a return or raise inside an operand of `and`/`or` (a comparison chain's too) is
+// the compiler's copy of the code after the value (3.8/3.9 write RETURN_VALUE for a jump to one);
+// it becomes a jump to that code again.
+void share_short_circuit_exit_tails(std::vector<NeutralOp>& ops);
+
 }  // namespace uncompile

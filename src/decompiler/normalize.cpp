@@ -79,6 +79,7 @@ public:
         if (traits_.forward_conditionals) fold_backward_conditionals();
         if (traits_.copies_clause_exits) share_clause_exits();
         unthread_short_circuits();
+        share_short_circuit_exit_tails(out_);
         return std::move(out_);
     }
 

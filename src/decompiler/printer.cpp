@@ -203,7 +203,7 @@ public:
             std::string text = complex_repr(v.real, v.imag);
             return wrap(text, text[0] == '-' && prec > kFactor);
         }
-        case K::Str: return str_literal(v.text);
+        case K::Str: return in_fstring_ && !options_.nested_fstring_quotes ? field_str_literal(v.text) : str_literal(v.text);
         case K::Bytes: return bytes_literal(v.text);
         case K::Tuple: {
             if (v.items.empty()) return "()";
@@ -223,8 +223,25 @@ public:
         }
     }
 
+    // A string inside a replacement field before 3.12, which may hold no backslash: one that only
+    // escapes quotes or newlines is written between triple quotes of the kind it does not end with
+    // instead (newlines as they are: the f-string around it is triple-quoted then).
+    static std::string field_str_literal(const std::string& utf8) {
+        std::string lit = str_literal(utf8);
+        if (lit.find('\\') == std::string::npos) return lit;
+        for (size_t i = 0; i < lit.size(); ++i) {
+            if (lit[i] != '\\') continue;
+            if (i + 1 == lit.size() || (lit[i + 1] != '\'' && lit[i + 1] != '"' && lit[i + 1] != 'n')) return lit;
+            ++i;
+        }
+        for (const char* q : {"\"\"\"", "'''"})
+            if (utf8.find(q) == std::string::npos && utf8.back() != q[0]) return concat(q, utf8, q);
+        return lit;
+    }
+
     // f-strings: the quote is chosen so that no nested expression contains it (before 3.12 a
-    // replacement field may contain neither the outer quote nor a backslash).
+    // replacement field may contain neither the outer quote nor a backslash; a triple quote only
+    // ends at three of a kind). From 3.12 on (PEP 701) a field may hold anything.
     std::string fstring(const Expr& e) {
         struct Inside {
             int& n;
@@ -236,10 +253,12 @@ public:
         static const char* quotes[] = {"'", "\"", "'''", "\"\"\""};
         for (const char* q : quotes) {
             bool ok = true;
-            for (const auto& x : exprs) ok &= x.find(q[0]) == std::string::npos && x.find('\\') == std::string::npos;
+            for (const auto& x : exprs)
+                ok &= x.find(q) == std::string::npos && x.find('\\') == std::string::npos && (q[1] || x.find('\n') == std::string::npos);
             if (!ok) continue;
             return concat("f", q, fstring_body(e, q), q);
         }
+        if (options_.nested_fstring_quotes) return concat("f'", fstring_body(e, "'"), "'");
         throw Error(Error::Kind::Unsupported, "an f-string whose expressions need both quote kinds");
     }
 
@@ -553,7 +572,7 @@ std::string print_module(const Body& body, const PrintOptions& options) {
     return p.take();
 }
 
-std::string print_expression(const Expr& e) { return Printer(PrintOptions{}).expr(e, kTest); }
+std::string print_expression(const Expr& e, const PrintOptions& options) { return Printer(options).expr(e, kTest); }
 
 namespace {
 
@@ -578,8 +597,8 @@ void check_printable(Printer& p, const Body& body) {
 
 }  // namespace
 
-std::optional<std::string> unprintable_reason(const Body& body) {
-    Printer p(PrintOptions{});
+std::optional<std::string> unprintable_reason(const Body& body, const PrintOptions& options) {
+    Printer p(options);
     try {
         check_printable(p, body);
     } catch (const Error& e) {
