@@ -523,7 +523,7 @@ class DumpSession:
                 continue
             kind, rest = match.group(1), match.group(2)
             text, user_code, user_file, user_line = rest.strip(), None, None, None
-            where = _TREE_WHERE.search(rest)
+            where = _TREE_WHERE.search(rest) if _TREE_WHERE_END.search(rest) else None
             if where:
                 text, user_code = rest[:where.start()].strip(), where.group(1).strip()
                 tail, user_line = where.group(2), int(where.group(3))
@@ -931,6 +931,9 @@ def _graph_break(payload: str) -> dict:
 _TREE_LEAF = re.compile(r"\+- ([A-Z][A-Z_]+): (.*)$")
 _TREE_MANAGER = re.compile(r"GuardManager: source=([^,]+),")
 _TREE_WHERE = re.compile(r"\s+# (.*?)\s+# (\S+):(\d+) in \S+\s*$")
+# The end _TREE_WHERE needs, found in one cheap scan: a line without it (a guard whose comment
+# goes on with a "(HINT: ...)") would otherwise cost _TREE_WHERE's backtracking over the whole line.
+_TREE_WHERE_END = re.compile(r":\d+ in \S+\s*$")
 _GUARD_KINDS = [("check_tensor", "TENSOR_MATCH"), ("___check_tensors", "TENSOR_MATCH"),
                 ("___check_obj_id", "ID_MATCH"), ("___check_type_id", "TYPE_MATCH"),
                 ("___check_global_state", "GLOBAL_STATE"), ("hasattr(", "HASATTR"),
