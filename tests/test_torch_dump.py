@@ -367,3 +367,25 @@ def test_recompilable_source_keeps_free_variables_and_future_flags():
     assert inner.co_name == "inner" and inner.co_freevars == ("fn", "scale")
     assert inner.co_flags & flag and inner.co_consts[0] == "doc"
     assert "nonlocal fn" in text and "nonlocal scale" not in text and "nonlocal fn, scale" not in text
+
+
+def test_guard_shape_compiles_exactly_when_the_guard_does():
+    """The overview compiles one text per guard shape (strings 's', integers 0); a shape must
+    compile exactly when its guard does, or a guard would become a comment (or a check) wrongly."""
+    from uncompile._torch._overview import _shape
+
+    def compiles(text):
+        try:
+            compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
+            return True
+        except (SyntaxError, ValueError):
+            return False
+
+    assert _shape("hasattr(L['fn']._modules['12'], '_x') == False") == "hasattr(L['s']._modules['s'], 's') == False"
+    assert _shape("___check_obj_id(G['torch'], 139850412397312)") == "___check_obj_id(G['s'], 0)"
+    cases = ["x == 1.5", "x == .5", "x == 1e-05", "x == 0x1f", "x == 1_000", "x == 01", "x == 00", "x == 5j",
+             "x == " + "9" * 5000, "f'{a b}' == 'a'", "b'a' + 'b'", "f'a '+'b'", "'''a'b'''", "'a''b'", "x is 'a'",
+             "'a", "x['a' 'b']", "x # '1'", 'x == "a\'b"', "x == 'a\\'b'", "x == '\\N{bad}'", "'a'if x else 'b'",
+             "x == 'a'1", "rb'a'", "u'a'", "L['x'] == \"<class 'int'>\"", "len(L['x']) == 4", "x.1", "x[0]1"]
+    for text in cases:
+        assert compiles(_shape(text)) == compiles(text), text

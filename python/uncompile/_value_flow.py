@@ -29,7 +29,7 @@ the answer "not shown equivalent": the check is only ever used to allow somethin
 import dis
 import sys
 import types
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 __all__ = ["same_value_flow"]
 
@@ -566,9 +566,18 @@ class _Checker:
                 kx, ix, _ = sa.heap[ux]
                 ky, iy, _ = sb.heap[uy]
                 sa.pairs[ux], sb.pairs[uy] = uy, ux
-                return kx == ky and len(ix) == len(iy) and all(self._same(a, b, sa, sb) for a, b in zip(ix, iy))
-            return len(x) == len(y) and all(self._same(a, b, sa, sb) for a, b in zip(x, y))
+                return kx == ky and len(ix) == len(iy) and self._same_items(ix, iy, sa, sb)
+            return len(x) == len(y) and self._same_items(x, y, sa, sb)
         return x == y
+
+    def _same_items(self, xs: Any, ys: Any, sa: _State, sb: _State) -> bool:
+        for a, b in zip(xs, ys):
+            if isinstance(a, tuple) or isinstance(b, tuple):
+                if not self._same(a, b, sa, sb):
+                    return False
+            elif not a == b:  # what _same does for two plain items, without the call (it is hot)
+                return False
+        return True
 
     def _escape(self, st: _State, value: object) -> None:
         """Containers an event gets to see: from now on, changing them is an event of its own."""
@@ -578,10 +587,12 @@ class _Checker:
                 if not entry[2]:
                     entry[2] = True
                     for item in entry[1]:
-                        self._escape(st, item)
+                        if isinstance(item, tuple):  # a plain item has nothing to escape
+                            self._escape(st, item)
                 return
             for item in value:
-                self._escape(st, item)
+                if isinstance(item, tuple):
+                    self._escape(st, item)
 
     def _push_result(self, ea: _Event, eb: _Event, sa: _State, sb: _State) -> None:
         """The result of the event both sides just ran: one new value, pushed as each side's

@@ -20,6 +20,25 @@ def _compiles(text: str) -> bool:
         return False
 
 
+# A guard compiles exactly when its "shape" does: the same text with every string literal made 's'
+# and every decimal integer 0. Guards differ mostly in those (module names, ids, sizes), so a
+# compile's hundreds of guards come down to a few dozen shapes to compile (cached). Only for plain
+# text (printable ASCII without double quotes, '#', backslashes or triple quotes), where pairing
+# single quotes from the left finds exactly the string literals Python's tokenizer finds, and
+# without string prefixes (f'', b''); anything else is its own shape.
+_PLAIN = re.compile(r"[ !$-\[\]-~]*")
+_STRING = re.compile(r"'[^']*'")
+_PREFIXED = re.compile(r"[A-Za-z0-9_]'s'")  # a prefix before a string, once strings are 's'
+_INTEGER = re.compile(r"(?<![A-Za-z0-9_.])(?:0|[1-9][0-9]{0,99})(?![A-Za-z0-9_.])")  # not 1.5, 1e5, 0x1, x1
+
+
+def _shape(expr: str) -> str:
+    if not _PLAIN.fullmatch(expr) or "'''" in expr:
+        return expr
+    shape = _STRING.sub("'s'", expr)
+    return expr if _PREFIXED.search(shape) else _INTEGER.sub("0", shape)
+
+
 def _commented(text: str, why: str) -> str:
     return "# (%s)\n" % why + "".join("# " + line + "\n" for line in text.splitlines())
 
@@ -47,9 +66,9 @@ def _guard_fn(record: CompileRecord) -> str:
     if not guards:
         lines.append("    return True  # no guards were recorded for this compile")
         return "\n".join(lines) + "\n"
-    # Each guard checked alone (cached: the overview is rewritten after every compile, and guards
-    # repeat); one Dynamo writes as a description rather than an expression stays a comment.
-    body = ["    return all(("] + [as_check(expr, where, _compiles("(%s)" % expr)) for expr, where in guards] + ["    ))"]
+    # Each guard checked alone (cached by shape: the overview is rewritten after every compile, and
+    # guards repeat); one Dynamo writes as a description rather than an expression stays a comment.
+    body = ["    return all(("] + [as_check(expr, where, _compiles("(%s)" % _shape(expr))) for expr, where in guards] + ["    ))"]
     return "\n".join(lines + body) + "\n"
 
 
@@ -59,7 +78,9 @@ def _graph_class(kind: str, n: int, record: CompileRecord, payload: str) -> str:
     if kind == "inductor":
         # Inductor's output code is a module; keep it as text so the overview stays cheap to run.
         return "%s = %r\n" % (name + "_source", payload)
-    if not _compiles(text):
+    # A graph whose dumped file compiled compiles here too: the file is this text but for the
+    # class name and the imports above it (a `from __future__` import would have failed there).
+    if (kind, n) not in record.compiled_graphs and not _compiles(text):
         return _commented(text, "%s does not compile on its own" % name)
     return text + "\n"
 

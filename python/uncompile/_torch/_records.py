@@ -1,6 +1,6 @@
 """What one dump session knows: functions, their compiles, and the files written for them."""
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set
 
 
 @dataclass
@@ -19,6 +19,7 @@ class CompileRecord:
     files: List[dict] = field(default_factory=list)
     counters: Dict[str, int] = field(default_factory=dict)
     graphs: List[tuple] = field(default_factory=list)   # (kind, n, source) for the overview
+    compiled_graphs: Set[tuple] = field(default_factory=set)  # (kind, n) whose dumped file compiled
     guard_codes: List[str] = field(default_factory=list)
     guard_tree: Optional[str] = None
     guards: List[dict] = field(default_factory=list)

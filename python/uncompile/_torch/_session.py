@@ -432,23 +432,26 @@ class DumpSession:
         path = self._write(rel, text)
         entry = {"kind": kind, "path": rel, "graph": graph}
         if kind != "aot_joint":
-            entry["file_backed"] = self._back_fx_with_file(text, path)
+            compiled, entry["file_backed"] = self._back_fx_with_file(text, path)
+            if compiled:  # then the graph's class compiles on its own: the overview need not check it again
+                record.compiled_graphs.add((kind, n))
         record.add_file(entry)
         record.graphs.append((kind, n, payload))
         self._write_graph_nodes(record, kind, n, graph, payload)
 
-    def _back_fx_with_file(self, text: str, path: str) -> bool:
-        """Give the live GraphModule.forward the code compiled from the dumped file, if identical."""
+    def _back_fx_with_file(self, text: str, path: str) -> Tuple[bool, bool]:
+        """Give the live GraphModule.forward the code compiled from the dumped file, if identical.
+        (whether the file compiled, whether forward now runs from it)"""
         try:
             module_code = compile(text, path, "exec", dont_inherit=True)
         except SyntaxError:
-            return False
+            return False, False
         cls_code = next((c for c in module_code.co_consts
                          if isinstance(c, types.CodeType) and c.co_name == "GraphModule"), None)
         forward = None if cls_code is None else next(
             (c for c in cls_code.co_consts if isinstance(c, types.CodeType) and c.co_name == "forward"), None)
         if forward is None:
-            return False
+            return True, False
         self._fx_file_codes.setdefault(forward.co_code, []).append(forward)
         for ref in reversed(self._fx_functions):
             fn = ref()
@@ -456,8 +459,8 @@ class DumpSession:
                 continue
             if _codemap.same_code(fn.__code__, forward) and len(fn.__code__.co_freevars) == 0:
                 fn.__code__ = forward
-                return True
-        return False
+                return True, True
+        return True, False
 
     def _on_inductor(self, record: CompileRecord, metadata: dict, payload: str) -> None:
         n = record.next_index("inductor")
@@ -523,7 +526,7 @@ class DumpSession:
                 continue
             kind, rest = match.group(1), match.group(2)
             text, user_code, user_file, user_line = rest.strip(), None, None, None
-            where = _TREE_WHERE.search(rest)
+            where = _TREE_WHERE.search(rest) if _TREE_WHERE_END.search(rest) else None
             if where:
                 text, user_code = rest[:where.start()].strip(), where.group(1).strip()
                 tail, user_line = where.group(2), int(where.group(3))
@@ -931,6 +934,9 @@ def _graph_break(payload: str) -> dict:
 _TREE_LEAF = re.compile(r"\+- ([A-Z][A-Z_]+): (.*)$")
 _TREE_MANAGER = re.compile(r"GuardManager: source=([^,]+),")
 _TREE_WHERE = re.compile(r"\s+# (.*?)\s+# (\S+):(\d+) in \S+\s*$")
+# The end _TREE_WHERE needs, found in one cheap scan: a line without it (a guard whose comment
+# goes on with a "(HINT: ...)") would otherwise cost _TREE_WHERE's backtracking over the whole line.
+_TREE_WHERE_END = re.compile(r":\d+ in \S+\s*$")
 _GUARD_KINDS = [("check_tensor", "TENSOR_MATCH"), ("___check_tensors", "TENSOR_MATCH"),
                 ("___check_obj_id", "ID_MATCH"), ("___check_type_id", "TYPE_MATCH"),
                 ("___check_global_state", "GLOBAL_STATE"), ("hasattr(", "HASATTR"),

@@ -7,7 +7,7 @@ dump is the only listener, the others are dropped before their payload is built.
 handler on the logger (TORCH_TRACE, tlparse users) every event goes through unchanged.
 """
 import sys
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Iterable, List
 
 
 class TraceFilter:
@@ -19,6 +19,8 @@ class TraceFilter:
         self.events, self.artifacts = frozenset(events), frozenset(artifacts)
         self.original: Callable[..., Any] = internal.trace_structured
         self.active = True
+        self._modules: dict = {}
+        self._namespaces: List[dict] = []
         original, wanted = self.original, self._wanted
 
         def trace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -30,20 +32,37 @@ class TraceFilter:
         self.replacement = trace_structured
 
     def install(self) -> None:
-        self._swap(self.original, self.replacement)
+        self._modules = dict(sys.modules)
+        self._namespaces = self._swap(self._modules.values(), self.original, self.replacement)
 
     def remove(self) -> None:
         self.active = False  # a module that imported the replacement meanwhile now passes everything
-        self._swap(self.replacement, self.original)
+        # The namespaces swapped on install, and the modules imported since (which may have
+        # imported the replacement): not a second scan of every module.
+        before = self._modules
+        added = [module for name, module in list(sys.modules.items()) if before.get(name) is not module]
+        for namespace in self._namespaces:
+            if namespace.get("trace_structured") is self.replacement:
+                namespace["trace_structured"] = self.original
+        self._swap(added, self.replacement, self.original)
+        self._modules, self._namespaces = {}, []
 
     @staticmethod
-    def _swap(old: Callable[..., Any], new: Callable[..., Any]) -> None:
-        # Module dictionaries directly: getattr would run the lazy-import __getattr__ of some
-        # modules, and scanning them all that way costs more than the filter saves.
-        for module in list(sys.modules.values()):
-            namespace = getattr(module, "__dict__", None)
-            if isinstance(namespace, dict) and namespace.get("trace_structured") is old:
-                namespace["trace_structured"] = new
+    def _swap(modules: Iterable[Any], old: Callable[..., Any], new: Callable[..., Any]) -> List[dict]:
+        """Rebind `trace_structured` from `old` to `new` in the modules holding `old`; their namespaces."""
+        swapped = []
+        for module in modules:
+            # Module dictionaries directly: getattr would run the lazy-import __getattr__ of some
+            # modules, and scanning them all that way costs more than the filter saves.
+            try:
+                namespace = module.__dict__
+                if namespace.get("trace_structured") is not old or not isinstance(namespace, dict):
+                    continue
+            except Exception:
+                continue
+            namespace["trace_structured"] = new
+            swapped.append(namespace)
+        return swapped
 
     def _wanted(self, name: str, args: tuple, kwargs: dict) -> bool:
         if not self.active or name in self.events:
