@@ -3024,6 +3024,96 @@ NEEDS_312 = {"type_alias_statements"}
 EQUIVALENT_NOW |= {("type_alias_statements", v) for v in ("3.12", "3.13")}
 
 
+# Merge points the post-dominators miss: a `break` (or an except clause) that is the loop's only
+# way out post-dominates the statements before it, and a loop left only from an except clause
+# has no normal exit at all.
+BLOCK_MERGE_SNIPPETS = {
+    "loop_break_in_elif": ("""
+def f(items):
+    out = []
+    it = iter(items)
+    while True:
+        out.append(0)
+        try:
+            x = next(it)
+        except StopIteration:
+            break
+        if x == 1:
+            out.append('one')
+        elif x == 2:
+            if not out:
+                raise ValueError('empty')
+            out.append('two')
+            break
+        out.append(x)
+    out.append(len(out))
+    return out
+""", "f([3, 1, 4]), f([1, 2, 5]), f([])"),
+    "while_true_left_by_except_in_if": ("""
+def f(a, xs):
+    xs = list(xs)
+    if a:
+        while True:
+            try:
+                xs.remove(1)
+            except ValueError:
+                break
+    elif len(xs) > 2:
+        xs.append(0)
+    xs.append(len(xs))
+    return xs
+""", "f(True, [1, 2, 1]), f(False, [1, 2, 3]), f(False, [])"),
+    "infinite_loop_in_if": ("""
+import itertools
+
+
+def f(xs):
+    last = None
+    for x in xs:
+        if x < 0:
+            return
+        if x == 0:
+            if last is None:
+                raise ValueError('no last')
+            while True:
+                yield last
+        yield x
+        last = x
+""", "list(f([1, 2, -1])), list(itertools.islice(f([3, 0]), 5))"),
+    "except_clause_if_continue": ("""
+def f(xs, flag):
+    out = []
+    for x in xs:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError:
+            if flag:
+                out.append('z')
+            continue
+        out.append(x)
+    return out
+
+
+def g(xs):
+    errors = []
+    for x in xs:
+        try:
+            return 10 // x
+        except ZeroDivisionError as e:
+            errors.append(str(e))
+            if len(errors) > 1:
+                errors.append('again')
+            continue
+    return errors
+""", "f([1, 0, 2], True), f([0, 5], False), g([0, 0, 2]), g([0])"),
+}
+SNIPPETS.update(BLOCK_MERGE_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("loop_break_in_elif", "while_true_left_by_except_in_if")
+                   for v in ("3.8", "3.9", "3.10", "3.11")}
+EQUIVALENT_NOW |= {("infinite_loop_in_if", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_clause_if_continue", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):

@@ -3049,6 +3049,18 @@ private:
         // A test that jumps to the next iteration when false is `if test: ...` ending the body.
         if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
         int common = first_common_block(c.then_block, c.else_block, block);
+        // A post-dominator that a side never reaches (but through the next iteration of the loop)
+        // is not where they meet: the post-dominators follow no exception edges (a `while True:`
+        // left only from an except clause), and in a loop whose only way out is a `break` the
+        // break's side post-dominates the statements before it. A then-side that ends (breaks or
+        // continues) is `if test: <ends>` without else; else the sides meet at the next iteration.
+        if (m >= 0 && (!loop || (m != loop->header && loop->blocks.count(m))) &&
+            (!reaches_above(c.then_block, m, block) || !reaches_above(c.else_block, m, block))) {
+            if (loop && c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else &&
+                side_ends(c.then_block, c.else_block, loop) && (stop <= block || c.else_block <= stop))
+                return c.else_block;
+            m = loop ? loop->header : -1;
+        }
         // (A post-dominator at the loop's header is the next iteration, after every block of the body;
         // so is a bare jump back there.)
         bool m_at_header = loop && m == loop->header;
@@ -3099,7 +3111,7 @@ private:
         if (loop && stop >= 0 && stop < block && stop != loop->header && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
             (jumps_back_to(c.then_block, block, stop) || jumps_back_to(c.else_block, block, stop)))
             return stop;
-        if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
+        if (loop && m >= 0 && !loop->blocks.count(m) && !flows_back_into(m, *loop)) return next_iteration(loop);
         // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
         // loop header (the jump to the dead jump back was threaded); a `continue` written there
         // leaves the compiler's (dead) way out of the statement after it.
@@ -3249,6 +3261,30 @@ private:
             for (int s : cfg_.block(k).succs) work.push_back(s);
         }
         return true;
+    }
+
+    // Whether `block`, laid out after the loop's blocks, goes back to the loop's header without
+    // leaving it (3.12+ lay except clauses out after the loop body: their code is the body's).
+    bool flows_back_into(int block, const Loop& loop) const {
+        if (block <= loop.latch || (loop.exit >= 0 && block == loop.exit) || block == loop.break_to) return false;
+        return reachable_above(block, loop.header - 1)[loop.header];
+    }
+
+    // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
+    bool reaches_above(int from, int to, int floor) const {
+        if (from < 0) return false;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= floor || seen[k]) continue;
+            if (k == to) return true;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+            if (int h = cfg_.block(k).handler; h >= 0) work.push_back(h);
+        }
+        return false;
     }
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
@@ -3773,7 +3809,8 @@ private:
         emit_stmt(out, s);
         // A loop that nothing breaks out of never goes on: what follows it in layout (an enclosing
         // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
-        if (loop.breaks == 0 && (loop.break_to < 0 || cfg_.block(loop.break_to).preds.empty())) return kFlowEnded;
+        // (Where no jump from the loop goes there, the code after it is reached some other way.)
+        if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop))) return kFlowEnded;
         return loop.break_to;
     }
 
