@@ -3025,8 +3025,9 @@ EQUIVALENT_NOW |= {("type_alias_statements", v) for v in ("3.12", "3.13")}
 
 
 # Merge points the post-dominators miss: a `break` (or an except clause) that is the loop's only
-# way out post-dominates the statements before it, and a loop left only from an except clause
-# has no normal exit at all.
+# way out post-dominates the statements before it, a loop left only from an except clause has no
+# normal exit at all, and a for loop whose try body always returns goes back only from except
+# clauses.
 BLOCK_MERGE_SNIPPETS = {
     "loop_break_in_elif": ("""
 def f(items):
@@ -3106,8 +3107,33 @@ def g(xs):
             continue
     return errors
 """, "f([1, 0, 2], True), f([0, 5], False), g([0, 0, 2]), g([0])"),
+    "for_try_body_returns": ("""
+def f(xs, timeout, source):
+    errors = []
+    for x in xs:
+        res = None
+        try:
+            res = [x]
+            if timeout is not None:
+                res.append(timeout)
+            if source:
+                res.append(source)
+            res.append(10 // x)
+            errors.clear()
+            return res
+        except ZeroDivisionError as exc:
+            if not source:
+                errors.clear()
+            errors.append(str(exc))
+            if res is not None:
+                res.clear()
+    if errors:
+        return errors
+    raise ValueError('empty')
+""", "f([0, 2], 1, 'a'), f([0, 0], None, ''), f([5], None, None)"),
 }
 SNIPPETS.update(BLOCK_MERGE_SNIPPETS)
+EQUIVALENT_NOW |= {("for_try_body_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 EQUIVALENT_NOW |= {(name, v) for name in ("loop_break_in_elif", "while_true_left_by_except_in_if")
                    for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("infinite_loop_in_if", v) for v in ("3.10", "3.11", "3.12", "3.13")}

@@ -3712,6 +3712,9 @@ private:
             emitted_[header] = true;
             loop.exit = cfg_.block_at_offset(first.target);
             loop.is_for = true;
+            // The body is everything laid out before the exit (its jumps back may all be in except
+            // clauses, which no normal edge reaches).
+            for (int k = header; k < loop.exit; ++k) loop.blocks.insert(k);
             loop.break_to = find_break_target(loop);
             loop.outer = outer;
             if (stack.empty()) unsupported("for loop without an iterator");
