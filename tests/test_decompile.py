@@ -3131,8 +3131,74 @@ def f(xs, timeout, source):
         return errors
     raise ValueError('empty')
 """, "f([0, 2], 1, 'a'), f([0, 0], None, ''), f([5], None, None)"),
+    "if_break_then_code": ("""
+import threading
+
+
+def f(value, blocking, timeout, items):
+    rc = False
+    endtime = None
+    with threading.Lock():
+        while value > 0:
+            if not blocking:
+                break
+            if timeout is not None:
+                if endtime is None:
+                    endtime = timeout * 2
+                else:
+                    timeout = endtime - 1
+                    if timeout <= 0:
+                        break
+            items.append(timeout)
+            value -= 1
+        else:
+            rc = True
+    return rc, items
+""", "f(3, True, None, []), f(3, False, 1, []), f(5, True, 2, []), f(2, True, -4, [])"),
+    "except_clause_raises_in_loop": ("""
+def f(tagged, tag, debug, log):
+    while True:
+        result = tagged.get(tag)
+        if result is not None:
+            del tagged[tag]
+            return result
+        tagged[tag] = tagged.get(tag + 1)
+        try:
+            tagged[tag] = 10 // tag
+        except ZeroDivisionError as val:
+            if debug >= 1:
+                log.append(str(val))
+            raise
+""", "f({1: None, 2: 5}, 2, 0, []), f({}, 3, 0, [])"),
+    "else_break_ends_body": ("""
+def f(parts, found):
+    module, n = None, 0
+    while n < len(parts):
+        nextmodule = found.get(parts[n])
+        if nextmodule: module, n = nextmodule, n + 1
+        else: break
+    if module:
+        found.clear()
+    return module, n
+
+
+def g(line, i, n):
+    start = i
+    while i < n:
+        c = line[i]
+        if c == ';':
+            break
+        elif c == '/':
+            i = i + 2
+        else:
+            i = i + 1
+    return line[start:i].strip(), i
+""", "f(['a', 'b', 'c'], {'a': 1, 'b': 2}), f([], {}), g('ab;cd', 0, 5), g('a/bc', 0, 4)"),
 }
 SNIPPETS.update(BLOCK_MERGE_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("except_clause_raises_in_loop", "else_break_ends_body")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("if_break_then_code", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_try_body_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 EQUIVALENT_NOW |= {(name, v) for name in ("loop_break_in_elif", "while_true_left_by_except_in_if")
                    for v in ("3.8", "3.9", "3.10", "3.11")}

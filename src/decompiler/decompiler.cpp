@@ -3111,7 +3111,18 @@ private:
         if (loop && stop >= 0 && stop < block && stop != loop->header && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
             (jumps_back_to(c.then_block, block, stop) || jumps_back_to(c.else_block, block, stop)))
             return stop;
-        if (loop && m >= 0 && !loop->blocks.count(m) && !flows_back_into(m, *loop)) return next_iteration(loop);
+        // `if test: <ends>` in a loop body whose else side goes on in the body: the code after the if
+        // (where the sides meet past the loop, the then-side breaking out). (Where the compiler keeps
+        // dead code, a dead jump over an else arm after the then-side, even one threaded to the
+        // next iteration, says there was an `else:`.)
+        if (loop && m >= 0 && !loop->blocks.count(m) && !flows_back_into(m, *loop) && (common < 0 || !loop->blocks.count(common)) &&
+            c.else_block > c.then_block && loop->blocks.count(c.else_block) && !is_exception_match(c.test) &&
+            !c.else_written && (!dead_code_kept_ || else_jump_trace(c) == ElseTrace::NoElse) &&
+            side_ends(c.then_block, c.else_block, loop) && !goes_to_next_iteration(c.then_block, c.else_block, *loop) && !has_implicit_return(c.then_block, c.else_block) &&
+            (stop <= block || c.else_block <= stop))
+            return c.else_block;
+        if (loop && m >= 0 && !loop->blocks.count(m) && !flows_back_into(m, *loop) && !in_except_clause_of(m, *loop))
+            return next_iteration(loop);
         // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
         // loop header (the jump to the dead jump back was threaded); a `continue` written there
         // leaves the compiler's (dead) way out of the statement after it.
@@ -3268,6 +3279,44 @@ private:
     bool flows_back_into(int block, const Loop& loop) const {
         if (block <= loop.latch || (loop.exit >= 0 && block == loop.exit) || block == loop.break_to) return false;
         return reachable_above(block, loop.header - 1)[loop.header];
+    }
+
+    // Whether a path from `from` through blocks in [from, until) goes to the loop's next iteration
+    // as the end of its body does (the test on top of a rotated `while` is where `continue` goes).
+    bool goes_to_next_iteration(int from, int until, const Loop& loop) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k == loop.bottom || k == loop.bottom_jump || (k == loop.header && loop.body_start < 0)) return true;
+            if (k < from || k >= until || seen[k]) continue;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return false;
+    }
+
+    // Whether `block`, laid out after the loop's blocks, is code of an except clause of a try
+    // statement inside the loop (3.11+ lay them out after the loop), not code after the loop.
+    bool in_except_clause_of(int block, const Loop& loop) const {
+        if (block <= loop.header) return false;
+        int outer = cfg_.block(loop.header).handler;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work;
+        for (int k : loop.blocks)
+            if (int h = cfg_.block(k).handler; h >= 0 && h != outer && !loop.blocks.count(h)) work.push_back(h);
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= loop.header || seen[k] || loop.blocks.count(k)) continue;
+            // (A `while True:` has no exit of its own: the block after it may be a handler.)
+            if ((k == loop.exit || k == loop.break_to) && !cfg_.block(k).preds.empty()) continue;
+            if (k == block) return true;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return false;
     }
 
     // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
