@@ -3194,8 +3194,21 @@ def g(line, i, n):
             i = i + 1
     return line[start:i].strip(), i
 """, "f(['a', 'b', 'c'], {'a': 1, 'b': 2}), f([], {}), g('ab;cd', 0, 5), g('a/bc', 0, 4)"),
+    "return_ifexp_in_try_in_loop": ("""
+def f(path, tail):
+    while path:
+        try:
+            new_path = path[1:]
+            if new_path.startswith('x'):
+                return new_path + tail if tail else new_path
+        except IndexError:
+            pass
+        path = path[1:]
+    return tail
+""", "f('abxc', 't'), f('abxc', ''), f('ab', 't')"),
 }
 SNIPPETS.update(BLOCK_MERGE_SNIPPETS)
+EQUIVALENT_NOW |= {("return_ifexp_in_try_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("except_clause_raises_in_loop", "else_break_ends_body")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("if_break_then_code", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}

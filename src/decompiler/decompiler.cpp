@@ -3041,7 +3041,10 @@ private:
         // meet where the body ends normally.
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
-            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered))
+            // (Not a return both sides reach first: a conditional expression returned from the body,
+            // whose return the compiler puts after the body's end.)
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
+                !(ends_without_going_on(m) && first_common_block(c.then_block, c.else_block, block) == m))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
