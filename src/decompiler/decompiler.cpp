@@ -3057,7 +3057,7 @@ private:
         // left only from an except clause), and in a loop whose only way out is a `break` the
         // break's side post-dominates the statements before it. A then-side that ends (breaks or
         // continues) is `if test: <ends>` without else; else the sides meet at the next iteration.
-        if (m >= 0 && (!loop || (m != loop->header && loop->blocks.count(m))) &&
+        if (m > block && (!loop || (m != loop->header && loop->blocks.count(m))) &&
             (!reaches_above(c.then_block, m, block) || !reaches_above(c.else_block, m, block))) {
             if (loop && c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else &&
                 side_ends(c.then_block, c.else_block, loop) && (stop <= block || c.else_block <= stop))
