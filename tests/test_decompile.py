@@ -3558,6 +3558,201 @@ EQUIVALENT_NOW |= {("if_then_while", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("while_else_break_threaded", v) for v in ("3.10", "3.11")}
 
 
+# Merge points the post-dominators miss: a `break` (or an except clause) that is the loop's only
+# way out post-dominates the statements before it, a loop left only from an except clause has no
+# normal exit at all, and a for loop whose try body always returns goes back only from except
+# clauses.
+BLOCK_MERGE_SNIPPETS = {
+    "loop_break_in_elif": ("""
+def f(items):
+    out = []
+    it = iter(items)
+    while True:
+        out.append(0)
+        try:
+            x = next(it)
+        except StopIteration:
+            break
+        if x == 1:
+            out.append('one')
+        elif x == 2:
+            if not out:
+                raise ValueError('empty')
+            out.append('two')
+            break
+        out.append(x)
+    out.append(len(out))
+    return out
+""", "f([3, 1, 4]), f([1, 2, 5]), f([])"),
+    "while_true_left_by_except_in_if": ("""
+def f(a, xs):
+    xs = list(xs)
+    if a:
+        while True:
+            try:
+                xs.remove(1)
+            except ValueError:
+                break
+    elif len(xs) > 2:
+        xs.append(0)
+    xs.append(len(xs))
+    return xs
+""", "f(True, [1, 2, 1]), f(False, [1, 2, 3]), f(False, [])"),
+    "infinite_loop_in_if": ("""
+import itertools
+
+
+def f(xs):
+    last = None
+    for x in xs:
+        if x < 0:
+            return
+        if x == 0:
+            if last is None:
+                raise ValueError('no last')
+            while True:
+                yield last
+        yield x
+        last = x
+""", "list(f([1, 2, -1])), list(itertools.islice(f([3, 0]), 5))"),
+    "except_clause_if_continue": ("""
+def f(xs, flag):
+    out = []
+    for x in xs:
+        try:
+            out.append(10 // x)
+        except ZeroDivisionError:
+            if flag:
+                out.append('z')
+            continue
+        out.append(x)
+    return out
+
+
+def g(xs):
+    errors = []
+    for x in xs:
+        try:
+            return 10 // x
+        except ZeroDivisionError as e:
+            errors.append(str(e))
+            if len(errors) > 1:
+                errors.append('again')
+            continue
+    return errors
+""", "f([1, 0, 2], True), f([0, 5], False), g([0, 0, 2]), g([0])"),
+    "for_try_body_returns": ("""
+def f(xs, timeout, source):
+    errors = []
+    for x in xs:
+        res = None
+        try:
+            res = [x]
+            if timeout is not None:
+                res.append(timeout)
+            if source:
+                res.append(source)
+            res.append(10 // x)
+            errors.clear()
+            return res
+        except ZeroDivisionError as exc:
+            if not source:
+                errors.clear()
+            errors.append(str(exc))
+            if res is not None:
+                res.clear()
+    if errors:
+        return errors
+    raise ValueError('empty')
+""", "f([0, 2], 1, 'a'), f([0, 0], None, ''), f([5], None, None)"),
+    "if_break_then_code": ("""
+import threading
+
+
+def f(value, blocking, timeout, items):
+    rc = False
+    endtime = None
+    with threading.Lock():
+        while value > 0:
+            if not blocking:
+                break
+            if timeout is not None:
+                if endtime is None:
+                    endtime = timeout * 2
+                else:
+                    timeout = endtime - 1
+                    if timeout <= 0:
+                        break
+            items.append(timeout)
+            value -= 1
+        else:
+            rc = True
+    return rc, items
+""", "f(3, True, None, []), f(3, False, 1, []), f(5, True, 2, []), f(2, True, -4, [])"),
+    "except_clause_raises_in_loop": ("""
+def f(tagged, tag, debug, log):
+    while True:
+        result = tagged.get(tag)
+        if result is not None:
+            del tagged[tag]
+            return result
+        tagged[tag] = tagged.get(tag + 1)
+        try:
+            tagged[tag] = 10 // tag
+        except ZeroDivisionError as val:
+            if debug >= 1:
+                log.append(str(val))
+            raise
+""", "f({1: None, 2: 5}, 2, 0, []), f({}, 3, 0, [])"),
+    "else_break_ends_body": ("""
+def f(parts, found):
+    module, n = None, 0
+    while n < len(parts):
+        nextmodule = found.get(parts[n])
+        if nextmodule: module, n = nextmodule, n + 1
+        else: break
+    if module:
+        found.clear()
+    return module, n
+
+
+def g(line, i, n):
+    start = i
+    while i < n:
+        c = line[i]
+        if c == ';':
+            break
+        elif c == '/':
+            i = i + 2
+        else:
+            i = i + 1
+    return line[start:i].strip(), i
+""", "f(['a', 'b', 'c'], {'a': 1, 'b': 2}), f([], {}), g('ab;cd', 0, 5), g('a/bc', 0, 4)"),
+    "return_ifexp_in_try_in_loop": ("""
+def f(path, tail):
+    while path:
+        try:
+            new_path = path[1:]
+            if new_path.startswith('x'):
+                return new_path + tail if tail else new_path
+        except IndexError:
+            pass
+        path = path[1:]
+    return tail
+""", "f('abxc', 't'), f('abxc', ''), f('ab', 't')"),
+}
+SNIPPETS.update(BLOCK_MERGE_SNIPPETS)
+EQUIVALENT_NOW |= {("return_ifexp_in_try_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("except_clause_raises_in_loop", "else_break_ends_body")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("if_break_then_code", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("for_try_body_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
+EQUIVALENT_NOW |= {(name, v) for name in ("loop_break_in_elif", "while_true_left_by_except_in_if")
+                   for v in ("3.8", "3.9", "3.10", "3.11")}
+EQUIVALENT_NOW |= {("infinite_loop_in_if", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_clause_if_continue", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):

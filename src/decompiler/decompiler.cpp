@@ -3422,7 +3422,10 @@ private:
         // meet where the body ends normally.
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
-            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered))
+            // (Not a return both sides reach first: a conditional expression returned from the body,
+            // whose return the compiler puts after the body's end.)
+            if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
+                !(ends_without_going_on(m) && first_common_block(c.then_block, c.else_block, block) == m))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -3430,6 +3433,18 @@ private:
         // A test that jumps to the next iteration when false is `if test: ...` ending the body.
         if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
         int common = first_common_block(c.then_block, c.else_block, block);
+        // A post-dominator that a side never reaches (but through the next iteration of the loop)
+        // is not where they meet: the post-dominators follow no exception edges (a `while True:`
+        // left only from an except clause), and in a loop whose only way out is a `break` the
+        // break's side post-dominates the statements before it. A then-side that ends (breaks or
+        // continues) is `if test: <ends>` without else; else the sides meet at the next iteration.
+        if (m > block && (!loop || (m != loop->header && loop->blocks.count(m))) &&
+            (!reaches_above(c.then_block, m, block) || !reaches_above(c.else_block, m, block))) {
+            if (loop && c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else &&
+                side_ends(c.then_block, c.else_block, loop) && (stop <= block || c.else_block <= stop))
+                return c.else_block;
+            m = loop ? loop->header : -1;
+        }
         // (A post-dominator at the loop's header is the next iteration, after every block of the body;
         // so is a bare jump back there.)
         bool m_at_header = loop && m == loop->header;
@@ -3480,7 +3495,18 @@ private:
         if (loop && stop >= 0 && stop < block && stop != loop->header && loop->blocks.count(stop) && (m < 0 || !loop->blocks.count(m)) &&
             (jumps_back_to(c.then_block, block, stop) || jumps_back_to(c.else_block, block, stop)))
             return stop;
-        if (loop && m >= 0 && !loop->blocks.count(m)) return next_iteration(loop);
+        // `if test: <ends>` in a loop body whose else side goes on in the body: the code after the if
+        // (where the sides meet past the loop, the then-side breaking out). (Where the compiler keeps
+        // dead code, a dead jump over an else arm after the then-side, even one threaded to the
+        // next iteration, says there was an `else:`.)
+        if (loop && m >= 0 && !loop->blocks.count(m) && !flows_back_into(m, *loop) && (common < 0 || !loop->blocks.count(common)) &&
+            c.else_block > c.then_block && loop->blocks.count(c.else_block) && !is_exception_match(c.test) &&
+            !c.else_written && (!dead_code_kept_ || else_jump_trace(c) == ElseTrace::NoElse) &&
+            side_ends(c.then_block, c.else_block, loop) && !goes_to_next_iteration(c.then_block, c.else_block, *loop) && !has_implicit_return(c.then_block, c.else_block) &&
+            (stop <= block || c.else_block <= stop))
+            return c.else_block;
+        if (loop && m >= 0 && !loop->blocks.count(m) && !flows_back_into(m, *loop) && !in_except_clause_of(m, *loop))
+            return next_iteration(loop);
         // Before 3.10 a then-side that falls out of the last statement of a loop body jumps to the
         // loop header (the jump to the dead jump back was threaded); a `continue` written there
         // leaves the compiler's (dead) way out of the statement after it.
@@ -3630,6 +3656,68 @@ private:
             for (int s : cfg_.block(k).succs) work.push_back(s);
         }
         return true;
+    }
+
+    // Whether `block`, laid out after the loop's blocks, goes back to the loop's header without
+    // leaving it (3.12+ lay except clauses out after the loop body: their code is the body's).
+    bool flows_back_into(int block, const Loop& loop) const {
+        if (block <= loop.latch || (loop.exit >= 0 && block == loop.exit) || block == loop.break_to) return false;
+        return reachable_above(block, loop.header - 1)[loop.header];
+    }
+
+    // Whether a path from `from` through blocks in [from, until) goes to the loop's next iteration
+    // as the end of its body does (the test on top of a rotated `while` is where `continue` goes).
+    bool goes_to_next_iteration(int from, int until, const Loop& loop) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k == loop.bottom || k == loop.bottom_jump || (k == loop.header && loop.body_start < 0)) return true;
+            if (k < from || k >= until || seen[k]) continue;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return false;
+    }
+
+    // Whether `block`, laid out after the loop's blocks, is code of an except clause of a try
+    // statement inside the loop (3.11+ lay them out after the loop), not code after the loop.
+    bool in_except_clause_of(int block, const Loop& loop) const {
+        if (block <= loop.header) return false;
+        int outer = cfg_.block(loop.header).handler;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work;
+        for (int k : loop.blocks)
+            if (int h = cfg_.block(k).handler; h >= 0 && h != outer && !loop.blocks.count(h)) work.push_back(h);
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= loop.header || seen[k] || loop.blocks.count(k)) continue;
+            // (A `while True:` has no exit of its own: the block after it may be a handler.)
+            if ((k == loop.exit || k == loop.break_to) && !cfg_.block(k).preds.empty()) continue;
+            if (k == block) return true;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        return false;
+    }
+
+    // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
+    bool reaches_above(int from, int to, int floor) const {
+        if (from < 0) return false;
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= floor || seen[k]) continue;
+            if (k == to) return true;
+            seen[k] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+            if (int h = cfg_.block(k).handler; h >= 0) work.push_back(h);
+        }
+        return false;
     }
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
@@ -4085,6 +4173,9 @@ private:
             emitted_[header] = true;
             loop.exit = cfg_.block_at_offset(first.target);
             loop.is_for = true;
+            // The body is everything laid out before the exit (its jumps back may all be in except
+            // clauses, which no normal edge reaches).
+            for (int k = header; k < loop.exit; ++k) loop.blocks.insert(k);
             loop.break_to = find_break_target(loop);
             loop.outer = outer;
             if (stack.empty()) unsupported("for loop without an iterator");
@@ -4186,7 +4277,8 @@ private:
         emit_stmt(out, s);
         // A loop that nothing breaks out of never goes on: what follows it in layout (an enclosing
         // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
-        if (loop.breaks == 0 && (loop.break_to < 0 || cfg_.block(loop.break_to).preds.empty())) return kFlowEnded;
+        // (Where no jump from the loop goes there, the code after it is reached some other way.)
+        if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop))) return kFlowEnded;
         return loop.break_to;
     }
 
