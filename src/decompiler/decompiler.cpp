@@ -2929,18 +2929,22 @@ private:
     // Whether every path from the entry to `block` (handlers included) passes `header`.
     bool dominates(int header, int block) const {
         if (header == block) return true;
+        return !reached_avoiding(header)[block];
+    }
+
+    // The blocks the entry reaches, by normal flow and into handlers, without passing `avoid`.
+    std::vector<bool> reached_avoiding(int avoid) const {
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work = {0};
         while (!work.empty()) {
             int b = work.back();
             work.pop_back();
-            if (b < 0 || b == header || seen[b]) continue;
-            if (b == block) return false;
+            if (b < 0 || b == avoid || seen[b]) continue;
             seen[b] = true;
             for (int s : cfg_.block(b).succs) work.push_back(s);
             if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
         }
-        return header != 0 || block != 0;
+        return seen;
     }
 
     bool reachable_at_all(int block) const {
@@ -5031,17 +5035,8 @@ private:
     // __exit__ call, its test, re-raise, stack pops) is not part of it: those blocks are returned.
     std::vector<int> mark_handler_region(int handler, bool with_cleanup = false) {
         std::vector<int> beyond;
-        std::vector<bool> normal(cfg_.size(), false);
-        std::vector<int> work = {0};
-        while (!work.empty()) {
-            int b = work.back();
-            work.pop_back();
-            if (b < 0 || b == handler || normal[b]) continue;
-            normal[b] = true;
-            for (int s : cfg_.block(b).succs) work.push_back(s);
-            if (cfg_.block(b).handler >= 0) work.push_back(cfg_.block(b).handler);
-        }
-        work = {handler};
+        std::vector<bool> normal = reached_avoiding(handler);
+        std::vector<int> work = {handler};
         std::vector<bool> seen(cfg_.size(), false);
         while (!work.empty()) {
             int b = work.back();
