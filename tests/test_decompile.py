@@ -1742,6 +1742,24 @@ def run():
 # middle clause goes on only through its nested clause, to the code after the outer statement;
 # refused for now rather than printing that code inside the clause).
 SNIPPETS.update({
+    # Branches that return a call's result or a lambda from inside try/finally: the value is
+    # spilled (or the lambda built) before the branch's copy of the finally body.
+    "finally_branch_returns_spilled": ("""
+def f(a, log):
+    try:
+        if a > 1:
+            return len(log.append('body') or 'xy')
+        if a:
+            return lambda t, k=a: (t, k)
+        return log
+    finally:
+        log.append('finally')
+
+def g(a):
+    log = []
+    r = f(a, log)
+    return (r if not callable(r) else r(5), log)
+""", "g(0), g(1), g(2)"),
     "except_clause_nested_try": ("""
 def ratio(x):
     try:
@@ -2071,6 +2089,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
                                                "except_returns", "nested_try", "raise_in_except", "try_except_finally",
                                                "try_finally_return", "try_in_loop", "with_blocks")}
 
+EQUIVALENT_NOW |= {("finally_branch_returns_spilled", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -5185,9 +5185,10 @@ private:
             if (!is_copy_before(body, i, copy_text, copy_size)) continue;
             // A value computed after the copy ran is returned by code after the statement, which the
             // compiler copied into this path (a constant is always loaded late: either way is the same).
-            const ExprPtr& value = body[i]->value;
             uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - copy_size]) : 0;
-            if (value && value->kind != ExprKind::Constant && copy_serial && value->serial > copy_serial)
+            if (copy_serial && i > copy_size && fold_spilled_return(body, i, copy_size, copy_text)) --i;
+            const ExprPtr& value = body[i]->value;
+            if (value && copy_serial && evaluated_serial(value) > copy_serial)
                 unsupported("code after a try/finally statement that the compiler copied into each path");
             left_through_.insert({body[i].get(), owner});
             body.erase(body.begin() + (i - copy_size), body.begin() + i);
@@ -5203,6 +5204,33 @@ private:
             changed = changed || inner;
         }
         return changed;
+    }
+
+    // When the value was created (0: a constant, loaded late or early alike). A lambda is built
+    // when the statement is, from a function object made where its defaults were evaluated.
+    static uint64_t evaluated_serial(const ExprPtr& value) {
+        if (value->kind == ExprKind::Constant) return 0;
+        if (value->kind != ExprKind::Lambda) return value->serial;
+        uint64_t last = 0;
+        for (const auto* list : {&value->args->defaults, &value->args->kw_defaults})
+            for (const ExprPtr& d : *list)
+                if (d) last = std::max(last, d->serial);
+        return last;
+    }
+
+    // `__stackN = value; <copy>; return __stackN`: the value, computed before the copy, was spilled
+    // because the copy has effects; it is returned from inside the statement (`return value`).
+    bool fold_spilled_return(Body& body, size_t i, size_t copy_size, const std::string& copy_text) const {
+        const StmtPtr& def = body[i - copy_size - 1];
+        const ExprPtr& value = body[i]->value;
+        if (!value || value->kind != ExprKind::Name || def->kind != StmtKind::Assign ||
+            def->targets.size() != 1 || def->targets[0]->kind != ExprKind::Name || def->targets[0]->id != value->id ||
+            value->id.compare(0, 7, "__stack") != 0)
+            return false;
+        if (copy_text.find(value->id) != std::string::npos) return false;
+        body[i]->value = def->value;
+        body.erase(body.begin() + long(i - copy_size - 1));
+        return true;
     }
 
     // Whether the `copy_size` statements before body[i] are the finally body: as written, or with
