@@ -1760,6 +1760,19 @@ def g(a):
     r = f(a, log)
     return (r if not callable(r) else r(5), log)
 """, "g(0), g(1), g(2)"),
+    # A returned function object waits on the stack while the finally body's copy runs; it prints
+    # as a lambda, a node of its own.
+    "finally_returns_lambda": ("""
+def f(log):
+    try:
+        return lambda t: (t, len(log))
+    finally:
+        log.append('finally')
+
+def g():
+    log = []
+    return f(log)(1), log
+""", "g()"),
     "except_clause_nested_try": ("""
 def ratio(x):
     try:
@@ -2090,6 +2103,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
                                                "try_finally_return", "try_in_loop", "with_blocks")}
 
 EQUIVALENT_NOW |= {("finally_branch_returns_spilled", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_returns_lambda", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -2290,6 +2290,7 @@ private:
         auto lam = make_expr(ExprKind::Lambda);
         lam->args = arguments_of(f);
         lam->value = result ? result : make_constant(std::make_shared<PyValue>());
+        lambda_made_from_[keep(lam)] = keep(e);
         return lam;
     }
 
@@ -4779,6 +4780,13 @@ private:
         return true;
     }
 
+    // Whether `e` is `value` (a function object shows as the lambda built from it).
+    bool is_value(const ExprPtr& e, const ExprPtr& value) const {
+        if (e == value) return true;
+        auto it = e ? lambda_made_from_.find(e.get()) : lambda_made_from_.end();
+        return it != lambda_made_from_.end() && it->second == value.get();
+    }
+
     // `return value` inside a try body: the body computed the value, the return comes after the
     // blocks are left (after copies of enclosing finally bodies, which their statements strip).
     bool return_from_body(int exit, Body& body, Loop* loop, std::vector<ExprPtr>& body_stack, size_t base) {
@@ -4786,7 +4794,7 @@ private:
         consumed_after_cleanup_.insert(keep(value));  // computed before the clean-up copies run, as the source says
         Body tail;
         if (emit_region(exit, -1, tail, loop, body_stack, base) || tail.empty() || tail.back()->kind != StmtKind::Return ||
-            tail.back()->value != value)
+            !is_value(tail.back()->value, value))
             unsupported("a try body that leaves values on the stack");
         body.insert(body.end(), tail.begin(), tail.end());
         return false;
@@ -5578,6 +5586,7 @@ private:
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
     std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
     std::unordered_map<const Expr*, FunctionValue> functions_;
+    std::unordered_map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
     std::unordered_map<const Expr*, StmtPtr> classes_;
     std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
     std::unordered_map<const Expr*, ImportValue> imports_;
