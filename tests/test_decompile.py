@@ -1773,6 +1773,25 @@ def g():
     log = []
     return f(log)(1), log
 """, "g()"),
+    # A finally body `if a and b:` that ends the function: on the normal path its test jumps to
+    # copies of the return and reads `if a: if b:`.
+    "finally_and_test_ends_function": ("""
+def f(a, b, log):
+    try:
+        log.append('body')
+    finally:
+        if a and b:
+            log.append('finally')
+
+def g():
+    out = []
+    for a in (0, 1):
+        for b in (0, 1):
+            log = []
+            f(a, b, log)
+            out.append(log)
+    return out
+""", "g()"),
     "except_clause_nested_try": ("""
 def ratio(x):
     try:
@@ -2104,6 +2123,7 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
 
 EQUIVALENT_NOW |= {("finally_branch_returns_spilled", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_returns_lambda", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_and_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

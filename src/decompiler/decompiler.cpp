@@ -4931,6 +4931,29 @@ private:
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
 
+    // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`.
+    static Body joined_ifs(const Body& body) {
+        Body out;
+        for (const StmtPtr& s : body) {
+            StmtPtr c = clone_statement(s);
+            for_each_child_body(c, [](Body& child, bool) { child = joined_ifs(child); });
+            while (c->kind == StmtKind::If && c->orelse.empty() && c->body.size() == 1 && c->body[0]->kind == StmtKind::If &&
+                   c->body[0]->orelse.empty()) {
+                StmtPtr inner = c->body[0];
+                auto test = make_expr(ExprKind::BoolOp);
+                test->id = "and";
+                for (const ExprPtr& side : {c->test, inner->test}) {
+                    if (side->kind == ExprKind::BoolOp && side->id == "and") test->elts.insert(test->elts.end(), side->elts.begin(), side->elts.end());
+                    else test->elts.push_back(side);
+                }
+                c->test = test;
+                c->body = inner->body;
+            }
+            out.push_back(c);
+        }
+        return out;
+    }
+
     // After a with or try/finally body: the code at `exit` is the compiler's copy of the clean-up
     // (the __exit__ call, which simulates to nothing, or the finally body, which is checked and
     // dropped) followed by what comes after the statement. A value the body left on the stack
@@ -4964,6 +4987,10 @@ private:
                 same = print_module(prefix) == copy_text;
                 if (same && rest.size() == copy.size()) rest.push_back(tail);
             }
+            // (Where the copy ends the function, its `if a and b:` can jump to copies of the return:
+            // it reads `if a: if b:`, which means the same.)
+            if (!same && rest.size() >= copy.size())
+                same = print_module(joined_ifs(Body(rest.begin(), rest.begin() + copy.size()))) == print_module(joined_ifs(copy));
             if (!same) unsupported("a finally body whose normal-path copy differs");
             rest.erase(rest.begin(), rest.begin() + copy.size());
         }
