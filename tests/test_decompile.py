@@ -1742,6 +1742,56 @@ def run():
 # middle clause goes on only through its nested clause, to the code after the outer statement;
 # refused for now rather than printing that code inside the clause).
 SNIPPETS.update({
+    # Branches that return a call's result or a lambda from inside try/finally: the value is
+    # spilled (or the lambda built) before the branch's copy of the finally body.
+    "finally_branch_returns_spilled": ("""
+def f(a, log):
+    try:
+        if a > 1:
+            return len(log.append('body') or 'xy')
+        if a:
+            return lambda t, k=a: (t, k)
+        return log
+    finally:
+        log.append('finally')
+
+def g(a):
+    log = []
+    r = f(a, log)
+    return (r if not callable(r) else r(5), log)
+""", "g(0), g(1), g(2)"),
+    # A returned function object waits on the stack while the finally body's copy runs; it prints
+    # as a lambda, a node of its own.
+    "finally_returns_lambda": ("""
+def f(log):
+    try:
+        return lambda t: (t, len(log))
+    finally:
+        log.append('finally')
+
+def g():
+    log = []
+    return f(log)(1), log
+""", "g()"),
+    # A finally body `if a and b:` that ends the function: on the normal path its test jumps to
+    # copies of the return and reads `if a: if b:`.
+    "finally_and_test_ends_function": ("""
+def f(a, b, log):
+    try:
+        log.append('body')
+    finally:
+        if a and b:
+            log.append('finally')
+
+def g():
+    out = []
+    for a in (0, 1):
+        for b in (0, 1):
+            log = []
+            f(a, b, log)
+            out.append(log)
+    return out
+""", "g()"),
     "except_clause_nested_try": ("""
 def ratio(x):
     try:
@@ -2071,6 +2121,9 @@ EQUIVALENT_NOW |= {(name, "3.8") for name in ("asserts_and_raises", "except_clau
                                                "except_returns", "nested_try", "raise_in_except", "try_except_finally",
                                                "try_finally_return", "try_in_loop", "with_blocks")}
 
+EQUIVALENT_NOW |= {("finally_branch_returns_spilled", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_returns_lambda", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_and_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

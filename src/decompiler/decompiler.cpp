@@ -2290,6 +2290,7 @@ private:
         auto lam = make_expr(ExprKind::Lambda);
         lam->args = arguments_of(f);
         lam->value = result ? result : make_constant(std::make_shared<PyValue>());
+        lambda_made_from_[keep(lam)] = keep(e);
         return lam;
     }
 
@@ -4783,6 +4784,13 @@ private:
         return true;
     }
 
+    // Whether `e` is `value` (a function object shows as the lambda built from it).
+    bool is_value(const ExprPtr& e, const ExprPtr& value) const {
+        if (e == value) return true;
+        auto it = e ? lambda_made_from_.find(e.get()) : lambda_made_from_.end();
+        return it != lambda_made_from_.end() && it->second == value.get();
+    }
+
     // `return value` inside a try body: the body computed the value, the return comes after the
     // blocks are left (after copies of enclosing finally bodies, which their statements strip).
     bool return_from_body(int exit, Body& body, Loop* loop, std::vector<ExprPtr>& body_stack, size_t base) {
@@ -4790,7 +4798,7 @@ private:
         consumed_after_cleanup_.insert(keep(value));  // computed before the clean-up copies run, as the source says
         Body tail;
         if (emit_region(exit, -1, tail, loop, body_stack, base) || tail.empty() || tail.back()->kind != StmtKind::Return ||
-            tail.back()->value != value)
+            !is_value(tail.back()->value, value))
             unsupported("a try body that leaves values on the stack");
         body.insert(body.end(), tail.begin(), tail.end());
         return false;
@@ -4927,6 +4935,29 @@ private:
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
 
+    // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`.
+    static Body joined_ifs(const Body& body) {
+        Body out;
+        for (const StmtPtr& s : body) {
+            StmtPtr c = clone_statement(s);
+            for_each_child_body(c, [](Body& child, bool) { child = joined_ifs(child); });
+            while (c->kind == StmtKind::If && c->orelse.empty() && c->body.size() == 1 && c->body[0]->kind == StmtKind::If &&
+                   c->body[0]->orelse.empty()) {
+                StmtPtr inner = c->body[0];
+                auto test = make_expr(ExprKind::BoolOp);
+                test->id = "and";
+                for (const ExprPtr& side : {c->test, inner->test}) {
+                    if (side->kind == ExprKind::BoolOp && side->id == "and") test->elts.insert(test->elts.end(), side->elts.begin(), side->elts.end());
+                    else test->elts.push_back(side);
+                }
+                c->test = test;
+                c->body = inner->body;
+            }
+            out.push_back(c);
+        }
+        return out;
+    }
+
     // After a with or try/finally body: the code at `exit` is the compiler's copy of the clean-up
     // (the __exit__ call, which simulates to nothing, or the finally body, which is checked and
     // dropped) followed by what comes after the statement. A value the body left on the stack
@@ -4960,6 +4991,10 @@ private:
                 same = print_module(prefix) == copy_text;
                 if (same && rest.size() == copy.size()) rest.push_back(tail);
             }
+            // (Where the copy ends the function, its `if a and b:` can jump to copies of the return:
+            // it reads `if a: if b:`, which means the same.)
+            if (!same && rest.size() >= copy.size())
+                same = print_module(joined_ifs(Body(rest.begin(), rest.begin() + copy.size()))) == print_module(joined_ifs(copy));
             if (!same) unsupported("a finally body whose normal-path copy differs");
             rest.erase(rest.begin(), rest.begin() + copy.size());
         }
@@ -5180,9 +5215,10 @@ private:
             if (!is_copy_before(body, i, copy_text, copy_size)) continue;
             // A value computed after the copy ran is returned by code after the statement, which the
             // compiler copied into this path (a constant is always loaded late: either way is the same).
-            const ExprPtr& value = body[i]->value;
             uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - copy_size]) : 0;
-            if (value && value->kind != ExprKind::Constant && copy_serial && value->serial > copy_serial)
+            if (copy_serial && i > copy_size && fold_spilled_return(body, i, copy_size, copy_text)) --i;
+            const ExprPtr& value = body[i]->value;
+            if (value && copy_serial && evaluated_serial(value) > copy_serial)
                 unsupported("code after a try/finally statement that the compiler copied into each path");
             left_through_.insert({body[i].get(), owner});
             body.erase(body.begin() + (i - copy_size), body.begin() + i);
@@ -5198,6 +5234,33 @@ private:
             changed = changed || inner;
         }
         return changed;
+    }
+
+    // When the value was created (0: a constant, loaded late or early alike). A lambda is built
+    // when the statement is, from a function object made where its defaults were evaluated.
+    static uint64_t evaluated_serial(const ExprPtr& value) {
+        if (value->kind == ExprKind::Constant) return 0;
+        if (value->kind != ExprKind::Lambda) return value->serial;
+        uint64_t last = 0;
+        for (const auto* list : {&value->args->defaults, &value->args->kw_defaults})
+            for (const ExprPtr& d : *list)
+                if (d) last = std::max(last, d->serial);
+        return last;
+    }
+
+    // `__stackN = value; <copy>; return __stackN`: the value, computed before the copy, was spilled
+    // because the copy has effects; it is returned from inside the statement (`return value`).
+    bool fold_spilled_return(Body& body, size_t i, size_t copy_size, const std::string& copy_text) const {
+        const StmtPtr& def = body[i - copy_size - 1];
+        const ExprPtr& value = body[i]->value;
+        if (!value || value->kind != ExprKind::Name || def->kind != StmtKind::Assign ||
+            def->targets.size() != 1 || def->targets[0]->kind != ExprKind::Name || def->targets[0]->id != value->id ||
+            value->id.compare(0, 7, "__stack") != 0)
+            return false;
+        if (copy_text.find(value->id) != std::string::npos) return false;
+        body[i]->value = def->value;
+        body.erase(body.begin() + long(i - copy_size - 1));
+        return true;
     }
 
     // Whether the `copy_size` statements before body[i] are the finally body: as written, or with
@@ -5545,6 +5608,7 @@ private:
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
     std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
     std::unordered_map<const Expr*, FunctionValue> functions_;
+    std::unordered_map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
     std::unordered_map<const Expr*, StmtPtr> classes_;
     std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
     std::unordered_map<const Expr*, ImportValue> imports_;
