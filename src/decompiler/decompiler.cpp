@@ -4620,7 +4620,10 @@ private:
             // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
             // what follows the statement.)
             int else_stop = -1;
-            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+            // (3.13 lays out the exit of an enclosing except clause, `POP_EXCEPT; jump`, right
+            // after a try statement inside it: that is where the clause ends, not an `else`.)
+            bool leaves_clause = exit >= 0 && leaves_clause_to(exit, stop);
+            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
@@ -4628,9 +4631,14 @@ private:
                 if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
                 // (In a loop whose test is repeated at the bottom, the end of the body is that test.)
                 if (else_stop < 0 && loop && loop->bottom_jump >= 0 && stop == next_iteration(loop)) else_stop = stop;
+                // (An `else` that ends the enclosing except clause, laid out before the handler
+                // (3.13), ends where that clause goes on.)
+                if (else_stop < 0 && stop >= 0 && stop < exit)
+                    for (int blk : flow_from(exit, handler))
+                        if (leaves_clause_to(blk, stop)) else_stop = stop;
             }
             int else_end = else_stop > exit && else_stop < handler ? else_stop : handler;
-            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
                 !compiled_after_clauses(start, flow_from(exit, else_end), handler)) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
@@ -4744,6 +4752,19 @@ private:
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    // Whether `block` only ends an except clause and jumps to `stop`: `POP_EXCEPT; jump stop`.
+    bool leaves_clause_to(int block, int stop) const {
+        if (stop < 0) return false;
+        const Block& blk = cfg_.block(block);
+        bool pops = false;
+        for (size_t i = blk.first; i + 1 < blk.last; ++i) {
+            if (ops_[i].kind == N::PopExcept) pops = true;
+            else if (ops_[i].kind != N::Nop) return false;
+        }
+        const NeutralOp& last = ops_[blk.last - 1];
+        return pops && last.kind == N::Jump && cfg_.block_at_offset(last.target) == stop;
     }
 
     bool pops_except_before(int b, const NeutralOp* term) const {
