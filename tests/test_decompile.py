@@ -1818,6 +1818,23 @@ def run():
                 out.append(repr(e))
     return out
 """, "run()"),
+    # A `return` in an except clause of a try statement inside an except clause: its block pops
+    # both clauses and returns; it is the inner clause's own code, not where the clauses go on.
+    "except_clause_try_returns": ("""
+def mount(path, d1, d2):
+    try:
+        s = d1[path]
+    except KeyError:
+        path = path + '/'
+        try:
+            s = d2[path]
+        except KeyError:
+            return False
+    return s != path or s == 0
+
+def run():
+    return [mount(p, {'a': 1}, {'b/': 'b/'}) for p in ('a', 'b', 'c')]
+""", "run()"),
     # A `while` with an and/or test ending the function (3.10+): each jump out of the test on top
     # and of its copy at the bottom goes to its own copy of `return None`; 3.12+ put a bare jump
     # back to the body after each part of an `or` at the bottom.
@@ -2098,6 +2115,7 @@ EQUIVALENT_NOW |= {("assert_false", v) for v in ("3.10", "3.11", "3.12", "3.13")
 EQUIVALENT_NOW |= {("loop_if_rest_threaded", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("except_clause_try_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_clause_try_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).

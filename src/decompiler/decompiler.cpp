@@ -4530,7 +4530,11 @@ private:
             // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
             // what follows the statement).
             // (3.8-3.10: so is a lone RETURN_VALUE left behind POP_BLOCK, of a value the clause computed.)
-            if (cfg_.block(next).preds.size() == 1 && (is_return_of_constant_after_finally_copies(next) || is_lone_return(next))) continue;
+            // (So is a `return` that leaves enclosing except clauses too: their POP_EXCEPTs, then
+            // the return.)
+            if (cfg_.block(next).preds.size() == 1 &&
+                (is_return_of_constant_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next)))
+                continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
@@ -4538,6 +4542,16 @@ private:
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
         // the next iteration flows there; `break` is a statement of its own).
         return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+    }
+
+    // `POP_EXCEPT...; return constant`, in one block.
+    bool is_return_leaving_clauses(int block) const {
+        const Block& blk = cfg_.block(block);
+        size_t i = blk.first;
+        while (i < blk.last && ops_[i].kind == N::PopExcept) ++i;
+        if (i == blk.first) return false;
+        if (i + 2 == blk.last && ops_[i].kind == N::LoadConst) ++i;
+        return i + 1 == blk.last && ops_[i].kind == N::Return;
     }
 
     bool is_lone_return(int block) const {
