@@ -1828,6 +1828,63 @@ def run():
     out += [nested_goes_on({1: 2}, 1), nested_goes_on({}, '7'), nested_goes_on({}, 'z')]
     return out
 """, "run()"),
+    # A try statement inside an except clause, whose clauses all raise, followed by more than a
+    # return: 3.13 lays out the outer clause's exit (`POP_EXCEPT; JUMP_BACKWARD_NO_INTERRUPT`)
+    # right after the inner body, before the inner handler; it is not an `else` clause.
+    "except_clause_try_then_code": ("""
+def wrap(s, d1, d2):
+    try:
+        value = d1[s]
+    except KeyError:
+        try:
+            value = d2[s]
+        except KeyError:
+            raise ValueError(s)
+    if isinstance(value, (str, int)):
+        return [value]
+    raise ValueError(value)
+
+def wrap_else(s, d1, d2, out):
+    try:
+        value = d1[s]
+    except KeyError:
+        try:
+            value = d2[s]
+        except KeyError:
+            raise ValueError(s)
+        else:
+            out.append(value)
+    if value:
+        return [value, out]
+    raise ValueError(value)
+
+def run():
+    out = []
+    for s in ('a', 'b', 'c', 'z'):
+        for f in (lambda s: wrap(s, {'a': 1, 'c': 0.5}, {'b': 'x'}), lambda s: wrap_else(s, {'a': 1}, {'b': 'x', 'c': 0}, [])):
+            try:
+                out.append(f(s))
+            except ValueError as e:
+                out.append(repr(e))
+    return out
+""", "run()"),
+    # A `return` in an except clause of a try statement inside an except clause: its block pops
+    # both clauses and returns; it is the inner clause's own code, not where the clauses go on.
+    "except_clause_try_returns": ("""
+def mount(path, d1, d2):
+    try:
+        s = d1[path]
+    except KeyError:
+        path = path + '/'
+        try:
+            s = d2[path]
+        except KeyError:
+            return False
+    return s != path or s == 0
+
+def run():
+    return [mount(p, {'a': 1}, {'b/': 'b/'}) for p in ('a', 'b', 'c')]
+""", "run()"),
     # A `while` with an and/or test ending the function (3.10+): each jump out of the test on top
     # and of its copy at the bottom goes to its own copy of `return None`; 3.12+ put a bare jump
     # back to the body after each part of an `or` at the bottom.
@@ -2107,6 +2164,8 @@ EQUIVALENT_NOW |= {("comprehension_if_own_line", v) for v in ("3.8", "3.9", "3.1
 EQUIVALENT_NOW |= {("assert_false", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("loop_if_rest_threaded", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_else_break_after_continue", v) for v in ("3.8", "3.9", "3.11")}
+EQUIVALENT_NOW |= {("except_clause_try_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_clause_try_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_early_return", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("inlined_comp_module_and_class", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # ---- 3.8/3.9 specifics (see the section above UNSUPPORTED_YET).

@@ -4535,7 +4535,11 @@ private:
             // (a `return` inside it after copies of enclosing finally bodies, or the compiler's copy of
             // what follows the statement).
             // (3.8-3.10: so is a lone RETURN_VALUE left behind POP_BLOCK, of a value the clause computed.)
-            if (cfg_.block(next).preds.size() == 1 && (is_return_of_constant_after_finally_copies(next) || is_lone_return(next))) continue;
+            // (So is a `return` that leaves enclosing except clauses too: their POP_EXCEPTs, then
+            // the return.)
+            if (cfg_.block(next).preds.size() == 1 &&
+                (is_return_of_constant_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next)))
+                continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
@@ -4543,6 +4547,16 @@ private:
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
         // the next iteration flows there; `break` is a statement of its own).
         return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+    }
+
+    // `POP_EXCEPT...; return constant`, in one block.
+    bool is_return_leaving_clauses(int block) const {
+        const Block& blk = cfg_.block(block);
+        size_t i = blk.first;
+        while (i < blk.last && ops_[i].kind == N::PopExcept) ++i;
+        if (i == blk.first) return false;
+        if (i + 2 == blk.last && ops_[i].kind == N::LoadConst) ++i;
+        return i + 1 == blk.last && ops_[i].kind == N::Return;
     }
 
     bool is_lone_return(int block) const {
@@ -4625,7 +4639,10 @@ private:
             // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
             // what follows the statement.)
             int else_stop = -1;
-            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+            // (3.13 lays out the exit of an enclosing except clause, `POP_EXCEPT; jump`, right
+            // after a try statement inside it: that is where the clause ends, not an `else`.)
+            bool leaves_clause = exit >= 0 && leaves_clause_to(exit, stop);
+            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
@@ -4633,9 +4650,14 @@ private:
                 if (stop > exit && (else_stop < 0 || else_stop > stop)) else_stop = stop;
                 // (In a loop whose test is repeated at the bottom, the end of the body is that test.)
                 if (else_stop < 0 && loop && loop->bottom_jump >= 0 && stop == next_iteration(loop)) else_stop = stop;
+                // (An `else` that ends the enclosing except clause, laid out before the handler
+                // (3.13), ends where that clause goes on.)
+                if (else_stop < 0 && stop >= 0 && stop < exit)
+                    for (int blk : flow_from(exit, handler))
+                        if (leaves_clause_to(blk, stop)) else_stop = stop;
             }
             int else_end = else_stop > exit && else_stop < handler ? else_stop : handler;
-            if (body_flows && exit >= 0 && exit < handler && exit != stop &&
+            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
                 !compiled_after_clauses(start, flow_from(exit, else_end), handler)) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
@@ -4749,6 +4771,19 @@ private:
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    // Whether `block` only ends an except clause and jumps to `stop`: `POP_EXCEPT; jump stop`.
+    bool leaves_clause_to(int block, int stop) const {
+        if (stop < 0) return false;
+        const Block& blk = cfg_.block(block);
+        bool pops = false;
+        for (size_t i = blk.first; i + 1 < blk.last; ++i) {
+            if (ops_[i].kind == N::PopExcept) pops = true;
+            else if (ops_[i].kind != N::Nop) return false;
+        }
+        const NeutralOp& last = ops_[blk.last - 1];
+        return pops && last.kind == N::Jump && cfg_.block_at_offset(last.target) == stop;
     }
 
     bool pops_except_before(int b, const NeutralOp* term) const {
