@@ -3612,7 +3612,9 @@ private:
         return false;
     }
 
-    std::vector<bool> reachable_above(int from, int floor) const {
+    // The blocks after `floor` that `from` reaches by normal flow (and, `through_handlers`, into
+    // the handlers of those blocks).
+    std::vector<bool> reachable_above(int from, int floor, bool through_handlers = false) const {
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work = {from};
         while (!work.empty()) {
@@ -3621,6 +3623,7 @@ private:
             if (k <= floor || seen[k]) continue;
             seen[k] = true;
             for (int s : cfg_.block(k).succs) work.push_back(s);
+            if (int h = cfg_.block(k).handler; through_handlers && h >= 0) work.push_back(h);
         }
         return seen;
     }
@@ -3710,19 +3713,7 @@ private:
 
     // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
     bool reaches_above(int from, int to, int floor) const {
-        if (from < 0) return false;
-        std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
-        while (!work.empty()) {
-            int k = work.back();
-            work.pop_back();
-            if (k <= floor || seen[k]) continue;
-            if (k == to) return true;
-            seen[k] = true;
-            for (int s : cfg_.block(k).succs) work.push_back(s);
-            if (int h = cfg_.block(k).handler; h >= 0) work.push_back(h);
-        }
-        return false;
+        return from >= 0 && to >= 0 && to > floor && reachable_above(from, floor, true)[size_t(to)];
     }
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
