@@ -2645,9 +2645,7 @@ private:
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
     std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack, bool loop_test = false) {
-        ProbeKey key{block, loop_test, {}};
-        key.stack.reserve(stack.size());
-        for (const ExprPtr& v : stack) key.stack.push_back(v.get());
+        ProbeKey key{block, loop_test, stack};
         if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) {
             if (still_holds(hit->second.reads)) {
                 note_reads(hit->second.reads);
@@ -5660,7 +5658,9 @@ private:
     struct ProbeKey {
         int block;
         bool loop_test;
-        std::vector<const Expr*> stack;
+        // The stack's values themselves, not their addresses: holding them keeps a freed value's
+        // address from being taken by a new value that would match this entry.
+        std::vector<ExprPtr> stack;
         auto operator<=>(const ProbeKey&) const = default;
     };
     struct ProbeResult {
