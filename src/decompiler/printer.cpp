@@ -576,10 +576,20 @@ std::string print_expression(const Expr& e, const PrintOptions& options) { retur
 
 namespace {
 
-// The nodes whose spelling can fail (see Printer::constant and Printer::fstring), tried on their own.
+// Constants whose spelling can fail: complex numbers, also inside constant tuples and frozensets.
+bool may_be_unprintable(const PyValue& v) {
+    using K = PyValue::Kind;
+    return v.kind == K::Complex || v.kind == K::Tuple || v.kind == K::FrozenSet;
+}
+
+// The nodes whose spelling can fail (see Printer::constant and Printer::fstring), tried on their
+// own; an f-string is tried whole (its fields with it), so its children are not walked again.
 void check_printable(Printer& p, const ExprPtr& e) {
-    if (e->kind == ExprKind::JoinedStr) p.expr(*e, kTest);
-    if (e->kind == ExprKind::Constant) p.expr(*e, kTest);
+    if (e->kind == ExprKind::JoinedStr) {
+        p.expr(*e, kTest);
+        return;
+    }
+    if (e->kind == ExprKind::Constant && may_be_unprintable(*e->constant)) p.expr(*e, kTest);
     for_each_child_slot(*e, [&](const ExprPtr& c) { check_printable(p, c); });
 }
 
