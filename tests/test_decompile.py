@@ -3295,6 +3295,29 @@ def ratio(x):
     raise TypeError('no ratio')
 """, "ratio(0.5), ratio(3), ratio(float('inf'))")
 EQUIVALENT_NOW |= {("return_from_nested_clause", v) for v in ALL_VERSIONS}
+# A lambda as the operand of yield, await, an operator, an attribute, a subscript, an f-string
+# field or raise: the function object becomes the lambda there too (it once printed as a stand-in
+# name that does not compile).
+SNIPPETS["lambda_operands"] = ("""
+def fields(x):
+    yield f'x:{yield (lambda i: x * i)}'
+    return f'{(lambda i: x * i)}'
+
+def operands(x):
+    names = [(lambda: x).__name__, (lambda: 1) == x, not (lambda: 2)]
+    try:
+        names.append((lambda: 1) + x)
+        raise (lambda: 4)
+    except TypeError:
+        names.append('no +')
+    return names
+
+def run(x):
+    g = fields(x)
+    f = next(g)
+    return (f(3), g.send('s'), operands(x))
+""", "run(2)")
+EQUIVALENT_NOW |= {("lambda_operands", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

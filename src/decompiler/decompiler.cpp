@@ -1566,7 +1566,7 @@ private:
             return;
         }
         case N::LoadAttr: {
-            ExprPtr obj = pop(stack);
+            ExprPtr obj = lambda_or(pop(stack));
             if (imports_.count(obj.get())) {
                 import_attr_chain_.insert(keep(obj));
                 unsupported("import of a dotted module under another name");
@@ -1614,7 +1614,7 @@ private:
             return;
         }
         case N::BinaryOp: {
-            auto right = pop(stack), left = pop(stack);
+            auto right = lambda_or(pop(stack)), left = lambda_or(pop(stack));
             auto e = make_expr(ExprKind::BinOp);
             e->id = op.name;
             e->left = left;
@@ -1626,12 +1626,12 @@ private:
         case N::UnaryOp: {
             auto e = make_expr(ExprKind::UnaryOp);
             e->id = op.name;
-            e->value = pop(stack);
+            e->value = lambda_or(pop(stack));
             stack.push_back(e);
             return;
         }
         case N::Compare: {
-            auto right = pop(stack), left = pop(stack);
+            auto right = lambda_or(pop(stack)), left = lambda_or(pop(stack));
             if ((op.name == "in" || op.name == "not in") && is_const_kind(right, PyValue::Kind::FrozenSet))
                 right = unfold_constant_collection(right, ExprKind::Set);
             auto e = make_expr(ExprKind::Compare);
@@ -1642,7 +1642,7 @@ private:
             return;
         }
         case N::Subscr: {
-            auto index = pop(stack), value = pop(stack);
+            auto index = lambda_or(pop(stack)), value = lambda_or(pop(stack));
             stack.push_back(subscript(value, index));
             return;
         }
@@ -1753,7 +1753,7 @@ private:
         }
         case N::ConvertValue: {
             auto fv = make_expr(ExprKind::FormattedValue);
-            fv->value = pop(stack);
+            fv->value = lambda_or(pop(stack));
             fv->conversion = op.conversion;
             converted_.insert(keep(fv));
             stack.push_back(fv);
@@ -1761,7 +1761,7 @@ private:
         }
         case N::FormatValue: {
             ExprPtr spec = op.arg ? pop(stack) : nullptr;
-            ExprPtr value = pop(stack);
+            ExprPtr value = lambda_or(pop(stack));
             ExprPtr fv;
             if (converted_.count(value.get())) {
                 fv = value;
@@ -1802,7 +1802,7 @@ private:
             return;
         }
         case N::GetIter: {
-            auto e = pop(stack);
+            auto e = lambda_or(pop(stack));
             if (op.arg == 1) async_iterables_.insert(keep(e));  // GET_AITER
             stack.push_back(e);
             return;
@@ -1854,7 +1854,7 @@ private:
         }
         case N::Yield: {
             auto e = make_expr(ExprKind::Yield);
-            e->value = pop(stack);
+            e->value = lambda_or(pop(stack));
             if (is_const_kind(e->value, PyValue::Kind::None)) e->value = nullptr;
             stack.push_back(e);
             return;
@@ -1867,7 +1867,7 @@ private:
             // is built; the source says neither.
             if (op.kind == N::Await && !stack.empty() && unawaited_comprehensions_.erase(stack.back().get())) return;
             auto e = make_expr(op.kind == N::Await ? ExprKind::Await : ExprKind::YieldFrom);
-            e->value = pop(stack);
+            e->value = lambda_or(pop(stack));
             stack.push_back(e);
             return;
         }
@@ -3089,8 +3089,8 @@ private:
             }
             case N::Raise: {
                 auto s = make_stmt(StmtKind::Raise);
-                if (term->arg == 2) s->cause = pop(stack);
-                if (term->arg >= 1) s->value = pop(stack);
+                if (term->arg == 2) s->cause = lambda_or(pop(stack));
+                if (term->arg >= 1) s->value = lambda_or(pop(stack));
                 // LOAD_ASSERTION_ERROR raised with no test before it: `assert False` (whose test the
                 // compiler drops); `raise AssertionError` loads the name.
                 if (StmtPtr a = as_assert(make_constant(true_value()), {s}, {})) {

@@ -1,0 +1,118 @@
+"""CPython's own regression-test modules, decompiled, run as tests: do they still pass?
+
+    python tools/selftest_sweep.py VERSION [--cli PATH] [--only test_a,test_b] [--timeout S]
+
+Test modules are the densest collection of odd constructs there is (test_grammar, test_patma,
+test_coroutines, test_exceptions, ...), and they check themselves. For each `Lib/test/test_*.py`
+(or those named): compile it with the interpreter, decompile the .pyc with the CLI, and run its
+tests twice in fresh processes, once from the original source and once from the decompiled one
+(loaded as the same module `test.NAME` with the same `__file__`, so data files and relative imports
+resolve alike). Then list the tests that pass from the original and fail from the decompiled.
+
+Some such differences are expected and are not wrong code: a test that checks line numbers of its
+own code (tracebacks, tracing, `inspect.getsource`) sees the decompiled file's lines. Every other
+difference is a decompiler bug. Modules with a refused function are skipped (the refused function's
+stub fails by design). Exits 1 when any test passes only from the original.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DRIVER = r"""
+import importlib.util, io, json, sys, types, unittest
+source_path, original_path, name = sys.argv[1], sys.argv[2], sys.argv[3]
+import test
+module = types.ModuleType("test." + name)
+module.__file__ = original_path
+module.__package__ = "test"
+module.__spec__ = importlib.util.spec_from_file_location("test." + name, original_path)
+sys.modules["test." + name] = module
+with open(source_path, encoding="utf-8") as f:
+    code = compile(f.read(), source_path, "exec", dont_inherit=True)
+exec(code, module.__dict__)
+suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+result = unittest.TextTestRunner(stream=io.StringIO(), verbosity=0).run(suite)
+bad = sorted({t.id() for t, _ in result.failures + result.errors + result.unexpectedSuccesses})
+sys.__stdout__.write("\nRESULT " + json.dumps({"run": result.testsRun, "bad": bad}) + "\n")
+"""
+
+
+def run_tests(exe: str, source: str, original: str, name: str, cwd: str, timeout: float):
+    try:
+        proc = subprocess.run([exe, "-c", DRIVER, source, original, name], capture_output=True, text=True,
+                              timeout=timeout, cwd=cwd, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith("RESULT "):
+            return json.loads(line[7:]), None
+    last = proc.stderr.strip().splitlines()
+    return None, "no result: " + (last[-1][:200] if last else "exit %d" % proc.returncode)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("version")
+    parser.add_argument("--cli", default=shutil.which("uncompile") or "uncompile")
+    parser.add_argument("--only", default="", help="comma-separated test module names (test_grammar,...)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per test run")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+    from conftest import interpreter  # the tests' way of finding pyenv interpreters
+
+    exe = interpreter(args.version)
+    if exe is None:
+        print("Python %s is not installed (pyenv)" % args.version, file=sys.stderr)
+        return 2
+    lib = subprocess.run([exe, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    paths = sorted(glob.glob(os.path.join(lib, "test", "test_*.py")))
+    if args.only:
+        wanted = set(args.only.split(","))
+        paths = [p for p in paths if os.path.basename(p)[:-3] in wanted]
+    counts = {"same": 0, "differs": 0, "skipped (refused)": 0, "no result": 0}
+    for original in paths:
+        name = os.path.basename(original)[:-3]
+        with tempfile.TemporaryDirectory() as tmp:
+            pyc = os.path.join(tmp, name + ".pyc")
+            compiled = subprocess.run([exe, "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)",
+                                       original, pyc], capture_output=True)
+            if compiled.returncode != 0:
+                continue  # a test file that does not compile on purpose (bad syntax tests)
+            decompiled = subprocess.run([args.cli, pyc], capture_output=True, text=True, timeout=120)
+            if decompiled.returncode != 0:
+                counts["skipped (refused)"] += 1
+                print("%-28s skipped: %s" % (name, (decompiled.stderr.strip().splitlines() or ["?"])[-1][:120]), flush=True)
+                continue
+            source = os.path.join(tmp, name + ".py")
+            with open(source, "w", encoding="utf-8") as f:
+                f.write(decompiled.stdout)
+            theirs, error = run_tests(exe, original, original, name, tmp, args.timeout)
+            if theirs is None:
+                counts["no result"] += 1
+                print("%-28s original gives no result: %s" % (name, error), flush=True)
+                continue
+            ours, error = run_tests(exe, source, original, name, tmp, args.timeout)
+            if ours is None:
+                counts["differs"] += 1
+                print("%-28s DIFFERS: decompiled gives no result (%s); original ran %d" % (name, error, theirs["run"]), flush=True)
+                continue
+            only_ours = sorted(set(ours["bad"]) - set(theirs["bad"]))
+            if only_ours or ours["run"] != theirs["run"]:
+                counts["differs"] += 1
+                print("%-28s DIFFERS: ran %d/%d, failing only decompiled: %s" % (
+                    name, ours["run"], theirs["run"], " ".join(t.split(".", 1)[-1] for t in only_ours)[:2000]), flush=True)
+            else:
+                counts["same"] += 1
+                print("%-28s same (%d tests, %d failing in both)" % (name, theirs["run"], len(theirs["bad"])), flush=True)
+    print("summary:", ", ".join("%d %s" % (n, k) for k, n in counts.items()))
+    return 1 if counts["differs"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
