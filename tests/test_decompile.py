@@ -3318,6 +3318,21 @@ def run(x):
     return (f(3), g.send('s'), operands(x))
 """, "run(2)")
 EQUIVALENT_NOW |= {("lambda_operands", v) for v in ALL_VERSIONS}
+# `[] = value` stores nothing but still iterates the value (UNPACK_SEQUENCE 0): it was dropped.
+SNIPPETS["empty_unpack_target"] = ("""
+def f(g):
+    it = iter(g)
+    [] = it
+    a, [] = [1, ()]
+    for [] in [(), []]:
+        a += 1
+    try:
+        [] = [1]
+    except ValueError:
+        return a, list(it)
+    return 0
+""", "f([]), f(())")
+EQUIVALENT_NOW |= {("empty_unpack_target", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

@@ -1784,7 +1784,12 @@ private:
             stack.push_back(js);
             return;
         }
-        case N::UnpackSequence: push_unpack(stack, pop(stack), size_t(op.arg), -1); return;
+        case N::UnpackSequence:
+            // `[] = value` (UNPACK_SEQUENCE 0) stores nothing, but it iterates the value and checks
+            // that it is empty: an assignment to an empty target, not a value dropped.
+            if (op.arg == 0) return assign(out, make_expr(ExprKind::List), pop(stack), stack);
+            push_unpack(stack, pop(stack), size_t(op.arg), -1);
+            return;
         case N::UnpackEx: {
             size_t before = size_t(op.arg & 0xff), after = size_t(op.arg >> 8);
             push_unpack(stack, pop(stack), before + 1 + after, int(before));
