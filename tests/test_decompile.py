@@ -3333,6 +3333,14 @@ def f(g):
     return 0
 """, "f([]), f(())")
 EQUIVALENT_NOW |= {("empty_unpack_target", v) for v in ALL_VERSIONS}
+# Complex constants with signed zeros: repr's "(-0-0j)" reads back as another number, so the printer
+# writes a sum or negation that the compiler folds into the same bits (returned as text: -0.0 == 0.0).
+SNIPPETS["complex_signed_zeros"] = ("""
+def f():
+    zs = (-0j, -7j, -1e300j, 0 - 7j, 2.5 + 0j, -2.5 - 0j, -(2.5 + 0j), -(0 - 3j), 1 - 0.5j, 3j)
+    return repr([(z.real, z.imag) for z in zs])
+""", "f()")
+EQUIVALENT_NOW |= {("complex_signed_zeros", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

@@ -209,6 +209,28 @@ std::string complex_repr(double real, double imag) {
     return concat("(", format_repr(real, false), sign, imag_text, "j)");
 }
 
+std::optional<std::string> complex_source(double real, double imag) {
+    // The compiler folds `R + Ij` as complex(R + 0.0, 0.0 + I) and `R - Xj` as complex(R - 0.0,
+    // 0.0 - X): adding 0.0 loses a -0.0, subtracting it keeps one, and negation flips both signs.
+    // Each form below is used only where that arithmetic gives back both parts bit for bit.
+    auto text = [](double x) { return format_repr(x, false); };
+    bool real_zero = real == 0, imag_zero = imag == 0;
+    bool real_neg = std::signbit(real), imag_neg = std::signbit(imag);
+    if (real_zero && !real_neg) {
+        if (!imag_neg) return text(imag) + "j";                                   // (0.0, i)
+        if (!imag_zero) return concat("(0 - ", text(-imag), "j)");                 // (0.0, -x)
+        return std::nullopt;                                                       // (0.0, -0.0)
+    }
+    if (real_zero) {
+        if (imag_neg) return concat("-", text(-imag), "j");                        // (-0.0, -x)
+        if (!imag_zero) return concat("-(0 - ", text(imag), "j)");                 // (-0.0, x)
+        return std::nullopt;                                                       // (-0.0, 0.0)
+    }
+    if (!imag_neg) return concat("(", text(real), " + ", text(imag), "j)");
+    if (!imag_zero) return concat("(", text(real), " - ", text(-imag), "j)");
+    return concat("-(", text(-real), " + 0j)");                                    // (r, -0.0)
+}
+
 std::string int_text(const PyValue& value) {
     if (!value.is_big_int()) return std::to_string(value.small);
     std::string sign = value.negative ? "-" : "";

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 #include "py_value.h"
@@ -10,6 +11,11 @@ std::string float_repr(double value);
 
 // Python's repr() of a complex number: "2j", "(1-2.5j)", "(-0-1j)".
 std::string complex_repr(double real, double imag);
+
+// Source text that the compiler folds into exactly this complex constant, signed zeros included
+// (repr's "(-0-0j)" reads back as a different number); nullopt for the two values no literal
+// expression folds to, complex(0.0, -0.0) and complex(-0.0, 0.0).
+std::optional<std::string> complex_source(double real, double imag);
 
 // Decimal text of an int constant; ints too large to convert quickly are written in hex ("0x...")
 // so the cost stays linear in the input.

@@ -200,8 +200,9 @@ public:
         case K::Complex: {
             if (std::isnan(v.real) || std::isnan(v.imag) || std::isinf(v.real) || std::isinf(v.imag))
                 throw Error(Error::Kind::Unsupported, "a complex constant with inf or nan parts");
-            std::string text = complex_repr(v.real, v.imag);
-            return wrap(text, text[0] == '-' && prec > kFactor);
+            std::optional<std::string> text = complex_source(v.real, v.imag);
+            if (!text) throw Error(Error::Kind::Unsupported, "a complex constant with signed zero parts that no literal gives");
+            return wrap(*text, (*text)[0] == '-' && prec > kFactor);
         }
         case K::Str: return in_fstring_ && !options_.nested_fstring_quotes ? field_str_literal(v.text) : str_literal(v.text);
         case K::Bytes: return bytes_literal(v.text);
