@@ -3341,6 +3341,17 @@ def f():
     return repr([(z.real, z.imag) for z in zs])
 """, "f()")
 EQUIVALENT_NOW |= {("complex_signed_zeros", v) for v in ALL_VERSIONS}
+# `import a.b.c as x` walks down from the top package with IMPORT_FROM (no fromlist): two levels
+# printed as `from a.b import b` (another meaning), three were refused.
+SNIPPETS["import_dotted_as"] = ("""
+def f():
+    import os.path as p
+    import xml.etree.ElementTree as tree
+    from xml.etree import ElementTree
+    import xml.etree
+    return (p.__name__, tree.__name__, ElementTree is tree, xml.__name__)
+""", "f()")
+EQUIVALENT_NOW |= {("import_dotted_as", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

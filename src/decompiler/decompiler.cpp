@@ -52,6 +52,14 @@ ExprPtr marker(const char* what) {
     return e;
 }
 
+std::vector<std::string> split_dotted(const std::string& path) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t dot; (dot = path.find('.', start)) != std::string::npos; start = dot + 1) parts.push_back(path.substr(start, dot - start));
+    parts.push_back(path.substr(start));
+    return parts;
+}
+
 // A function object being built by MAKE_FUNCTION and its attributes.
 struct FunctionValue {
     std::shared_ptr<const CodeObject> code;
@@ -63,6 +71,9 @@ struct ImportValue {
     std::string module;
     int level = 0;
     ObjectRef fromlist;
+    // `import a.b.c as x` (fromlist None): the submodule reached by IMPORT_FROM b, IMPORT_FROM c
+    // from the top package, one dotted component a step; how many steps were taken.
+    size_t attribute_steps = 0;
 };
 
 // A target of UNPACK_SEQUENCE / UNPACK_EX being filled by the stores that follow it.
@@ -848,6 +859,14 @@ private:
         std::string top = imp.module.substr(0, imp.module.find('.'));
         Alias alias{imp.module, ""};
         if (imp.level != 0 || (imp.fromlist && imp.fromlist->kind != PyValue::Kind::None)) unsupported("unusual import");
+        if (imp.attribute_steps > 0) {
+            // `import a.b.c as x` stores the innermost module, reached by one step per component.
+            if (imp.attribute_steps + 1 != split_dotted(imp.module).size()) unsupported("import of part of a dotted module path");
+            alias.asname = target->id;
+            s->aliases.push_back(alias);
+            emit_stmt(out, s);
+            return;
+        }
         if (target->id != top) alias.asname = target->id;
         else if (import_attr_chain_.count(value.get())) unsupported("unusual import");
         s->aliases.push_back(alias);
@@ -1824,6 +1843,18 @@ private:
             ExprPtr module = stack.empty() ? nullptr : stack.back();
             if (!module || !imports_.count(module.get())) unsupported("IMPORT_FROM without a module");
             import_used_.insert(keep(module));
+            if (const ImportValue& imp = imports_.at(module.get()); !imp.fromlist || imp.fromlist->kind == PyValue::Kind::None) {
+                // No fromlist: not `from m import name` but a step down `import a.b.c as x`'s path.
+                std::vector<std::string> parts = split_dotted(imp.module);
+                if (imp.level != 0 || imp.attribute_steps + 1 >= parts.size() || parts[imp.attribute_steps + 1] != op.name)
+                    unsupported("IMPORT_FROM of a module imported without a fromlist");
+                ImportValue next = imp;
+                next.attribute_steps += 1;
+                auto m = marker("<module>");
+                imports_[keep(m)] = next;
+                stack.push_back(m);
+                return;
+            }
             auto m = marker("<imported name>");
             import_froms_[keep(m)] = {module, op.name};
             stack.push_back(m);
