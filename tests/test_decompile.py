@@ -3352,6 +3352,34 @@ def f():
     return (p.__name__, tree.__name__, ElementTree is tree, xml.__name__)
 """, "f()")
 EQUIVALENT_NOW |= {("import_dotted_as", v) for v in ALL_VERSIONS}
+# A class body's own stores to the names the compiler stores (__module__, __qualname__,
+# __classcell__, __static_attributes__) are kept: only the compiler's own, at the body's start and
+# end, are implied. A copy of the end in an if's branch (3.10+) leaves what follows as its else.
+SNIPPETS["class_own_dunder_stores"] = ("""
+def f(x):
+    class A:
+        __module__ = 'm'
+        __qualname__ = 'Q'
+        def g(self):
+            return __class__
+        if x:
+            y = 2
+        else:
+            z = 3
+    class B:
+        'doc'
+        __qualname__ = 'B2'
+        __static_attributes__ = ('a',)
+    c = 'made'
+    try:
+        class C:
+            __classcell__ = 42
+            __slots__ = ['__classcell__']
+    except TypeError:
+        c = 'refused'
+    return (A.__module__, A.__qualname__, A().g() is A, hasattr(A, 'y'), hasattr(A, 'z'), B.__qualname__, B.__doc__, c)
+""", "f(0), f(1)")
+EQUIVALENT_NOW |= {("class_own_dunder_stores", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

@@ -1318,6 +1318,7 @@ private:
             inner.class_static_attributes_ = own_static_attributes_;
             declared = inner.declarations();  // for the stub, should the body be refused
             body = inner.run();
+            if (class_name) class_cell_loads_ = inner.class_cell_loads_;
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
             if (auto why = unprintable_reason(body, print_options(code.version))) unsupported(*why);
@@ -1542,6 +1543,8 @@ private:
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
         case N::Load: case N::LoadClosure: {
             ExprPtr name = make_name(op.name);
+            // LOAD_CLOSURE, or 3.13's LOAD_FAST of the cell: a class body's own code cannot load it.
+            if (op.name == "__class__" && (op.kind == N::LoadClosure || op.scope == Scope::Fast)) class_cell_loads_.push_back(name);
             if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
                 rebindable_reads_.insert(keep(name));
             for (const auto& w : walrus_stores_)
@@ -2368,17 +2371,71 @@ private:
     }
 
     // The stores that end a class body (3.13's __static_attributes__, __classcell__), which the
-    // compiler copies into the branches of a trailing if or try with the body's end.
-    static void strip_class_tail(Body& body, bool may_empty) {
+    // compiler copies into the branches of a trailing if or try with the body's end. Each once, and
+    // only with the compiler's value: a class may assign these names itself.
+    void strip_class_tail(Body& body, bool may_empty) const {
         restore_module_else(body);
-        while (!body.empty() && (is_assign_to(body.back(), "__static_attributes__") || is_assign_to(body.back(), "__classcell__") ||
-                                 is_class_return(body.back())))
+        bool cell = false, attributes = false;
+        while (!body.empty()) {
+            const StmtPtr& last = body.back();
+            if (is_class_return(last)) {
+            } else if (!cell && !attributes && is_assign_to(last, "__classcell__") &&
+                       std::find(class_cell_loads_.begin(), class_cell_loads_.end(), last->value) != class_cell_loads_.end()) {
+                cell = true;
+            } else if (!attributes && code_.version >= PyVersion{3, 13} && is_assign_to(last, "__static_attributes__") &&
+                       is_const_kind(last->value, PyValue::Kind::Tuple)) {  // new in 3.13
+                attributes = true;
+            } else {
+                break;
+            }
             body.pop_back();
+        }
         if (body.empty()) {
             if (!may_empty) body.push_back(make_stmt(StmtKind::Pass));
             return;
         }
-        for_each_tail_branch(*body.back(), [](Body& branch, bool may_be_empty) { strip_class_tail(branch, may_be_empty); });
+        for_each_tail_branch(*body.back(), [this](Body& branch, bool may_be_empty) { strip_class_tail(branch, may_be_empty); });
+    }
+
+    // A class body has no `return` of its own: a branch that ends in one ends the body, where the
+    // compiler copied the body's end (3.10+ copies it into an if's branch that the rest follows).
+    void strip_copied_class_ends(Body& body) const {
+        // `if t: A` (A ending in a copy of the end) followed by B: B runs only when t is false, so
+        // it is the if's else, as written (with the copy gone, B would run after A too).
+        for (size_t i = 0; i + 1 < body.size(); ++i) {
+            Stmt& s = *body[i];
+            if (s.kind == StmtKind::If && s.orelse.empty() && leaves_on_every_path(s.body) && returns_in(s.body)) {
+                s.orelse.assign(body.begin() + std::ptrdiff_t(i) + 1, body.end());
+                body.resize(i + 1);
+                break;
+            }
+        }
+        for (const StmtPtr& s : body) {
+            auto visit = [this](Body& b, bool may_be_empty) {
+                if (!b.empty() && is_class_return(b.back())) strip_class_tail(b, may_be_empty);
+                strip_copied_class_ends(b);
+            };
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
+            visit(s->body, false);
+            visit(s->orelse, true);
+            for (ExceptHandler& h : s->handlers) visit(h.body, false);
+            for (auto& c : s->cases) visit(c.body, false);
+        }
+    }
+
+    // The stores that start every class body: __module__ = __name__, __qualname__ = 'Name', 3.13's
+    // __firstlineno__ = N, a generic class's type parameters. Each once: later ones are the class's own.
+    static size_t class_prologue_length(const Body& body) {
+        bool module = false, qualname = false, firstlineno = false;
+        size_t n = 0;
+        for (; n < body.size(); ++n) {
+            const StmtPtr& s = body[n];
+            if (!module && is_assign_to(s, "__module__") && s->value->kind == ExprKind::Name && s->value->id == "__name__") module = true;
+            else if (!qualname && is_assign_to(s, "__qualname__") && is_const_kind(s->value, PyValue::Kind::Str)) qualname = true;
+            else if (!firstlineno && is_assign_to(s, "__firstlineno__") && is_const_kind(s->value, PyValue::Kind::Int)) firstlineno = true;
+            else if (!is_type_params_store(*s)) break;
+        }
+        return n;
     }
 
     // The branches of a body's last statement that end where the body ends - a trailing if's two
@@ -2409,11 +2466,10 @@ private:
         // Drop what the compiler adds to every class body.
         while (!body.empty() && body.back()->kind == StmtKind::Return) body.pop_back();  // `return __class__` or None
         strip_class_tail(body, true);
+        strip_copied_class_ends(body);
         Body cleaned;
-        for (const auto& s : body) {
-            if (is_assign_to(s, "__module__") || is_assign_to(s, "__qualname__") || is_assign_to(s, "__firstlineno__") ||
-                is_assign_to(s, "__static_attributes__") || is_assign_to(s, "__classcell__") || is_type_params_store(*s))
-                continue;
+        for (size_t i = class_prologue_length(body); i < body.size(); ++i) {
+            const StmtPtr& s = body[i];
             if (is_assign_to(s, "__doc__") && cleaned.empty() && s->value->kind == ExprKind::Constant) {
                 auto doc = make_stmt(StmtKind::Expr);
                 doc->value = s->value;
@@ -5706,6 +5762,9 @@ private:
     std::map<ProbeKey, ProbeResult> probe_memo_;
     mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
+    // The class cell a class body stores as __classcell__ for its methods' super() (LOAD_CLOSURE);
+    // a class body's are handed to the decompiler of the class statement, which strips the store.
+    std::vector<ExprPtr> class_cell_loads_;
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
     // Loads of cells: a call may rebind them (a closure's `nonlocal`), so such a load that waits on
     // the stack while a statement with effects runs is read first; rewriters (Dynamo) leave them
