@@ -3380,6 +3380,26 @@ def f(x):
     return (A.__module__, A.__qualname__, A().g() is A, hasattr(A, 'y'), hasattr(A, 'z'), B.__qualname__, B.__doc__, c)
 """, "f(0), f(1)")
 EQUIVALENT_NOW |= {("class_own_dunder_stores", v) for v in ALL_VERSIONS}
+# `return` in an async generator is bare: `return None` does not compile there.
+SNIPPETS["async_generator_return"] = ("""
+async def agen(x, log):
+    try:
+        log.append(x)
+    except ValueError:
+        return
+    yield 'a'
+    for y in x:
+        if y:
+            return
+        yield y
+
+def run(x):
+    import asyncio
+    async def main():
+        return [v async for v in agen(x, [])]
+    return asyncio.run(main())
+""", "run([0, 0, 1, 0]), run([])")
+EQUIVALENT_NOW |= {("async_generator_return", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

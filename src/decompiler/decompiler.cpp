@@ -42,6 +42,7 @@ constexpr uint32_t kCoOptimized = 0x01;  // a function's code (not a module's or
 constexpr uint32_t kCoVarargs = 0x04;
 constexpr uint32_t kCoVarkeywords = 0x08;
 constexpr uint32_t kCoCoroutine = 0x80;
+constexpr uint32_t kCoAsyncGenerator = 0x200;
 constexpr uint32_t kCoFutureAnnotations = 0x1000000;  // `from __future__ import annotations` (3.7+)
 
 [[noreturn]] void unsupported(const std::string& what) { throw Error(Error::Kind::Unsupported, what); }
@@ -1323,6 +1324,7 @@ private:
             check_no_markers(body);
             if (auto why = unprintable_reason(body, print_options(code.version))) unsupported(*why);
             strip_implicit_return(body);
+            if (code.flags & kCoAsyncGenerator) bare_returns(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
                 !starts_with_docstring(body)) {
                 auto doc = make_stmt(StmtKind::Expr);
@@ -5491,6 +5493,17 @@ private:
 
     static bool is_return_none(const StmtPtr& s) {
         return s->kind == StmtKind::Return && (!s->value || is_const_kind(s->value, PyValue::Kind::None));
+    }
+
+    // An async generator may only `return` bare (`return None` is a SyntaxError there); the same code.
+    static void bare_returns(Body& body) {
+        for (const StmtPtr& s : body) {
+            if (s->kind == StmtKind::Return && s->value && is_const_kind(s->value, PyValue::Kind::None)) s->value = nullptr;
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
+            for (Body* b : {&s->body, &s->orelse, &s->finalbody}) bare_returns(*b);
+            for (ExceptHandler& h : s->handlers) bare_returns(h.body);
+            for (auto& c : s->cases) bare_returns(c.body);
+        }
     }
 
     void strip_implicit_return(Body& body) {
