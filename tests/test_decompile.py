@@ -3400,6 +3400,16 @@ def run(x):
     return asyncio.run(main())
 """, "run([0, 0, 1, 0]), run([])")
 EQUIVALENT_NOW |= {("async_generator_return", v) for v in ALL_VERSIONS}
+# A chain of three or more targets is one assignment (it was printed as nested walruses, which a
+# chain of a few hundred targets turns into "too many nested parentheses": test_exceptions).
+SNIPPETS["chained_assignment_many"] = ("""
+def f(x, o):
+    a = b = c = None
+    d = o.p = o[0] = e = x
+    """ + " = ".join("v%d" % i for i in range(250)) + """ = x
+    return (a, b, c, d, e, o.p, o[0], v0, v249)
+""", "f(3, type('O', (list,), {})([0]))")
+EQUIVALENT_NOW |= {("chained_assignment_many", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)
