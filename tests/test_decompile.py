@@ -3410,6 +3410,19 @@ def f(x, o):
     return (a, b, c, d, e, o.p, o[0], v0, v249)
 """, "f(3, type('O', (list,), {})([0]))")
 EQUIVALENT_NOW |= {("chained_assignment_many", v) for v in ALL_VERSIONS}
+# A string statement decoded from code (3.11 and earlier keep `f'text'` as LOAD_CONST, POP_TOP) is
+# not a docstring: written first as a plain string it became one (test_fstring's test_docstring).
+SNIPPETS["string_statement_not_docstring"] = ("""
+def outer():
+    def f():
+        f'Not a docstring'
+    def h():
+        "doc"
+        f"not {{doc}}"
+        return 1
+    return (f.__doc__, h.__doc__, h())
+""", "outer()")
+EQUIVALENT_NOW |= {("string_statement_not_docstring", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

@@ -1321,6 +1321,7 @@ private:
             inner.class_static_attributes_ = own_static_attributes_;
             declared = inner.declarations();  // for the stub, should the body be refused
             body = inner.run();
+            string_statement_not_docstring(body);
             if (class_name) class_cell_loads_ = inner.class_cell_loads_;
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
@@ -1343,6 +1344,18 @@ private:
             body.insert(body.begin(), declared.begin(), declared.end());
         }
         if (body.empty()) body.push_back(make_stmt(StmtKind::Pass));
+    }
+
+    // A docstring is no code (a function's is its first constant, a module's or class's a store to
+    // __doc__), so a string statement decoded from code (LOAD_CONST, POP_TOP: 3.11 and earlier
+    // keep `f'text'` so) is not one: written first as a plain string, it would become the docstring.
+    static void string_statement_not_docstring(Body& body) {
+        if (!starts_with_docstring(body)) return;
+        auto fstring = make_expr(ExprKind::JoinedStr);
+        fstring->elts.push_back(body[0]->value);
+        auto s = make_stmt(StmtKind::Expr);
+        s->value = fstring;
+        body[0] = s;
     }
 
     static bool starts_with_docstring(const Body& body) {
@@ -5523,6 +5536,7 @@ public:
     // trailing if or try, e.g. `if __name__ == "__main__":`) is not printed.
     Body run_module() {
         Body body = run();
+        string_statement_not_docstring(body);
         check_no_markers(body);
         if (auto why = unprintable_reason(body, print_options(code_.version))) unsupported(*why);
         strip_module_tail(body);
