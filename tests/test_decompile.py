@@ -3423,6 +3423,16 @@ def outer():
     return (f.__doc__, h.__doc__, h())
 """, "outer()")
 EQUIVALENT_NOW |= {("string_statement_not_docstring", v) for v in ALL_VERSIONS}
+# 3.13 compiles `not not x` to a lone TO_BOOL, which was dropped as the implied truth test of a
+# jump: the value kept is bool(x), not x (test_descr's `__bool__` returning `not not self.x`).
+SNIPPETS["double_not_value"] = ("""
+def f(x, y):
+    a = not not x
+    b = (not not x) and y
+    c = not not not y
+    return (a, b, c, [not not v for v in (0, 2, '')])
+""", "f(3, []), f(0, 'a')")
+EQUIVALENT_NOW |= {("double_not_value", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

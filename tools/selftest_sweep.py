@@ -6,8 +6,8 @@ Test modules are the densest collection of odd constructs there is (test_grammar
 test_coroutines, test_exceptions, ...), and they check themselves. For each `Lib/test/test_*.py`
 (or those named): compile it with the interpreter, decompile the .pyc with the CLI, and run its
 tests twice in fresh processes, once from the original source and once from the decompiled one
-(loaded as the same module `test.NAME` with the same `__file__`, so data files and relative imports
-resolve alike). Then list the tests that pass from the original and fail from the decompiled.
+(loaded as the same module `test.NAME` with the same `__file__` and code file name, so data files,
+relative imports and warning locations resolve alike). Then list the tests that pass from the original and fail from the decompiled.
 
 Some such differences are expected and are not wrong code: a test that checks line numbers of its
 own code (tracebacks, tracing, `inspect.getsource`) sees the decompiled file's lines. Every other
@@ -33,8 +33,8 @@ module.__file__ = original_path
 module.__package__ = "test"
 module.__spec__ = importlib.util.spec_from_file_location("test." + name, original_path)
 sys.modules["test." + name] = module
-with open(source_path, encoding="utf-8") as f:
-    code = compile(f.read(), source_path, "exec", dont_inherit=True)
+with open(source_path, encoding="utf-8") as f:  # under the original's name: warnings and tracebacks name it
+    code = compile(f.read(), original_path, "exec", dont_inherit=True)
 exec(code, module.__dict__)
 suite = unittest.defaultTestLoader.loadTestsFromModule(module)
 result = unittest.TextTestRunner(stream=io.StringIO(), verbosity=0).run(suite)

@@ -495,9 +495,18 @@ private:
         using O = Opcode;
         switch (i.op) {
         case O::NOP: case O::RESUME: case O::EXTENDED_ARG: case O::CACHE: case O::PRECALL: case O::MAKE_CELL:
-        case O::COPY_FREE_VARS: case O::TO_BOOL: case O::GEN_START:
+        case O::COPY_FREE_VARS: case O::GEN_START:
         case O::END_FOR:  // FOR_ITER's exit (normalized) already skips it
             return;
+        case O::TO_BOOL: {
+            // 3.13: the truth test that a conditional jump or `not` makes anyway, implied there;
+            // a value converted and kept (`return not not x` compiles to just TO_BOOL) is `not not`.
+            const Instruction* next = peek();
+            if (next && (next->op == O::POP_JUMP_IF_TRUE || next->op == O::POP_JUMP_IF_FALSE || next->op == O::UNARY_NOT)) return;
+            emit_named(N::UnaryOp, "not");
+            emit_named(N::UnaryOp, "not");
+            return;
+        }
         case O::RETURN_GENERATOR: emit(N::PushNull); return;
         case O::SETUP_ANNOTATIONS: emit(N::SetupAnnotations); return;  // popped right away by the POP_TOP after it
         case O::POP_TOP:
