@@ -3433,6 +3433,47 @@ def f(x, y):
     return (a, b, c, [not not v for v in (0, 2, '')])
 """, "f(3, []), f(0, 'a')")
 EQUIVALENT_NOW |= {("double_not_value", v) for v in ALL_VERSIONS}
+# A raise after an inner try statement inside an except clause, which 3.12+ copy into the inner
+# clause after its POP_EXCEPT: printed there, a bare `raise` re-raised the inner exception instead
+# of the clause's (test_exceptions' test_yield_in_nested_try_excepts), and hoisted twice it ran
+# outside any clause.
+SNIPPETS["raise_after_nested_clause"] = ("""
+def run():
+    class MainError(Exception):
+        pass
+    class SubError(Exception):
+        pass
+    def main():
+        try:
+            raise MainError()
+        except MainError:
+            try:
+                yield
+            except SubError:
+                pass
+            raise
+    coro = main()
+    coro.send(None)
+    try:
+        coro.throw(SubError())
+    except Exception as e:
+        first = type(e).__name__
+    def g(x):
+        try:
+            raise KeyError(1)
+        except KeyError:
+            try:
+                x()
+            except ValueError:
+                pass
+            raise TypeError(2)
+    try:
+        g(lambda: None)
+    except TypeError as e:
+        second = type(e.__context__).__name__
+    return (first, second)
+""", "run()")
+EQUIVALENT_NOW |= {("raise_after_nested_clause", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

@@ -3206,6 +3206,11 @@ private:
                     a->test = make_constant(false_value());
                     s = a;
                 }
+                // After the POP_EXCEPT of its block the except clause is over: a raise there is the
+                // compiler's copy of one after the try statement (a raise inside a clause leaves
+                // through the clause's cleanup handler). It must not be printed in the clause: there
+                // a bare `raise` re-raises the clause's exception, and a new one gets it as context.
+                if (s->kind == StmtKind::Raise && pops_except_before(b, term)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -4761,11 +4766,13 @@ private:
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
+                require_no_raise_after_clause(*t);
                 emit_stmt(out, t);
                 return else_flows ? else_stop : kFlowEnded;
             }
             stack = std::move(body_stack);
             if ((!body_flows || exit < 0) && hoist_copied_tail(t, out)) return kFlowEnded;
+            require_no_raise_after_clause(*t);
             emit_stmt(out, t);
             return body_flows && exit >= 0 ? exit : kFlowEnded;
         }
@@ -4774,6 +4781,7 @@ private:
         // Only the clauses going on: they leave the stack the statement started from.
         if (else_flows || !handler_flows) stack = std::move(body_stack);
         else if (handler_stack.size() != stack.size()) unsupported("an except clause that leaves values on the stack");
+        require_no_raise_after_clause(*t);
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
     }
@@ -4894,6 +4902,15 @@ private:
     // No clause goes on and the body does not flow out (or only into the same copied tail, read as
     // an `else` clause): a copied `return` that ends clauses is the statement after the try
     // statement, printed once there.
+    // A raise that runs after an except clause is over (see tail_after_clause_), left at the end
+    // of the clause because it could not be hoisted after the statement, would mean another thing.
+    void require_no_raise_after_clause(const Stmt& t) const {
+        for (const ExceptHandler& h : t.handlers)
+            if (!h.body.empty() && h.body.back()->kind == StmtKind::Raise && h.body.back()->value != reraise_ &&
+                tail_after_clause_.count(h.body.back().get()))
+                unsupported("a raise after an except clause that the compiler copied into it");
+    }
+
     bool hoist_copied_tail(const StmtPtr& t, Body& out) {
         StmtPtr tail;
         for (auto& h : t->handlers) {
@@ -4911,8 +4928,9 @@ private:
                 if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
             }
         emit_stmt(out, t);
-        // (A hoisted re-raise ends the enclosing finally body: after this statement, not a clause.)
-        if (is_reraise(tail)) tail_after_clause_.erase(tail.get());
+        // (A hoisted re-raise ends the enclosing finally body: after this statement, not a clause;
+        // a hoisted raise is where it runs now, in an enclosing clause still handling its exception.)
+        if (tail->kind == StmtKind::Raise) tail_after_clause_.erase(tail.get());
         emit_stmt(out, tail);
         return true;
     }

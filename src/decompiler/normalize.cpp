@@ -501,7 +501,9 @@ private:
         case O::TO_BOOL: {
             // 3.13: the truth test that a conditional jump or `not` makes anyway, implied there;
             // a value converted and kept (`return not not x` compiles to just TO_BOOL) is `not not`.
-            const Instruction* next = peek();
+            size_t ahead = 1;
+            const Instruction* next = peek(ahead);
+            while (next && (next->op == O::EXTENDED_ARG || next->op == O::CACHE)) next = peek(++ahead);
             if (next && (next->op == O::POP_JUMP_IF_TRUE || next->op == O::POP_JUMP_IF_FALSE || next->op == O::UNARY_NOT)) return;
             emit_named(N::UnaryOp, "not");
             emit_named(N::UnaryOp, "not");
