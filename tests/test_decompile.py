@@ -3474,6 +3474,18 @@ def run():
     return (first, second)
 """, "run()")
 EQUIVALENT_NOW |= {("raise_after_nested_clause", v) for v in ALL_VERSIONS}
+# A local whose only binding was dead code the compiler dropped (`if False: x = 0`) is still local:
+# a read of it raises UnboundLocalError, and printed without any binding it read a global.
+SNIPPETS["local_bound_only_in_dead_code"] = ("""
+def f():
+    if False:
+        x = 0
+    try:
+        return x
+    except UnboundLocalError:
+        return 'unbound'
+""", "f()")
+EQUIVALENT_NOW |= {("local_bound_only_in_dead_code", v) for v in ("3.8", "3.9")}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

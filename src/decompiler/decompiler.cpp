@@ -225,6 +225,41 @@ public:
         return out;
     }
 
+    // A local that the code reads but never stores or deletes (its only binding was dead code the
+    // compiler dropped, `if False: x = 0`): the source must still bind it somewhere, or a read of it
+    // would compile to a global one. `if False: x = None` does, and compiles to nothing.
+    Body dead_bindings() const {
+        if (!(code_.flags & kCoOptimized)) return {};
+        size_t args = size_t(code_.argcount + code_.kwonlyargcount) + ((code_.flags & kCoVarargs) ? 1 : 0) +
+                      ((code_.flags & kCoVarkeywords) ? 1 : 0);
+        std::set<std::string> stored;
+        std::vector<std::string> unbound;
+        for (const auto& op : ops_)
+            if ((op.kind == N::Store || op.kind == N::Delete || op.kind == N::LoadAndClear) && op.scope == Scope::Fast) stored.insert(op.name);
+        for (const auto& op : ops_) {
+            if (op.kind != N::Load || op.scope != Scope::Fast || stored.count(op.name)) continue;
+            // (3.13 loads a cell or free variable to close over it with LOAD_FAST: neither is a plain local.)
+            if (std::find(code_.cellvars.begin(), code_.cellvars.end(), op.name) != code_.cellvars.end() ||
+                std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end())
+                continue;
+            auto arg_end = code_.varnames.begin() + std::ptrdiff_t(std::min(args, code_.varnames.size()));
+            if (std::find(code_.varnames.begin(), arg_end, op.name) != arg_end) continue;
+            if (std::find(unbound.begin(), unbound.end(), op.name) == unbound.end()) unbound.push_back(op.name);
+        }
+        Body out;
+        for (const auto& name : unbound) {
+            if (!is_identifier(name)) unsupported("a local variable whose name is not an identifier");
+            auto store = make_stmt(StmtKind::Assign);
+            store->targets.push_back(make_name(name));
+            store->value = make_constant(none_value());
+            auto dead = make_stmt(StmtKind::If);
+            dead->test = make_constant(false_value());
+            dead->body.push_back(store);
+            out.push_back(dead);
+        }
+        return out;
+    }
+
     // Invariant of a finished body: no value of the simulation's own (names in <angle brackets>,
     // which no identifier can be) is left to be printed as if it were code.
     static void check_no_markers(const Body& body) {
@@ -1322,6 +1357,8 @@ private:
             declared = inner.declarations();  // for the stub, should the body be refused
             body = inner.run();
             string_statement_not_docstring(body);
+            Body dead = inner.dead_bindings();
+            body.insert(body.begin(), dead.begin(), dead.end());
             if (class_name) class_cell_loads_ = inner.class_cell_loads_;
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
@@ -4399,6 +4436,12 @@ private:
     static ObjectRef true_value() {
         auto v = std::make_shared<PyValue>();
         v->kind = PyValue::Kind::True;
+        return v;
+    }
+
+    static ObjectRef none_value() {
+        auto v = std::make_shared<PyValue>();
+        v->kind = PyValue::Kind::None;
         return v;
     }
 
