@@ -4986,6 +4986,7 @@ private:
             int to = cfg_.block_at_offset(dops[2]->target);
             if (after < 0 || (to != after && through_jumps(to) != through_jumps(after))) refuse("way out");
             if (to != after) emit_jump_chain(to);
+            stack.pop_back();  // POP_EXCEPT: the statement's stack again
             return after;
         }
         // 3.12+ copy a short exit after the POP_EXCEPT: the same code as at the body's normal exit,
@@ -4994,6 +4995,7 @@ private:
         std::vector<const NeutralOp*> copy = straight_ops_from(size_t(dops[2] - &ops_[0]), &copy_blocks);
         if (after >= 0 || exit < 0 || !same_ops(copy, straight_ops(exit))) refuse("way out");
         for (int c : copy_blocks) emitted_[c] = true;
+        stack.pop_back();
         return exit;
     }
 
