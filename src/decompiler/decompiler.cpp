@@ -4721,7 +4721,8 @@ private:
         std::vector<ExceptHandler> star_clauses;
         bool star = is_except_star_handler(handler);
         bool handler_flows = true;
-        if (star) after = emit_except_star_clauses(handler, after, body_flows ? exit : -1, star_clauses, handler_stack);
+        Body star_tail;
+        if (star) after = emit_except_star_clauses(handler, after, body_flows ? exit : -1, star_clauses, handler_stack, star_tail);
         else handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
         if (!star && !handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
@@ -4735,6 +4736,14 @@ private:
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
         t->is_star = star;
         if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
+        if (!star_tail.empty()) {
+            // (The except* clauses' way out returns: the statement after this one, only they reach.)
+            if (body_flows) unsupported("an except* statement whose clauses and body go on differently");
+            stack = std::move(body_stack);
+            emit_stmt(out, t);
+            for (const StmtPtr& s : star_tail) emit_stmt(out, s);
+            return kFlowEnded;
+        }
         if (after < 0) {
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
@@ -4871,7 +4880,10 @@ private:
     // The clauses of the except* handler at `handler`, whose statement goes on at `after` (-1: the
     // way out is a copy of the code at the body's normal exit `exit`); returns where they go on.
     // `stack` is the handler's: the statement's, then the exception.
-    int emit_except_star_clauses(int handler, int after, int exit, std::vector<ExceptHandler>& clauses, std::vector<ExprPtr>& stack) {
+    // When only the clauses go on, into a copy of a `return` (the body never does), that `return`
+    // is `tail` and the result is -1.
+    int emit_except_star_clauses(int handler, int after, int exit, std::vector<ExceptHandler>& clauses, std::vector<ExprPtr>& stack,
+                                 Body& tail) {
         auto refuse = [&](const char* why) { unsupported(std::string("an except* statement of an unusual shape: ") + why); };
         if (stack.empty() || stack.back() != exception_) refuse("handler stack");
         // The clauses run above the previous exception, the group, the list and the unmatched rest.
@@ -4971,19 +4983,22 @@ private:
             rops[2]->kind != N::Reraise || rops[2]->arg != 0)
             refuse("re-raise");
         emitted_[reraise] = true;
-        // The way out: POP_TOP; POP_EXCEPT; jump (3.13 starts a block at the POP_EXCEPT).
+        // The way out: POP_TOP; POP_EXCEPT; jump (3.13 starts blocks where the handlers change).
         int done = b + 1;
         std::vector<const NeutralOp*> dops = real_ops(done);
         emitted_[done] = true;
-        if (dops.size() == 1 && dops[0]->kind == N::Pop && done + 1 < cfg_.size() && cfg_.block(done + 1).preds.size() == 1) {
+        while (dops.size() < 2 && !is_block_terminator(ops_[cfg_.block(done).last - 1].kind) && done + 1 < cfg_.size() &&
+               cfg_.block(done + 1).preds.size() == 1) {
             ++done;
             emitted_[done] = true;
             std::vector<const NeutralOp*> more = real_ops(done);
             dops.insert(dops.end(), more.begin(), more.end());
         }
-        if (dops.size() < 3 || dops[0]->kind != N::Pop || dops[1]->kind != N::PopExcept) refuse("way out");
-        if (dops.size() == 3 && dops[2]->kind == N::Jump) {
-            int to = cfg_.block_at_offset(dops[2]->target);
+        if (dops.size() < 2 || dops[0]->kind != N::Pop || dops[1]->kind != N::PopExcept) refuse("way out");
+        const Block& last = cfg_.block(done);
+        bool falls = dops.size() == 2 && last.succs.size() == 1 && last.succs[0] == done + 1;
+        if (falls || (dops.size() == 3 && dops[2]->kind == N::Jump)) {
+            int to = falls ? done + 1 : cfg_.block_at_offset(dops[2]->target);
             if (after < 0 || (to != after && through_jumps(to) != through_jumps(after))) refuse("way out");
             if (to != after) emit_jump_chain(to);
             stack.pop_back();  // POP_EXCEPT: the statement's stack again
@@ -4993,6 +5008,18 @@ private:
         // which the statement goes on to.
         std::vector<int> copy_blocks;
         std::vector<const NeutralOp*> copy = straight_ops_from(size_t(dops[2] - &ops_[0]), &copy_blocks);
+        if (after < 0 && exit < 0 && dops.size() == 4 && (dops[2]->kind == N::Load || dops[2]->kind == N::LoadConst) &&
+            dops[3]->kind == N::Return) {
+            std::vector<ExprPtr> values;
+            Body none;
+            step_op(*dops[2], values, none);
+            if (values.size() != 1 || !none.empty()) refuse("way out");
+            auto ret = make_stmt(StmtKind::Return);
+            ret->value = values[0];
+            tail.push_back(ret);
+            stack.pop_back();
+            return -1;
+        }
         if (after >= 0 || exit < 0 || !same_ops(copy, straight_ops(exit))) refuse("way out");
         for (int c : copy_blocks) emitted_[c] = true;
         stack.pop_back();
