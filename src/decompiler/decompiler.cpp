@@ -4940,8 +4940,14 @@ private:
                 continue;
             }
             int body_start = bind + 1;
-            int clause_handler = cfg_.block(body_start).handler;
-            if (clause_handler < 0 || clause_handler == cfg_.block(bind).handler) refuse("clause body");
+            // (The clause's handler is the one just inside the except* handler's own: the body may
+            // start with a try statement of its own.)
+            int clause_handler = -1;
+            for (int c : handler_chain(body_start)) {
+                if (c == cfg_.block(bind).handler) break;
+                clause_handler = c;
+            }
+            if (clause_handler < 0 || !inside(clause_handler, cfg_.block(bind).handler)) refuse("clause body");
             // The clause's handler adds what the body raised to the list.
             std::vector<const NeutralOp*> hops = real_ops(clause_handler);
             if ((h && !is_name_unbinding(hops, 0, clause.name)) || hops.size() < h + 2 || hops[h]->kind != N::ListAppend ||
