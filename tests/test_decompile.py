@@ -2892,7 +2892,7 @@ def decompile_and_check(cli, tmp_path, version, name):
     if name in NEEDS_312 and version in ("3.8", "3.9", "3.10", "3.11"):
         pytest.skip("type statements are Python 3.12+")
     if name in NEEDS_311 and version in ("3.8", "3.9", "3.10"):
-        pytest.skip("starred annotations are Python 3.11+")
+        pytest.skip("starred annotations and except* are Python 3.11+")
     if name in NEEDS_313 and version in ("3.8", "3.9", "3.10", "3.11", "3.12"):
         pytest.skip("type parameter defaults are Python 3.13+")
     source, call = SNIPPETS[name]
@@ -3737,6 +3737,80 @@ def check():
 """, "check()")
 NEEDS_313 = {"type_param_defaults"}
 EQUIVALENT_NOW |= {("type_param_defaults", "3.13")}
+
+# try/except* (PEP 654, 3.11+, NEEDS_311): clauses that match parts of a group, bind or drop them,
+# raise, and run with else/finally; the results record which clauses ran with what.
+EXCEPT_STAR_SNIPPETS = {
+    "except_star_clauses": ("""
+def run(exc):
+    ran = []
+    try:
+        if exc is not None:
+            raise exc
+    except* ValueError as e:
+        ran.append(('value', sorted(str(x) for x in e.exceptions)))
+    except* (TypeError, KeyError):
+        ran.append('type or key')
+    return ran
+
+
+def check():
+    return (run(None), run(ExceptionGroup('g', [ValueError(1), TypeError(2)])), run(ValueError(3)),
+            run(ExceptionGroup('g', [KeyError(4)])))
+""", "check()"),
+    "except_star_else_finally_raise": ("""
+def run(exc, ran):
+    try:
+        ran.append('body')
+        if exc is not None:
+            raise exc
+    except* ValueError as e:
+        ran.append(len(e.exceptions))
+        raise KeyError('from clause')
+    except* TypeError:
+        pass
+    else:
+        ran.append('else')
+    finally:
+        ran.append('finally')
+    ran.append('after')
+    return ran
+
+
+def check():
+    out = []
+    for exc in (None, TypeError(1), ExceptionGroup('g', [ValueError(1), ValueError(2)]), OSError(5)):
+        ran = []
+        try:
+            run(exc, ran)
+        except BaseException as e:
+            ran.append(type(e).__name__)
+        out.append(ran)
+    return out
+""", "check()"),
+    "except_star_in_loop": ("""
+def run(excs):
+    ran = []
+    for exc in excs:
+        try:
+            raise exc
+        except* ValueError:
+            ran.append(1)
+            if len(ran) > 2:
+                ran.append('many')
+        except* OSError as e:
+            for x in e.exceptions:
+                ran.append(x.errno)
+    return ran
+
+
+def check():
+    return run([ValueError(), ExceptionGroup('g', [OSError(3, 'x'), ValueError()]), OSError(7, 'y')])
+""", "check()"),
+}
+SNIPPETS.update(EXCEPT_STAR_SNIPPETS)
+NEEDS_311 |= set(EXCEPT_STAR_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in EXCEPT_STAR_SNIPPETS for v in ("3.11", "3.12", "3.13")}
 
 # Loops whose body goes back only through an except clause (the header reaches the jump back only
 # through the handler), and 3.12+ while loops whose repeated test is laid out after the handler.

@@ -152,7 +152,7 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     switch (op.kind) {
     case N::Nop: case N::Swap: case N::Delete: case N::LoadAttr: case N::UnaryOp: case N::ListToTuple:
     case N::ConvertValue: case N::GetIter: case N::Yield: case N::YieldFrom: case N::Await:
-    case N::CheckExcMatch: case N::StopIterationError: case N::Jump:
+    case N::CheckExcMatch: case N::StopIterationError: case N::Jump: case N::CheckEgMatch:
     case N::SetupFinally: case N::SetupWith: case N::PopBlock: case N::CopyDictWithoutKeys: case N::SetupAnnotations:
         return 0;
     case N::Copy: case N::PushNull: case N::LoadConst: case N::Load: case N::LoadAndClear: case N::LoadClosure: case N::LoadAssertionError:
@@ -167,6 +167,8 @@ std::optional<int> stack_effect(const NeutralOp& op) {
     case N::StoreAttr: case N::DeleteSubscr: case N::Slice3: case N::MapAdd: case N::LoadSuperAttr: return -2;
     case N::StoreSubscr: return -3;
     case N::TypeAlias: return -2;
+    case N::ExceptStarBegin: return 2;
+    case N::PrepReraiseStar: return -1;
     case N::TypeParam: return op.name.empty() ? 0 : -1;
     case N::BindTypeParam: case N::GenericBase: return 0;
     case N::TypeParamDefault: case N::SetFunctionTypeParams: return -1;

@@ -4530,7 +4530,7 @@ private:
         for (size_t i = hb.first; i < hb.last; ++i) ops.push_back(&ops_[i]);
         auto is = [&](size_t k, N kind) { return k < ops.size() && ops[k]->kind == kind; };
         if (is(0, N::PushExcInfo)) return is(1, N::WithExceptStart) ? HandlerKind::With : HandlerKind::Try;
-        if (is_comprehension_cleanup(ops)) return HandlerKind::Cleanup;
+        if (is_comprehension_cleanup(ops) || is_except_star_clause_handler(ops)) return HandlerKind::Cleanup;
         bool reraise_last = !ops.empty() && ops.back()->kind == N::Reraise && ops.back()->arg == 1;
         if (!reraise_last) return HandlerKind::Unknown;
         if (ops.size() == 3 && is(0, N::Copy) && ops[0]->arg == 3 && is(1, N::PopExcept)) return HandlerKind::Cleanup;
@@ -4766,8 +4766,13 @@ private:
         if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to))
             if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
         Body handler_body;
-        bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
-        if (!handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
+        std::vector<ExceptHandler> star_clauses;
+        bool star = is_except_star_handler(handler);
+        bool handler_flows = true;
+        Body star_tail;
+        if (star) after = emit_except_star_clauses(handler, after, body_flows ? exit : -1, star_clauses, handler_stack, star_tail);
+        else handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
+        if (!star && !handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
             handler_body.pop_back();
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
@@ -4776,8 +4781,17 @@ private:
         }
         auto t = make_stmt(StmtKind::Try);
         t->body = body.empty() ? Body{make_stmt(StmtKind::Pass)} : body;
-        t->handlers = except_clauses(handler_body);
+        t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
+        t->is_star = star;
         if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
+        if (!star_tail.empty()) {
+            // (The except* clauses' way out returns: the statement after this one, only they reach.)
+            if (body_flows) unsupported("an except* statement whose clauses and body go on differently");
+            stack = std::move(body_stack);
+            emit_stmt(out, t);
+            for (const StmtPtr& s : star_tail) emit_stmt(out, s);
+            return kFlowEnded;
+        }
         if (after < 0) {
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
@@ -4827,6 +4841,246 @@ private:
         require_no_raise_after_clause(*t);
         emit_stmt(out, t);
         return else_flows || handler_flows ? after : kFlowEnded;
+    }
+
+    // ---------------------------------------------------------------- try/except* (3.11+, PEP 654)
+    // The handler keeps the raised group, the list of groups the clauses raise and the part not
+    // matched yet; each clause splits off its match:
+    //   PUSH_EXC_INFO; ExceptStarBegin;
+    //   per clause: <type>; CheckEgMatch; COPY 1; JumpIf None -> no_match;
+    //               STORE name | POP_TOP; <body, under the clause's handler>;
+    //               [name = None; del name]; jump -> next          no_match: POP_TOP; next:
+    //   the clause's handler: [name = None; del name]; LIST_APPEND 3; POP_TOP; jump -> next
+    //   end: LIST_APPEND 1; PrepReraiseStar; COPY 1; JumpIf NotNone -> reraise; POP_TOP; POP_EXCEPT;
+    //        jump -> after                reraise: SWAP 2; POP_EXCEPT; RERAISE 0
+    // (`return`, `break` and `continue` cannot leave an except* clause: a clause body flows to
+    // its end or raises.)
+    // An except* clause's own handler: `[name = None; del name;] LIST_APPEND 3; POP_TOP; ...`, which
+    // adds what the clause raised to the list and goes on to the next clause.
+    static bool is_except_star_clause_handler(const std::vector<const NeutralOp*>& ops) {
+        size_t k = 0;
+        while (k < ops.size() && ops[k]->kind == N::Nop) ++k;
+        if (k + 3 <= ops.size() && ops[k]->kind == N::LoadConst && ops[k + 1]->kind == N::Store && ops[k + 2]->kind == N::Delete) k += 3;
+        return k + 1 < ops.size() && ops[k]->kind == N::ListAppend && ops[k]->arg == 3 && ops[k + 1]->kind == N::Pop;
+    }
+
+    bool is_except_star_handler(int handler) const {
+        const Block& hb = cfg_.block(handler);
+        return hb.last - hb.first >= 2 && ops_[hb.first].kind == N::PushExcInfo && ops_[hb.first + 1].kind == N::ExceptStarBegin;
+    }
+
+    // Ops of `block` other than Nops.
+    std::vector<const NeutralOp*> real_ops(int block) const {
+        std::vector<const NeutralOp*> ops;
+        const Block& blk = cfg_.block(block);
+        for (size_t i = blk.first; i < blk.last; ++i)
+            if (ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
+        return ops;
+    }
+
+    // `name = None; del name` at ops[k...] (the compiler's unbinding of `except* ... as name`).
+    static bool is_name_unbinding(const std::vector<const NeutralOp*>& ops, size_t k, const std::string& name) {
+        return k + 2 < ops.size() && ops[k]->kind == N::LoadConst && ops[k]->value && ops[k]->value->kind == PyValue::Kind::None &&
+               ops[k + 1]->kind == N::Store && ops[k + 1]->name == name && ops[k + 2]->kind == N::Delete && ops[k + 2]->name == name;
+    }
+
+    // Where an except* clause goes on after ops[k...] of `block` (its last ops): the next clause,
+    // or the end. The end adds the unmatched rest to the list (LIST_APPEND 1) and re-raises what is
+    // left (PrepReraiseStar); 3.13 copies the LIST_APPEND 1 into each way there, then `appended`.
+    struct StarNext {
+        int block = -1;
+        bool appended = false;
+        bool operator==(const StarNext& o) const { return block == o.block && appended == o.appended; }
+    };
+
+    StarNext star_next(const std::vector<const NeutralOp*>& ops, size_t k, int block) {
+        StarNext next;
+        if (k < ops.size() && ops[k]->kind == N::ListAppend && ops[k]->arg == 1) {
+            next.appended = true;
+            ++k;
+        }
+        if (k + 1 < ops.size()) return {};
+        int to = -1;
+        if (k < ops.size()) {
+            if (ops[k]->kind != N::Jump) return {};
+            to = cfg_.block_at_offset(ops[k]->target);
+        } else {
+            const Block& blk = cfg_.block(block);
+            if (blk.succs.size() != 1 || blk.succs[0] != block + 1 || is_block_terminator(ops_[blk.last - 1].kind)) return {};
+            to = block + 1;
+        }
+        if (to != block + 1 || (k < ops.size() && !next.appended)) emit_jump_chain(to);
+        next.block = through_jumps(to);
+        if (next.appended) {
+            std::vector<const NeutralOp*> end = real_ops(next.block);
+            if (end.empty() || end[0]->kind != N::PrepReraiseStar) return {};
+        }
+        return next;
+    }
+
+    // Marks the blocks a jump chain from `block` goes through as emitted.
+    void emit_jump_chain(int block) {
+        for (int steps = 0; block >= 0 && steps < 16; ++steps) {
+            const Block& blk = cfg_.block(block);
+            if (blk.last - blk.first != 1 || ops_[blk.first].kind != N::Jump) break;
+            emitted_[block] = true;
+            block = cfg_.block_at_offset(ops_[blk.first].target);
+        }
+    }
+
+    // The clauses of the except* handler at `handler`, whose statement goes on at `after` (-1: the
+    // way out is a copy of the code at the body's normal exit `exit`); returns where they go on.
+    // `stack` is the handler's: the statement's, then the exception.
+    // When only the clauses go on, into a copy of a `return` (the body never does), that `return`
+    // is `tail` and the result is -1.
+    int emit_except_star_clauses(int handler, int after, int exit, std::vector<ExceptHandler>& clauses, std::vector<ExprPtr>& stack,
+                                 Body& tail) {
+        auto refuse = [&](const char* why) { unsupported(std::string("an except* statement of an unusual shape: ") + why); };
+        if (stack.empty() || stack.back() != exception_) refuse("handler stack");
+        // The clauses run above the previous exception, the group, the list and the unmatched rest.
+        std::vector<ExprPtr> clause_stack(stack.begin(), stack.end() - 1);
+        clause_stack.push_back(previous_exception_);
+        clause_stack.push_back(exception_);
+        clause_stack.push_back(marker("<raised groups>"));
+        clause_stack.push_back(marker("<unmatched group>"));
+        emitted_[handler] = true;
+        int b = handler;
+        size_t k = 2;  // past PushExcInfo, ExceptStarBegin
+        std::vector<const NeutralOp*> ops = real_ops(b);
+        while (true) {
+            if (k < ops.size() && ops[k]->kind == N::ListAppend) break;  // the end
+            // The clause's type, computed from nothing on the stack, with no statements.
+            std::vector<ExprPtr> type_stack;
+            Body type_out;
+            for (; k < ops.size() && ops[k]->kind != N::CheckEgMatch; ++k) {
+                if (is_block_terminator(ops[k]->kind)) refuse("clause type");
+                step_op(*ops[k], type_stack, type_out);
+            }
+            if (type_stack.size() != 1 || !type_out.empty()) refuse("clause type");
+            if (k + 3 != ops.size() || ops[k + 1]->kind != N::Copy || ops[k + 1]->arg != 1 || ops[k + 2]->kind != N::JumpIf ||
+                ops[k + 2]->condition != JumpCondition::IfNone)
+                refuse("clause test");
+            ExceptHandler clause;
+            clause.type = type_stack[0];
+            int no_match = cfg_.block_at_offset(ops[k + 2]->target);
+            // No match: POP_TOP, on to the next clause.
+            std::vector<const NeutralOp*> nm = real_ops(no_match);
+            if (nm.empty() || nm[0]->kind != N::Pop) refuse("no match");
+            emitted_[no_match] = true;
+            StarNext next = star_next(nm, 1, no_match);
+            if (next.block < 0) refuse("no match");
+            // Match: bound to the name or dropped; the body follows under the clause's own handler.
+            int bind = b + 1;
+            std::vector<const NeutralOp*> bops = real_ops(bind);
+            if (bops.empty() || (bops[0]->kind != N::Store && bops[0]->kind != N::Pop)) refuse("clause binding");
+            if (bops[0]->kind == N::Store) clause.name = bops[0]->name;
+            emitted_[bind] = true;
+            size_t h = clause.name.empty() ? 0 : 3;
+            if (bops.size() > 1) {
+                // A body that cannot raise (`pass`) has no handler: its way on follows the binding.
+                if ((h && !is_name_unbinding(bops, 1, clause.name)) || !(star_next(bops, 1 + h, bind) == next))
+                    refuse("clause binding");
+                clause.body.push_back(make_stmt(StmtKind::Pass));
+                clauses.push_back(std::move(clause));
+                if (next.block <= b) refuse("next clause");
+                b = next.block;
+                emitted_[b] = true;
+                ops = real_ops(b);
+                k = 0;
+                if (next.appended) break;
+                continue;
+            }
+            int body_start = bind + 1;
+            // (The clause's handler is the one just inside the except* handler's own: the body may
+            // start with a try statement of its own.)
+            int clause_handler = -1;
+            for (int c : handler_chain(body_start)) {
+                if (c == cfg_.block(bind).handler) break;
+                clause_handler = c;
+            }
+            if (clause_handler < 0 || !inside(clause_handler, cfg_.block(bind).handler)) refuse("clause body");
+            // The clause's handler adds what the body raised to the list.
+            std::vector<const NeutralOp*> hops = real_ops(clause_handler);
+            if ((h && !is_name_unbinding(hops, 0, clause.name)) || hops.size() < h + 2 || hops[h]->kind != N::ListAppend ||
+                hops[h]->arg != 3 || hops[h + 1]->kind != N::Pop || !(star_next(hops, h + 2, clause_handler) == next))
+                refuse("clause handler");
+            emitted_[clause_handler] = true;
+            // The body: the blocks under the clause's handler (and those the table leaves out).
+            std::vector<bool> uncovered = uncovered_body_blocks(body_start, clause_handler);
+            int stop = body_start + 1;
+            while (stop < cfg_.size() && in_body(stop, clause_handler, uncovered)) ++stop;
+            if (stop >= cfg_.size() || stop > clause_handler) refuse("clause body end");
+            std::vector<ExprPtr> body_stack = clause_stack;
+            bool flows = emit_region(body_start, stop, clause.body, nullptr, body_stack, clause_stack.size());
+            if (flows) {
+                if (body_stack.size() != clause_stack.size() || stop == clause_handler) refuse("clause body stack");
+                std::vector<const NeutralOp*> end = real_ops(stop);
+                if ((h && !is_name_unbinding(end, 0, clause.name)) || !(star_next(end, h, stop) == next)) refuse("clause end");
+                emitted_[stop] = true;
+            }
+            strip_name_cleanup(clause.body, clause.name);
+            if (clause.body.empty()) clause.body.push_back(make_stmt(StmtKind::Pass));
+            clauses.push_back(std::move(clause));
+            if (next.block <= b) refuse("next clause");
+            b = next.block;
+            emitted_[b] = true;
+            ops = real_ops(b);
+            k = 0;
+            if (next.appended) break;
+        }
+        // The end: re-raise what the clauses raised and did not match, or go on.
+        if (k < ops.size() && ops[k]->kind == N::ListAppend && ops[k]->arg == 1) ++k;
+        else if (k != 0 || ops.empty() || ops[0]->kind != N::PrepReraiseStar) refuse("end");
+        if (ops.size() != k + 3 || ops[k]->kind != N::PrepReraiseStar || ops[k + 1]->kind != N::Copy ||
+            ops[k + 1]->arg != 1 || ops[k + 2]->kind != N::JumpIf || ops[k + 2]->condition != JumpCondition::IfNotNone)
+            refuse("end");
+        int reraise = cfg_.block_at_offset(ops[k + 2]->target);
+        std::vector<const NeutralOp*> rops = real_ops(reraise);
+        if (rops.size() != 3 || rops[0]->kind != N::Swap || rops[0]->arg != 2 || rops[1]->kind != N::PopExcept ||
+            rops[2]->kind != N::Reraise || rops[2]->arg != 0)
+            refuse("re-raise");
+        emitted_[reraise] = true;
+        // The way out: POP_TOP; POP_EXCEPT; jump (3.13 starts blocks where the handlers change).
+        int done = b + 1;
+        std::vector<const NeutralOp*> dops = real_ops(done);
+        emitted_[done] = true;
+        while (dops.size() < 2 && !is_block_terminator(ops_[cfg_.block(done).last - 1].kind) && done + 1 < cfg_.size() &&
+               cfg_.block(done + 1).preds.size() == 1) {
+            ++done;
+            emitted_[done] = true;
+            std::vector<const NeutralOp*> more = real_ops(done);
+            dops.insert(dops.end(), more.begin(), more.end());
+        }
+        if (dops.size() < 2 || dops[0]->kind != N::Pop || dops[1]->kind != N::PopExcept) refuse("way out");
+        const Block& last = cfg_.block(done);
+        bool falls = dops.size() == 2 && last.succs.size() == 1 && last.succs[0] == done + 1;
+        if (falls || (dops.size() == 3 && dops[2]->kind == N::Jump)) {
+            int to = falls ? done + 1 : cfg_.block_at_offset(dops[2]->target);
+            if (after < 0 || (to != after && through_jumps(to) != through_jumps(after))) refuse("way out");
+            if (to != after) emit_jump_chain(to);
+            stack.pop_back();  // POP_EXCEPT: the statement's stack again
+            return after;
+        }
+        // 3.12+ copy a short exit after the POP_EXCEPT: the same code as at the body's normal exit,
+        // which the statement goes on to.
+        std::vector<int> copy_blocks;
+        std::vector<const NeutralOp*> copy = straight_ops_from(size_t(dops[2] - &ops_[0]), &copy_blocks);
+        if (after < 0 && exit < 0 && dops.size() == 4 && (dops[2]->kind == N::Load || dops[2]->kind == N::LoadConst) &&
+            dops[3]->kind == N::Return) {
+            std::vector<ExprPtr> values;
+            Body none;
+            step_op(*dops[2], values, none);
+            if (values.size() != 1 || !none.empty()) refuse("way out");
+            auto ret = make_stmt(StmtKind::Return);
+            ret->value = values[0];
+            tail.push_back(ret);
+            stack.pop_back();
+            return -1;
+        }
+        if (after >= 0 || exit < 0 || !same_ops(copy, straight_ops(exit))) refuse("way out");
+        for (int c : copy_blocks) emitted_[c] = true;
+        stack.pop_back();
+        return exit;
     }
 
     // The blocks before `until` that normal flow from `from` reaches without leaving them.

@@ -45,6 +45,11 @@ enum class N {
     // Exception handling (3.11+): handler entry and exit, `except T` tests, the compiler's re-raise
     // at the end of a handler, `with` entry and its handler's __exit__ call, the generator guard.
     PushExcInfo, PopExcept, CheckExcMatch, Reraise, BeforeWith, WithExceptStart, StopIterationError,
+    // `except*` (3.11+, PEP 654): ExceptStarBegin follows the handler's PushExcInfo and pushes the
+    // list of raised groups and the group still unmatched (3.11's COPY 1; BUILD_LIST 0; SWAP 2,
+    // 3.12's BUILD_LIST 0; COPY 2); CheckEgMatch pops group and type, pushes rest and match;
+    // PrepReraiseStar pops original and list, pushes what to re-raise (or None).
+    ExceptStarBegin, CheckEgMatch, PrepReraiseStar,
     // Block-stack markers (3.8-3.10): SETUP_FINALLY / SETUP_WITH (target: the handler; arg: values
     // above the block's stack level) and POP_BLOCK. normalize's block-stack pass turns them into
     // the handler fields below and removes them: nothing after normalize sees one.

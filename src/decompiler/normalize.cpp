@@ -75,12 +75,36 @@ public:
         }
         else attach_handlers();
         drop_except_name_cleanups();
+        mark_except_star_prologues();
         if (traits_.copies_small_exits) share_exit_tails(out_, traits_.fused_const_returns);
         if (traits_.forward_conditionals) fold_backward_conditionals();
         if (traits_.copies_clause_exits) share_clause_exits();
         unthread_short_circuits();
         share_short_circuit_exit_tails(out_);
         return std::move(out_);
+    }
+
+    // An except* handler starts with PUSH_EXC_INFO, then the list of raised groups and a copy of
+    // the group below it: 3.11 writes `COPY 1; BUILD_LIST 0; SWAP 2`, 3.12+ `BUILD_LIST 0; COPY 2`.
+    // Both become one ExceptStarBegin (the rest Nops, keeping offsets).
+    void mark_except_star_prologues() {
+        auto is = [&](size_t k, N kind, int64_t arg) { return k < out_.size() && out_[k].kind == kind && out_[k].arg == arg; };
+        for (size_t k = 0; k + 1 < out_.size(); ++k) {
+            if (out_[k].kind != N::PushExcInfo) continue;
+            size_t n = 0;
+            if (is(k + 1, N::Copy, 1) && is(k + 2, N::BuildList, 0) && is(k + 3, N::Swap, 2)) n = 3;
+            else if (is(k + 1, N::BuildList, 0) && is(k + 2, N::Copy, 2)) n = 2;
+            if (n == 0) continue;
+            // (Only where a CHECK_EG_MATCH follows before any jump: nothing else starts so.)
+            size_t m = k + 1 + n;
+            while (m < out_.size() && out_[m].kind != N::CheckEgMatch && out_[m].target < 0 && out_[m].kind != N::Return &&
+                   out_[m].kind != N::Raise && out_[m].kind != N::Reraise)
+                ++m;
+            if (m >= out_.size() || out_[m].kind != N::CheckEgMatch) continue;
+            out_[k + 1].kind = N::ExceptStarBegin;
+            out_[k + 1].arg = 0;
+            for (size_t j = k + 2; j <= k + n; ++j) out_[j].kind = N::Nop;
+        }
     }
 
     // A value `a and b or c` compiles to `a; JUMP_IF_FALSE_OR_POP J; b; J: JUMP_IF_TRUE_OR_POP end;
@@ -665,6 +689,11 @@ private:
         case O::CALL_INTRINSIC_1: return intrinsic(i);
         case O::CALL_INTRINSIC_2: {
             NeutralOp op;
+            if (size_t(i.arg) < table_.intrinsic_2.size() && table_.intrinsic_2[i.arg] == "INTRINSIC_PREP_RERAISE_STAR")
+            {
+                emit(N::PrepReraiseStar);
+                return;
+            }
             if (size_t(i.arg) >= table_.intrinsic_2.size() || !type_param_op(table_.intrinsic_2[i.arg], op)) return unsupported(i);
             return emit_type_param_op(op);
         }
@@ -769,6 +798,8 @@ private:
         case O::PUSH_EXC_INFO: emit(N::PushExcInfo); return;
         case O::POP_EXCEPT: emit(N::PopExcept); return;
         case O::CHECK_EXC_MATCH: emit(N::CheckExcMatch); return;
+        case O::CHECK_EG_MATCH: emit(N::CheckEgMatch); return;
+        case O::PREP_RERAISE_STAR: emit(N::PrepReraiseStar); return;
         case O::RERAISE: emit_count(N::Reraise, cleanup_reraises_.count(i.offset) ? 1 : i.has_arg ? i.arg : 0); return;
         case O::JUMP_IF_NOT_EXC_MATCH:
             if (!pending_exception_match_) return unsupported(i);
