@@ -1994,6 +1994,54 @@ def run():
         except RuntimeError as r:
             out.append(str(r))
     return out
+""", "run()"),    # An if in an except clause of a try in a loop (3.11+ lay the clause out after the loop): its
+    # sides meet in the clause, or at the code after the try, or one side continues; and a try
+    # ending an if's side whose clause only continues.
+    "except_clause_if_in_loop": ("""
+def lookup(items, table):
+    out = []
+    for k in items:
+        try:
+            v = table[k]
+        except KeyError:
+            if k:
+                v = -1
+        out.append(v)
+    return out
+
+def defaults(items, table):
+    out = []
+    for k in items:
+        try:
+            out.append((k, table[k]))
+        except KeyError:
+            if k > 2:
+                v = k * 2
+            elif k > 1:
+                v = ()
+            else:
+                continue
+            out.append((k, v))
+    return out
+
+def select(items, check):
+    for x in items:
+        if x is None or x >= 0:
+            if check:
+                try:
+                    if not 10 // x:
+                        continue
+                except ZeroDivisionError:
+                    continue
+            y = x * 3
+            if check:
+                yield y
+            else:
+                yield -y
+
+def run():
+    return (lookup([0, 1, 2], {0: 'a'}), defaults([0, 1, 2, 3, 4], {4: 'x'}),
+            list(select([1, 20, 0, 3], True)), list(select([1, 20, 3], False)))
 """, "run()"),
 })
 
@@ -2195,6 +2243,7 @@ EQUIVALENT_NOW |= {("code_after_try_all_clauses_return", v) for v in ("3.8", "3.
 EQUIVALENT_NOW |= {("lambda_in_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
+EQUIVALENT_NOW |= {("except_clause_if_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

@@ -3453,9 +3453,12 @@ private:
         bool m_at_header = loop && m == loop->header;
         auto meet_at = [&](int k) {
             return k >= 0 && (m < 0 || k < m || (m_at_header && !is_bare_back_jump(k, loop->header))) &&
-                   (!loop || loop->blocks.count(k)) && (stop <= block || k <= stop);
+                   (!loop || loop->blocks.count(k) || in_clause_after_loop(block, k, *loop)) && (stop <= block || k <= stop);
         };
         if (meet_at(common)) return common;
+        // An if in an except clause laid out after the loop body ends where its sides meet in the
+        // clause (the first block both reach, which every path passes).
+        if (loop && m > block && common == m && in_clause_after_loop(block, m, *loop) && (stop <= block || m <= stop)) return m;
         // A side that is a try whose body only ends goes on where its except clause does.
         if (common < 0) {
             int through = first_common_block(c.then_block, c.else_block, block, true);
@@ -3520,7 +3523,7 @@ private:
         // Every path reaches the next iteration: where a side reaches the end of the enclosing region
         // inside the loop, the paths that do not pass there `continue`, the others meet there.
         // (A then-side laid out first that ends, with no jump over an else arm after it, had no else.)
-        if (m_at_header && stop > block && loop->blocks.count(stop) &&
+        if (m_at_header && stop > block && (loop->blocks.count(stop) || in_clause_after_loop(block, stop, *loop)) &&
             (reachable_above(c.then_block, block)[stop] || reachable_above(c.else_block, block)[stop])) {
             if (c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else && side_ends(c.then_block, c.else_block, loop))
                 return c.else_block;
@@ -3709,6 +3712,12 @@ private:
         return false;
     }
 
+    // Whether `block` and `k` are both code of except clauses of try statements inside `loop`,
+    // laid out after its blocks (3.11+): an if there whose sides meet at `k` ends there.
+    bool in_clause_after_loop(int block, int k, const Loop& loop) const {
+        return !loop.blocks.count(block) && k > block && in_except_clause_of(block, loop) && in_except_clause_of(k, loop);
+    }
+
     // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
     bool reaches_above(int from, int to, int floor) const {
         return from >= 0 && to >= 0 && to > floor && reachable_above(from, floor, true)[size_t(to)];
@@ -3814,7 +3823,8 @@ private:
         // the rest of the body, which goes on to the next iteration.)
         bool threaded_else = is_threaded_back_jump(c.else_block, b, c.then_block, loop);
         if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
-            !then_body.empty() && (merge < 0 || merge == next_iteration(loop) || !loop->blocks.count(merge)) &&
+            !then_body.empty() &&
+            (merge < 0 || merge == next_iteration(loop) || (!loop->blocks.count(merge) && !in_clause_after_loop(c.last_block, merge, *loop))) &&
             (merge != next_iteration(loop) || !threaded_else)) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate(c.test);
@@ -4605,9 +4615,11 @@ private:
         handler_stack.push_back(exception_);
         int after = handler_exit(handler, loop);
         // Clauses that all leave by continue/break (which they then say): the statement ends where
-        // the layout says.
-        if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to))
+        // the layout says, or where the enclosing region does when the body goes on there.
+        if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to)) {
             if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
+            else if (exit == stop) after = stop;
+        }
         Body handler_body;
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
         if (!handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
