@@ -2043,6 +2043,38 @@ def run():
     return (lookup([0, 1, 2], {0: 'a'}), defaults([0, 1, 2, 3, 4], {4: 'x'}),
             list(select([1, 20, 0, 3], True)), list(select([1, 20, 3], False)))
 """, "run()"),
+    # `while True:` left only by `break` in an except clause that 3.11+ lay out after the loop (right
+    # after it, or after code of an enclosing if's other side): where the clause goes is the exit.
+    "while_true_except_break": ("""
+def strip(a, env):
+    while True:
+        try:
+            i = a.index(1)
+            del a[i]
+        except ValueError:
+            break
+    if env:
+        a = a + [2]
+    return a
+
+def strip_or(a, env):
+    if a.count(1) > 1 or env:
+        while True:
+            try:
+                i = a.index(1)
+                del a[i]
+            except ValueError:
+                break
+    elif env is None:
+        for i in range(2):
+            a.append(i)
+    if env:
+        a = a + [2]
+    return a
+
+def run():
+    return [strip([1, 3, 1], e) for e in (0, 1)] + [strip_or(x, e) for x in ([1], [1, 1, 5]) for e in (0, 1, None)]
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -2244,6 +2276,7 @@ EQUIVALENT_NOW |= {("lambda_in_displays", v) for v in ("3.8", "3.9", "3.10", "3.
 EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_if_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

@@ -4247,6 +4247,7 @@ private:
         const NeutralOp& last = ops_[cfg_.block(loop.latch).last - 1];
         if (last.kind != N::Jump) unsupported("loop shape not supported yet");
         loop.exit = loop.latch + 1 < cfg_.size() ? loop.latch + 1 : -1;
+        if (int past = exit_past_clauses(loop); past >= 0) loop.exit = past;
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
@@ -4284,6 +4285,37 @@ private:
         // (Where no jump from the loop goes there, the code after it is reached some other way.)
         if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop))) return kFlowEnded;
         return loop.break_to;
+    }
+
+    // The handlers of try statements in the body of `loop` laid out after it (3.11+); a try around
+    // the loop is open already, or covers its jump back (see try_encloses_loop).
+    std::vector<int> clauses_after(const Loop& loop) const {
+        std::set<int> out;
+        for (int k : loop.blocks)
+            if (int h = cfg_.block(k).handler; h > loop.latch && !open_handlers_.count(h) && !inside(loop.latch, h) && handlers_.count(h) &&
+                                                handlers_.at(h).kind == HandlerKind::Try)
+                out.insert(h);
+        return {out.begin(), out.end()};
+    }
+
+    // 3.11+ may lay out the except clauses of a try in a loop's body right after the loop, where
+    // normal flow never enters: where those clauses go on past the loop is the loop's exit (-1: the
+    // block after the loop is no such handler).
+    int exit_past_clauses(Loop& loop) const {
+        int e = loop.exit;
+        if (e < 0 || !cfg_.block(e).preds.empty() || !handlers_.count(e) || handlers_.at(e).kind != HandlerKind::Try) return -1;
+        bool covers_body = false;
+        for (int k : loop.blocks) covers_body = covers_body || inside(k, e);
+        if (!covers_body) return -1;
+        int next = single_clause_exit(e, loop);
+        return next > e ? next : -1;
+    }
+
+    // The one place outside `loop` where the except clauses of `handler` go on (-1: none, or not one).
+    int single_clause_exit(int handler, const Loop& loop) const {
+        std::set<int> targets, loop_targets;
+        if (!clause_exits(handler, &loop, targets, loop_targets) || targets.size() != 1) return -1;
+        return *targets.begin();
     }
 
     static ObjectRef false_value() {
@@ -4346,6 +4378,11 @@ private:
                 if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit))
                     best = std::max(best, s);
         }
+        // A `break` in an except clause of a while loop's body that 3.11+ lay out after the loop
+        // jumps there from the clause.
+        if (!loop.is_for && loop.exit >= 0)
+            for (int h : clauses_after(loop))
+                if (int next = single_clause_exit(h, loop); next > loop.exit && !is_bare_back_jump(next, loop.exit)) best = std::max(best, next);
         return best;
     }
 
@@ -4505,6 +4542,17 @@ private:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, const Loop* loop) const {
         std::set<int> targets, loop_targets;
+        if (!clause_exits(handler, loop, targets, loop_targets)) unsupported("an except clause that ends in a branch");
+        if (targets.size() > 1) unsupported("except clauses that continue in different places");
+        if (!targets.empty()) return *targets.begin();
+        // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
+        // the next iteration flows there; `break` is a statement of its own).
+        return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+    }
+
+    // Where the except clauses of the handler at `handler` go after POP_EXCEPT: to `loop`'s header
+    // or break target (`loop_targets`), or elsewhere (`targets`). False: a clause ends in a branch.
+    bool clause_exits(int handler, const Loop* loop, std::set<int>& targets, std::set<int>& loop_targets) const {
         std::set<std::pair<int, int>> seen;
         std::vector<std::pair<int, int>> work = {{handler, 0}};
         while (!work.empty()) {
@@ -4524,8 +4572,7 @@ private:
             const NeutralOp& last = ops_[blk.last - 1];
             if (last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) continue;
             int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
-            if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter)
-                unsupported("an except clause that ends in a branch");
+            if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter) return false;
             if (depth > 0) {
                 work.push_back({next, depth - 1});
                 continue;
@@ -4541,11 +4588,7 @@ private:
                 continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
-        if (targets.size() > 1) unsupported("except clauses that continue in different places");
-        if (!targets.empty()) return *targets.begin();
-        // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
-        // the next iteration flows there; `break` is a statement of its own).
-        return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+        return true;
     }
 
     // `POP_EXCEPT...; return constant`, in one block.
