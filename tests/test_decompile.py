@@ -2075,6 +2075,25 @@ def strip_or(a, env):
 def run():
     return [strip([1, 3, 1], e) for e in (0, 1)] + [strip_or(x, e) for x in ([1], [1, 1, 5]) for e in (0, 1, None)]
 """, "run()"),
+    # `a or b and c` in a loop inside a with body (3.13 leave the conditional jumps and the jumps
+    # back uncovered, each in a block of its own): one condition.
+    "with_loop_or_and_filter": ("""
+import contextlib
+
+def pick(items, keep, log):
+    with contextlib.nullcontext(log) as out:
+        with contextlib.nullcontext(out) as z:
+            for x in items:
+                name = str(x)
+                if keep is None or keep(name) and x != len(name):
+                    z.append(name)
+            if items:
+                z.append('end')
+    return log
+
+def run():
+    return pick([1, 22, 333, 4444], None, []), pick([1, 22, 333, 4444], lambda n: n != '22', []), pick([], len, [])
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -2277,6 +2296,7 @@ EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11",
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_if_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

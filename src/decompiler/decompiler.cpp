@@ -2632,7 +2632,11 @@ private:
         if (block < 0 || seen_emitted(block) || cfg_.block(block).preds.empty()) return std::nullopt;
         for (int p : cfg_.block(block).preds)
             if (!in_condition(owner, p)) return std::nullopt;
-        if (cfg_.block(block).handler != cfg_.block(cfg_.block(block).preds[0]).handler) return std::nullopt;
+        // (A test whose conditional jump sits in a block of its own, uncovered, is under the
+        // handler of the block before that jump.)
+        int before = cfg_.block(block).preds[0];
+        if (cfg_.block(before).handler < 0 && before > 0 && is_lone_jump_after(before - 1)) --before;
+        if (cfg_.block(block).handler != cfg_.block(before).handler) return std::nullopt;
         return probe_condition(block, stack);
     }
 
