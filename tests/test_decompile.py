@@ -2094,6 +2094,25 @@ def pick(items, keep, log):
 def run():
     return pick([1, 22, 333, 4444], None, []), pick([1, 22, 333, 4444], lambda n: n != '22', []), pick([], len, [])
 """, "run()"),
+    # A test after `or` whose value holds a short circuit of its own: `a or (b or c) is d`.
+    "or_test_with_inner_short_circuit": ("""
+def pick(items, everything, default):
+    out = []
+    for key, value in items:
+        if everything is not None or (value.get(key) or default) is default:
+            if key:
+                out.append(key)
+    return out
+
+def one(value, flag, default):
+    if flag or (value or default) is default:
+        return 'yes'
+    return 'no'
+
+def run():
+    items = [('a', {}), ('b', {'b': 1}), ('', {})]
+    return (pick(items, None, None), pick(items, 1, None), [one(v, f, None) for v in (0, 1, None) for f in (0, 1)])
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -2297,6 +2316,7 @@ EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", 
 EQUIVALENT_NOW |= {("except_clause_if_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

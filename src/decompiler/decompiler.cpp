@@ -2693,17 +2693,43 @@ private:
         Body scratch;
         const NeutralOp* term;
         int last = block;
+        std::vector<int> inner;  // the right side of a short circuit inside the tested value
         try {
             term = simulate(block, copy, scratch, true);
-            if (!term && scratch.empty() && is_lone_jump_after(block)) term = simulate(last = block + 1, copy, scratch, true);
+            if (term && term->kind == N::JumpIfOrPop && scratch.empty()) {
+                if (!read_inner_short_circuit(last, *term, copy, inner)) return std::nullopt;
+                term = simulate(last = inner.back() + 1, copy, scratch, true);
+            }
+            if (!term && scratch.empty() && is_lone_jump_after(last)) term = simulate(last = last + 1, copy, scratch, true);
         } catch (const Error&) {
             return std::nullopt;
         }
         if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
         Condition c = read_condition(last, *term, copy);
         c.first_block = block;
+        c.merged_blocks.insert(c.merged_blocks.end(), inner.begin(), inner.end());
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
         return reduce_condition(c, stack, loop_test);
+    }
+
+    // A tested value that holds `x or y` / `x and y` (`(x or y) is z`), whose jump-or-pop ends
+    // `block`: its right side, one block of pure code reached only from `block`, falls into the
+    // target, where the test goes on. Replaces `x` on `stack` with the whole value; the right
+    // side's block goes to `inner`.
+    bool read_inner_short_circuit(int block, const NeutralOp& jump, std::vector<ExprPtr>& stack, std::vector<int>& inner) {
+        int right = block + 1, target = cfg_.block_at_offset(jump.target);
+        if (stack.empty() || target != right + 1 || cfg_.block(right).preds != std::vector<int>{block} ||
+            cfg_.block(target).preds.size() != 2 || seen_emitted(right) || seen_emitted(target) || is_chain_cleanup(target) ||
+            cfg_.block(right).handler != cfg_.block(block).handler || cfg_.block(target).handler != cfg_.block(block).handler)
+            return false;
+        ExprPtr left = pop(stack);
+        size_t size = stack.size();
+        Body scratch;
+        if (simulate(right, stack, scratch, true) || !scratch.empty() || stack.size() != size + 1) return false;
+        ExprPtr value = pop(stack);
+        stack.push_back(bool_op(jump.condition == JumpCondition::IfTrue ? "or" : "and", left, value));
+        inner.push_back(right);
+        return true;
     }
 
     // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
