@@ -2113,6 +2113,36 @@ def run():
     items = [('a', {}), ('b', {'b': 1}), ('', {})]
     return (pick(items, None, None), pick(items, 1, None), [one(v, f, None) for v in (0, 1, None) for f in (0, 1)])
 """, "run()"),
+    # A try that starts a `while True:` body (its handler covers the loop's first block, not the
+    # jump back): an if/else in its except clause, laid out after the loop (3.11+).
+    "while_true_try_first_clause_if": ("""
+def scan(it, params):
+    out = []
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            p = next(params, None)
+            if p is None:
+                break
+            if p > 5:
+                kind = 'big'
+            else:
+                kind = 'small'
+            out.append(kind)
+            raise ValueError(kind)
+        out.append(v)
+    return out
+
+def run():
+    res = []
+    for ps in ([], [7], [1]):
+        try:
+            res.append(scan(iter([1, 2]), iter(ps)))
+        except ValueError as e:
+            res.append(str(e))
+    return res
+""", "run()"),
 })
 
 # A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
@@ -2317,6 +2347,7 @@ EQUIVALENT_NOW |= {("except_clause_if_in_loop", v) for v in ("3.8", "3.9", "3.10
 EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")}  # 3.10: not equivalent; 3.11+: refused (a block reached twice)
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

@@ -3724,7 +3724,10 @@ private:
     // statement inside the loop (3.11+ lay them out after the loop), not code after the loop.
     bool in_except_clause_of(int block, const Loop& loop) const {
         if (block <= loop.header) return false;
+        // (The header's handler is a try's around the loop where it covers the jump back too; else
+        // the try starts the body.)
         int outer = cfg_.block(loop.header).handler;
+        if (outer >= 0 && !inside(loop.latch, outer)) outer = -1;
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work;
         for (int k : loop.blocks)
