@@ -1994,6 +1994,154 @@ def run():
         except RuntimeError as r:
             out.append(str(r))
     return out
+""", "run()"),    # An if in an except clause of a try in a loop (3.11+ lay the clause out after the loop): its
+    # sides meet in the clause, or at the code after the try, or one side continues; and a try
+    # ending an if's side whose clause only continues.
+    "except_clause_if_in_loop": ("""
+def lookup(items, table):
+    out = []
+    for k in items:
+        try:
+            v = table[k]
+        except KeyError:
+            if k:
+                v = -1
+        out.append(v)
+    return out
+
+def defaults(items, table):
+    out = []
+    for k in items:
+        try:
+            out.append((k, table[k]))
+        except KeyError:
+            if k > 2:
+                v = k * 2
+            elif k > 1:
+                v = ()
+            else:
+                continue
+            out.append((k, v))
+    return out
+
+def select(items, check):
+    for x in items:
+        if x is None or x >= 0:
+            if check:
+                try:
+                    if not 10 // x:
+                        continue
+                except ZeroDivisionError:
+                    continue
+            y = x * 3
+            if check:
+                yield y
+            else:
+                yield -y
+
+def run():
+    return (lookup([0, 1, 2], {0: 'a'}), defaults([0, 1, 2, 3, 4], {4: 'x'}),
+            list(select([1, 20, 0, 3], True)), list(select([1, 20, 3], False)))
+""", "run()"),
+    # `while True:` left only by `break` in an except clause that 3.11+ lay out after the loop (right
+    # after it, or after code of an enclosing if's other side): where the clause goes is the exit.
+    "while_true_except_break": ("""
+def strip(a, env):
+    while True:
+        try:
+            i = a.index(1)
+            del a[i]
+        except ValueError:
+            break
+    if env:
+        a = a + [2]
+    return a
+
+def strip_or(a, env):
+    if a.count(1) > 1 or env:
+        while True:
+            try:
+                i = a.index(1)
+                del a[i]
+            except ValueError:
+                break
+    elif env is None:
+        for i in range(2):
+            a.append(i)
+    if env:
+        a = a + [2]
+    return a
+
+def run():
+    return [strip([1, 3, 1], e) for e in (0, 1)] + [strip_or(x, e) for x in ([1], [1, 1, 5]) for e in (0, 1, None)]
+""", "run()"),
+    # `a or b and c` in a loop inside a with body (3.13 leave the conditional jumps and the jumps
+    # back uncovered, each in a block of its own): one condition.
+    "with_loop_or_and_filter": ("""
+import contextlib
+
+def pick(items, keep, log):
+    with contextlib.nullcontext(log) as out:
+        with contextlib.nullcontext(out) as z:
+            for x in items:
+                name = str(x)
+                if keep is None or keep(name) and x != len(name):
+                    z.append(name)
+            if items:
+                z.append('end')
+    return log
+
+def run():
+    return pick([1, 22, 333, 4444], None, []), pick([1, 22, 333, 4444], lambda n: n != '22', []), pick([], len, [])
+""", "run()"),
+    # A test after `or` whose value holds a short circuit of its own: `a or (b or c) is d`.
+    "or_test_with_inner_short_circuit": ("""
+def pick(items, everything, default):
+    out = []
+    for key, value in items:
+        if everything is not None or (value.get(key) or default) is default:
+            if key:
+                out.append(key)
+    return out
+
+def one(value, flag, default):
+    if flag or (value or default) is default:
+        return 'yes'
+    return 'no'
+
+def run():
+    items = [('a', {}), ('b', {'b': 1}), ('', {})]
+    return (pick(items, None, None), pick(items, 1, None), [one(v, f, None) for v in (0, 1, None) for f in (0, 1)])
+""", "run()"),
+    # A try that starts a `while True:` body (its handler covers the loop's first block, not the
+    # jump back): an if/else in its except clause, laid out after the loop (3.11+).
+    "while_true_try_first_clause_if": ("""
+def scan(it, params):
+    out = []
+    while True:
+        try:
+            v = next(it)
+        except StopIteration:
+            p = next(params, None)
+            if p is None:
+                break
+            if p > 5:
+                kind = 'big'
+            else:
+                kind = 'small'
+            out.append(kind)
+            raise ValueError(kind)
+        out.append(v)
+    return out
+
+def run():
+    res = []
+    for ps in ([], [7], [1]):
+        try:
+            res.append(scan(iter([1, 2]), iter(ps)))
+        except ValueError as e:
+            res.append(str(e))
+    return res
 """, "run()"),
 })
 
@@ -2195,6 +2343,11 @@ EQUIVALENT_NOW |= {("code_after_try_all_clauses_return", v) for v in ("3.8", "3.
 EQUIVALENT_NOW |= {("lambda_in_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("implicit_return_beside_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
 EQUIVALENT_NOW |= {("except_clause_break", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: try-else layout
+EQUIVALENT_NOW |= {("except_clause_if_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")}  # 3.10: not equivalent; 3.11+: refused (a block reached twice)
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

@@ -2778,7 +2778,11 @@ private:
         if (block < 0 || seen_emitted(block) || cfg_.block(block).preds.empty()) return std::nullopt;
         for (int p : cfg_.block(block).preds)
             if (!in_condition(owner, p)) return std::nullopt;
-        if (cfg_.block(block).handler != cfg_.block(cfg_.block(block).preds[0]).handler) return std::nullopt;
+        // (A test whose conditional jump sits in a block of its own, uncovered, is under the
+        // handler of the block before that jump.)
+        int before = cfg_.block(block).preds[0];
+        if (cfg_.block(before).handler < 0 && before > 0 && is_lone_jump_after(before - 1)) --before;
+        if (cfg_.block(block).handler != cfg_.block(before).handler) return std::nullopt;
         return probe_condition(block, stack);
     }
 
@@ -2835,17 +2839,43 @@ private:
         Body scratch;
         const NeutralOp* term;
         int last = block;
+        std::vector<int> inner;  // the right side of a short circuit inside the tested value
         try {
             term = simulate(block, copy, scratch, true);
-            if (!term && scratch.empty() && is_lone_jump_after(block)) term = simulate(last = block + 1, copy, scratch, true);
+            if (term && term->kind == N::JumpIfOrPop && scratch.empty()) {
+                if (!read_inner_short_circuit(last, *term, copy, inner)) return std::nullopt;
+                term = simulate(last = inner.back() + 1, copy, scratch, true);
+            }
+            if (!term && scratch.empty() && is_lone_jump_after(last)) term = simulate(last = last + 1, copy, scratch, true);
         } catch (const Error&) {
             return std::nullopt;
         }
         if (!term || term->kind != N::JumpIf || !scratch.empty() || copy.size() <= stack.size()) return std::nullopt;
         Condition c = read_condition(last, *term, copy);
         c.first_block = block;
+        c.merged_blocks.insert(c.merged_blocks.end(), inner.begin(), inner.end());
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
         return reduce_condition(c, stack, loop_test);
+    }
+
+    // A tested value that holds `x or y` / `x and y` (`(x or y) is z`), whose jump-or-pop ends
+    // `block`: its right side, one block of pure code reached only from `block`, falls into the
+    // target, where the test goes on. Replaces `x` on `stack` with the whole value; the right
+    // side's block goes to `inner`.
+    bool read_inner_short_circuit(int block, const NeutralOp& jump, std::vector<ExprPtr>& stack, std::vector<int>& inner) {
+        int right = block + 1, target = cfg_.block_at_offset(jump.target);
+        if (stack.empty() || target != right + 1 || cfg_.block(right).preds != std::vector<int>{block} ||
+            cfg_.block(target).preds.size() != 2 || seen_emitted(right) || seen_emitted(target) || is_chain_cleanup(target) ||
+            cfg_.block(right).handler != cfg_.block(block).handler || cfg_.block(target).handler != cfg_.block(block).handler)
+            return false;
+        ExprPtr left = pop(stack);
+        size_t size = stack.size();
+        Body scratch;
+        if (simulate(right, stack, scratch, true) || !scratch.empty() || stack.size() != size + 1) return false;
+        ExprPtr value = pop(stack);
+        stack.push_back(bool_op(jump.condition == JumpCondition::IfTrue ? "or" : "and", left, value));
+        inner.push_back(right);
+        return true;
     }
 
     // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
@@ -3604,9 +3634,12 @@ private:
         bool m_at_header = loop && m == loop->header;
         auto meet_at = [&](int k) {
             return k >= 0 && (m < 0 || k < m || (m_at_header && !is_bare_back_jump(k, loop->header))) &&
-                   (!loop || loop->blocks.count(k)) && (stop <= block || k <= stop);
+                   (!loop || loop->blocks.count(k) || in_clause_after_loop(block, k, *loop)) && (stop <= block || k <= stop);
         };
         if (meet_at(common)) return common;
+        // An if in an except clause laid out after the loop body ends where its sides meet in the
+        // clause (the first block both reach, which every path passes).
+        if (loop && m > block && common == m && in_clause_after_loop(block, m, *loop) && (stop <= block || m <= stop)) return m;
         // A side that is a try whose body only ends goes on where its except clause does.
         if (common < 0) {
             int through = first_common_block(c.then_block, c.else_block, block, true);
@@ -3671,7 +3704,7 @@ private:
         // Every path reaches the next iteration: where a side reaches the end of the enclosing region
         // inside the loop, the paths that do not pass there `continue`, the others meet there.
         // (A then-side laid out first that ends, with no jump over an else arm after it, had no else.)
-        if (m_at_header && stop > block && loop->blocks.count(stop) &&
+        if (m_at_header && stop > block && (loop->blocks.count(stop) || in_clause_after_loop(block, stop, *loop)) &&
             (reachable_above(c.then_block, block)[stop] || reachable_above(c.else_block, block)[stop])) {
             if (c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else && side_ends(c.then_block, c.else_block, loop))
                 return c.else_block;
@@ -3842,7 +3875,10 @@ private:
     // statement inside the loop (3.11+ lay them out after the loop), not code after the loop.
     bool in_except_clause_of(int block, const Loop& loop) const {
         if (block <= loop.header) return false;
+        // (The header's handler is a try's around the loop where it covers the jump back too; else
+        // the try starts the body.)
         int outer = cfg_.block(loop.header).handler;
+        if (outer >= 0 && !inside(loop.latch, outer)) outer = -1;
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work;
         for (int k : loop.blocks)
@@ -3858,6 +3894,12 @@ private:
             for (int s : cfg_.block(k).succs) work.push_back(s);
         }
         return false;
+    }
+
+    // Whether `block` and `k` are both code of except clauses of try statements inside `loop`,
+    // laid out after its blocks (3.11+): an if there whose sides meet at `k` ends there.
+    bool in_clause_after_loop(int block, int k, const Loop& loop) const {
+        return !loop.blocks.count(block) && k > block && in_except_clause_of(block, loop) && in_except_clause_of(k, loop);
     }
 
     // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
@@ -3965,7 +4007,8 @@ private:
         // the rest of the body, which goes on to the next iteration.)
         bool threaded_else = is_threaded_back_jump(c.else_block, b, c.then_block, loop);
         if (loop && then_flows && !else_flows && else_body.size() == 1 && else_body[0]->kind == StmtKind::Continue &&
-            !then_body.empty() && (merge < 0 || merge == next_iteration(loop) || !loop->blocks.count(merge)) &&
+            !then_body.empty() &&
+            (merge < 0 || merge == next_iteration(loop) || (!loop->blocks.count(merge) && !in_clause_after_loop(c.last_block, merge, *loop))) &&
             (merge != next_iteration(loop) || !threaded_else)) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate(c.test);
@@ -4388,6 +4431,7 @@ private:
         const NeutralOp& last = ops_[cfg_.block(loop.latch).last - 1];
         if (last.kind != N::Jump) unsupported("loop shape not supported yet");
         loop.exit = loop.latch + 1 < cfg_.size() ? loop.latch + 1 : -1;
+        if (int past = exit_past_clauses(loop); past >= 0) loop.exit = past;
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
@@ -4425,6 +4469,37 @@ private:
         // (Where no jump from the loop goes there, the code after it is reached some other way.)
         if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop))) return kFlowEnded;
         return loop.break_to;
+    }
+
+    // The handlers of try statements in the body of `loop` laid out after it (3.11+); a try around
+    // the loop is open already, or covers its jump back (see try_encloses_loop).
+    std::vector<int> clauses_after(const Loop& loop) const {
+        std::set<int> out;
+        for (int k : loop.blocks)
+            if (int h = cfg_.block(k).handler; h > loop.latch && !open_handlers_.count(h) && !inside(loop.latch, h) && handlers_.count(h) &&
+                                                handlers_.at(h).kind == HandlerKind::Try)
+                out.insert(h);
+        return {out.begin(), out.end()};
+    }
+
+    // 3.11+ may lay out the except clauses of a try in a loop's body right after the loop, where
+    // normal flow never enters: where those clauses go on past the loop is the loop's exit (-1: the
+    // block after the loop is no such handler).
+    int exit_past_clauses(Loop& loop) const {
+        int e = loop.exit;
+        if (e < 0 || !cfg_.block(e).preds.empty() || !handlers_.count(e) || handlers_.at(e).kind != HandlerKind::Try) return -1;
+        bool covers_body = false;
+        for (int k : loop.blocks) covers_body = covers_body || inside(k, e);
+        if (!covers_body) return -1;
+        int next = single_clause_exit(e, loop);
+        return next > e ? next : -1;
+    }
+
+    // The one place outside `loop` where the except clauses of `handler` go on (-1: none, or not one).
+    int single_clause_exit(int handler, const Loop& loop) const {
+        std::set<int> targets, loop_targets;
+        if (!clause_exits(handler, &loop, targets, loop_targets) || targets.size() != 1) return -1;
+        return *targets.begin();
     }
 
     static ObjectRef false_value() {
@@ -4493,6 +4568,11 @@ private:
                 if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit))
                     best = std::max(best, s);
         }
+        // A `break` in an except clause of a while loop's body that 3.11+ lay out after the loop
+        // jumps there from the clause.
+        if (!loop.is_for && loop.exit >= 0)
+            for (int h : clauses_after(loop))
+                if (int next = single_clause_exit(h, loop); next > loop.exit && !is_bare_back_jump(next, loop.exit)) best = std::max(best, next);
         return best;
     }
 
@@ -4652,6 +4732,17 @@ private:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, const Loop* loop) const {
         std::set<int> targets, loop_targets;
+        if (!clause_exits(handler, loop, targets, loop_targets)) unsupported("an except clause that ends in a branch");
+        if (targets.size() > 1) unsupported("except clauses that continue in different places");
+        if (!targets.empty()) return *targets.begin();
+        // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
+        // the next iteration flows there; `break` is a statement of its own).
+        return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+    }
+
+    // Where the except clauses of the handler at `handler` go after POP_EXCEPT: to `loop`'s header
+    // or break target (`loop_targets`), or elsewhere (`targets`). False: a clause ends in a branch.
+    bool clause_exits(int handler, const Loop* loop, std::set<int>& targets, std::set<int>& loop_targets) const {
         std::set<std::pair<int, int>> seen;
         std::vector<std::pair<int, int>> work = {{handler, 0}};
         while (!work.empty()) {
@@ -4671,8 +4762,7 @@ private:
             const NeutralOp& last = ops_[blk.last - 1];
             if (last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) continue;
             int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
-            if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter)
-                unsupported("an except clause that ends in a branch");
+            if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter) return false;
             if (depth > 0) {
                 work.push_back({next, depth - 1});
                 continue;
@@ -4688,11 +4778,7 @@ private:
                 continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
-        if (targets.size() > 1) unsupported("except clauses that continue in different places");
-        if (!targets.empty()) return *targets.begin();
-        // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
-        // the next iteration flows there; `break` is a statement of its own).
-        return loop_targets.size() == 1 && *loop_targets.begin() != loop->break_to ? *loop_targets.begin() : -1;
+        return true;
     }
 
     // `POP_EXCEPT...; return constant`, in one block.
@@ -4762,9 +4848,11 @@ private:
         handler_stack.push_back(exception_);
         int after = handler_exit(handler, loop);
         // Clauses that all leave by continue/break (which they then say): the statement ends where
-        // the layout says.
-        if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to))
+        // the layout says, or where the enclosing region does when the body goes on there.
+        if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to)) {
             if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
+            else if (exit == stop) after = stop;
+        }
         Body handler_body;
         std::vector<ExceptHandler> star_clauses;
         bool star = is_except_star_handler(handler);
