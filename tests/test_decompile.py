@@ -3589,7 +3589,8 @@ EQUIVALENT_NOW |= {("double_not_value", v) for v in ALL_VERSIONS}
 # A raise after an inner try statement inside an except clause, which 3.12+ copy into the inner
 # clause after its POP_EXCEPT: printed there, a bare `raise` re-raised the inner exception instead
 # of the clause's (test_exceptions' test_yield_in_nested_try_excepts), and hoisted twice it ran
-# outside any clause.
+# outside any clause. A with statement's POP_EXCEPT (its __exit__ suppressed the exception) does not
+# end the clause (test_raise's test_with_reraise2).
 SNIPPETS["raise_after_nested_clause"] = ("""
 def run():
     class MainError(Exception):
@@ -3624,7 +3625,23 @@ def run():
         g(lambda: None)
     except TypeError as e:
         second = type(e.__context__).__name__
-    return (first, second)
+    class Suppress:
+        def __enter__(self):
+            return self
+        def __exit__(self, *exc):
+            return True
+    def h():
+        try:
+            raise TypeError('foo')
+        except:
+            with Suppress():
+                raise KeyError('caught')
+            raise
+    try:
+        h()
+    except Exception as e:
+        third = type(e).__name__
+    return (first, second, third)
 """, "run()")
 EQUIVALENT_NOW |= {("raise_after_nested_clause", v) for v in ALL_VERSIONS}
 # A local whose only binding was dead code the compiler dropped (`if False: x = 0`) is still local:

@@ -3277,7 +3277,8 @@ private:
                 // compiler's copy of one after the try statement (a raise inside a clause leaves
                 // through the clause's cleanup handler). It must not be printed in the clause: there
                 // a bare `raise` re-raises the clause's exception, and a new one gets it as context.
-                if (s->kind == StmtKind::Raise && pops_except_before(b, term)) tail_after_clause_.insert(s.get());
+                if (s->kind == StmtKind::Raise && pops_except_before(b, term) && !ends_with_statement_exit(b, term))
+                    tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -5275,6 +5276,23 @@ private:
         }
         const NeutralOp& last = ops_[blk.last - 1];
         return pops && last.kind == N::Jump && cfg_.block_at_offset(last.target) == stop;
+    }
+
+    // Whether the last POP_EXCEPT before `term` in `block` ends a with statement's handling of an
+    // exception its __exit__ suppressed, not an except clause: `WITH_EXCEPT_START; jump if true`
+    // to the pops of the handled exception and that POP_EXCEPT.
+    bool ends_with_statement_exit(int block, const NeutralOp* term) const {
+        const Block& blk = cfg_.block(block);
+        size_t k = SIZE_MAX;
+        for (size_t i = blk.first; &ops_[i] < term; ++i)
+            if (ops_[i].kind == N::PopExcept) k = i;
+        if (k == SIZE_MAX) return false;
+        size_t j = k;
+        while (j > 0 && (ops_[j - 1].kind == N::Pop || ops_[j - 1].kind == N::Nop)) --j;
+        for (size_t i = 1; i < ops_.size(); ++i)  // (3.11 lays the with's cleanup handler out in between)
+            if (ops_[i].kind == N::JumpIf && ops_[i].target == int64_t(ops_[j].offset) && ops_[i - 1].kind == N::WithExceptStart)
+                return true;
+        return false;
     }
 
     bool pops_except_before(int b, const NeutralOp* term) const {
