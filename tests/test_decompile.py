@@ -3656,6 +3656,16 @@ def f():
         return 'unbound'
 """, "f()")
 EQUIVALENT_NOW |= {("local_bound_only_in_dead_code", v) for v in ("3.8", "3.9")}
+# 3.12+ inline a comprehension whose variable shares its name with a free variable of the function
+# (a type parameter): the comprehension's stores of it declare nothing (`nonlocal T` is a
+# SyntaxError for a type parameter: test_type_params).
+SNIPPETS["inlined_comprehension_shadows_free_variable"] = ("""
+def outer(T):
+    def f():
+        return [lambda: T for T in T.__name__]
+    return [g() for g in f()]
+""", "outer(int)")
+EQUIVALENT_NOW |= {("inlined_comprehension_shadows_free_variable", v) for v in ALL_VERSIONS}
 # A `return` inside a with statement that ends a try body: the value waits through __exit__ and
 # is returned after the try body (3.8-3.10 leave it by POP_BLOCK first). (3.11: the try's
 # trailing `return None` is printed as the implicit one; the same meaning.)

@@ -198,7 +198,10 @@ public:
         };
         auto declare = [&](Scope scope, const std::string& name) {
             if (scope == Scope::Global) add(globals, name);
-            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end();
+            // (A name both free and a cell here is a comprehension variable inlined into this code
+            // (3.12+) that shadows a free variable: its stores go to the comprehension's cell.)
+            bool free = std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end() &&
+                        std::find(code_.cellvars.begin(), code_.cellvars.end(), name) == code_.cellvars.end();
             if (scope == Scope::Deref && free) add(nonlocals, name);
         };
         for (const auto& op : ops_)
