@@ -3864,6 +3864,75 @@ EQUIVALENT_NOW |= {(name, v) for name in ("loop_break_in_elif", "while_true_left
 EQUIVALENT_NOW |= {("infinite_loop_in_if", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_clause_if_continue", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
+# A loop that ends an except clause: 3.13 copies the clause's way out (`POP_EXCEPT; jump`) into its
+# `break`, which then jumps back to the code after the try statement, laid out before the handler.
+CLAUSE_LOOP_SNIPPETS = {
+    "for_else_break_ends_clause": ("""
+def f(names, mro, d):
+    out = []
+    for key in names:
+        try:
+            value = d[key]
+            if key in out:
+                raise KeyError
+        except KeyError:
+            for base in mro:
+                if key in base:
+                    value = base[key]
+                    break
+            else:
+                continue
+        out.append((key, value))
+    return out
+""", "f(['a', 'b', 'c'], [{'b': 1}, {'c': 2, 'b': 3}], {'a': 0}), f([], [], {})"),
+    # The inner try is the whole body of the outer one: its clause's POP_EXCEPT is still in the
+    # outer body, the jump after it is not.
+    "for_break_ends_nested_clause": ("""
+def g(m, v, items, log):
+    try:
+        try:
+            e = m[v]
+        except TypeError:
+            for name, c in items:
+                if c == v:
+                    e = c
+                    break
+            else:
+                raise KeyError
+    except KeyError:
+        log.append(v)
+        e = None
+    log.append(e)
+    log.append(1)
+    return log
+
+def h():
+    return (g({1: 2}, 1, [], []), g({}, [1], [('a', [1])], []), g({}, [1], [('a', [2])], []),
+            g({}, 3, [], []))
+""", "h()"),
+    "for_break_then_code_ends_clause": ("""
+def g(m, v, items, log):
+    try:
+        e = m[v]
+    except TypeError:
+        log.append(0)
+        for c in items:
+            if c == v:
+                e = c
+                break
+        else:
+            e = None
+        log.append(e)
+    log.append(1)
+    return log
+
+def h():
+    return g({1: 2}, 1, [], []), g({}, [1], [[1]], []), g({}, [1], [[2]], [])
+""", "h()"),
+}
+SNIPPETS.update(CLAUSE_LOOP_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in CLAUSE_LOOP_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.13")}
+
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))

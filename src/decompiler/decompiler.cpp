@@ -100,6 +100,9 @@ struct Loop {
     const ast::Expr* iterator = nullptr;
     bool comprehension = false;  // the loop of a comprehension (its own code, or inlined)
     int breaks = 0;  // `break` statements emitted so far
+    // Where the statement goes on when `break` jumps past it (see clause_end_broken_to): the end
+    // of the except clause the loop ends, which the `break` copied (-1: where `break` jumps).
+    int break_end = -1;
 };
 
 class StructuredDecompiler {
@@ -4172,6 +4175,11 @@ private:
             for (int k = header; k < loop.exit; ++k) loop.blocks.insert(k);
             loop.break_to = find_break_target(loop);
             loop.outer = outer;
+            if (int end = clause_end_broken_to(loop, outer); end >= 0) {
+                loop.break_to = end;
+                loop.break_end = clause_end_after(loop.exit, open_clauses_.back().after);
+                if (loop.break_end < 0) loop.break_end = open_clauses_.back().after;
+            }
             if (stack.empty()) unsupported("for loop without an iterator");
             // Inside an inlined comprehension, the values below belong to the enclosing expression.
             bool in_comprehension = false;
@@ -4226,12 +4234,18 @@ private:
             }
             strip_trailing_continue(s->body);
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
-            if (loop.break_to != loop.exit) {
+            int end = loop.break_end >= 0 ? loop.break_end : loop.break_to;
+            if (end != loop.exit) {
                 std::vector<ExprPtr> else_stack = stack;
-                emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
+                emit_region(loop.exit, end, s->orelse, outer, else_stack, base);
+            }
+            // (Going on where the clause does, `break` ran the clause's POP_EXCEPT.)
+            if (loop.break_end >= 0 && loop.break_end == open_clauses_.back().after) {
+                if (stack.empty() || stack.back() != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+                stack.pop_back();
             }
             emit_stmt(out, s);
-            return loop.break_to;
+            return end;
         }
         // `while True:` (or a while loop whose test is inside the body).
         const NeutralOp& last = ops_[cfg_.block(loop.latch).last - 1];
@@ -4318,6 +4332,47 @@ private:
                 if (is_test(code_.consts[j])) return code_.consts[j];
         }
         return true_value();
+    }
+
+    // A loop that is the last statement of an except clause (3.13): `break` leaves the clause too,
+    // so the compiler copies the clause's end (`POP_EXCEPT; jump`) into it, and the jump goes back
+    // to the code after the try statement, laid out before the handler. That is where `break` goes
+    // (past an `else:` clause, if any). Only for a loop right in the clause (not inside another
+    // loop or try/with body of it), and not where the jump is the enclosing loop's next iteration
+    // (a threaded `break`). Returns -1 when no such jump leaves the loop.
+    int clause_end_broken_to(const Loop& loop, const Loop* outer) const {
+        if (open_clauses_.empty() || loop.break_to != loop.exit) return -1;
+        const OpenClause& clause = open_clauses_.back();
+        if (clause.after < 0 || clause.loop != outer || clause.bodies != protected_bodies_.size() ||
+            (outer && (clause.after == outer->header || clause.after == next_iteration(outer))))
+            return -1;
+        if (clause.after >= loop.header) return -1;
+        for (int b : loop.blocks) {
+            const NeutralOp& last = ops_[cfg_.block(b).last - 1];
+            if (last.kind == N::Jump && cfg_.block_at_offset(last.target) == clause.after && pops_except_in(b)) return clause.after;
+        }
+        return -1;
+    }
+
+    bool pops_except_in(int block) const {
+        const Block& blk = cfg_.block(block);
+        for (size_t i = blk.first; i < blk.last; ++i)
+            if (ops_[i].kind == N::PopExcept) return true;
+        return false;
+    }
+
+    // The end of the except clause that the code from a loop's `exit` reaches in a straight line
+    // (`POP_EXCEPT; jump after`, which the loop's `break` copied): there the loop statement ends,
+    // and what comes before it is its `else:` clause. -1 when the way there branches.
+    int clause_end_after(int exit, int after) const {
+        for (int k = exit, steps = 0; k >= 0 && steps < 64; ++steps) {
+            if (leaves_clause_to(k, after)) return k;
+            const Block& blk = cfg_.block(k);
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (blk.succs.size() != 1 || blk.succs[0] <= k || last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) return -1;
+            k = blk.succs[0];
+        }
+        return -1;
     }
 
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
@@ -4609,6 +4664,11 @@ private:
         if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to))
             if (int end = end_of_try_left_by_clauses(handler, exit); end >= 0) after = end;
         Body handler_body;
+        open_clauses_.push_back({after, loop, protected_bodies_.size()});
+        struct ClauseGuard {
+            std::vector<OpenClause>& v;
+            ~ClauseGuard() { v.pop_back(); }
+        } clause_guard{open_clauses_};
         bool handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
         if (!handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
@@ -5623,6 +5683,14 @@ private:
         std::vector<bool> uncovered;  // see uncovered_body_blocks
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
+    // Except clauses being emitted, innermost last: where they go on after POP_EXCEPT, the loop the
+    // try statement is in, and how many try/with bodies were open around it.
+    struct OpenClause {
+        int after;
+        const Loop* loop;
+        size_t bodies;
+    };
+    std::vector<OpenClause> open_clauses_;
     std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).
