@@ -4137,6 +4137,8 @@ private:
         }
         for (int k = m->body_start; k <= m->latch; ++k) loop.blocks.insert(k);
         loop.break_to = find_break_target(loop);
+        if (loop.break_to == loop.exit)
+            if (int end = break_inside_layout(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         s->test = c.test;
         std::vector<ExprPtr> body_stack = stack;
@@ -4373,6 +4375,50 @@ private:
             k = blk.succs[0];
         }
         return -1;
+    }
+
+    // 3.12+ lay a try statement's handler out after the rest of the code, so a rotated `while`
+    // whose body holds one ends (its repeated test) after that handler, and its blocks in layout
+    // take in code after the loop: its `else:` clause (the exit) and what follows the statement.
+    // A block of the body (one that goes on to the next iteration: it reaches the latch or the
+    // test on top, through handlers, without leaving the layout of the loop) that goes to a block
+    // outside the body (through a lone jump) past the exit is a `break`: where it goes, the
+    // statement ends. -1 unless every such way out goes to the same place.
+    int break_inside_layout(const Loop& loop) const {
+        if (loop.body_start < 0 || loop.exit <= loop.body_start || loop.exit >= loop.latch) return -1;
+        int first = loop.body_start, last = loop.latch;
+        std::vector<bool> body(size_t(last - first + 1), false);
+        auto in_layout = [&](int k) { return k >= first && k <= last; };
+        std::vector<int> work = {last};
+        for (int k = first; k <= last; ++k)
+            for (int s : cfg_.block(k).succs)
+                if (s == loop.header) work.push_back(k);
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (!in_layout(k) || body[size_t(k - first)]) continue;
+            body[size_t(k - first)] = true;
+            for (int p : cfg_.block(k).preds) work.push_back(p);
+            // (Into a handler from the blocks it covers.)
+            for (int j = first; j <= last; ++j)
+                if (cfg_.block(j).handler == k) work.push_back(j);
+        }
+        int end = -1;
+        for (int k = first; k <= last; ++k) {
+            if (!body[size_t(k - first)]) continue;
+            for (int s : cfg_.block(k).succs) {
+                if (!in_layout(s) || body[size_t(s - first)] || s == loop.exit || ends_without_going_on(s)) continue;
+                int to = s;
+                if (to < loop.exit) {  // (a lone jump right after the body's block: the `break` itself)
+                    const Block& sb = cfg_.block(s);
+                    if (sb.last - sb.first != 1 || ops_[sb.first].kind != N::Jump) return -1;
+                    to = cfg_.block_at_offset(ops_[sb.first].target);
+                }
+                        if (!in_layout(to) || to <= loop.exit || body[size_t(to - first)] || (end >= 0 && to != end)) return -1;
+                end = to;
+            }
+        }
+        return end;
     }
 
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
