@@ -3959,12 +3959,61 @@ def f(n2i, start):
                 break
     return out
 """, "f({1: [2, 3], 2: [3], 3: [1]}, [1, 2]), f({}, [])"),
+    # `while True:` left only by `break` in except clauses: 3.12+ lay the clauses out after the
+    # loop's jump back, so no jump of the loop's own blocks shows where the loop ends. Inside a
+    # with statement, the code there (the __exit__ call) was read as the loop's body going on.
+    "while_true_broken_from_clauses": ("""
+def f(it, log):
+    while True:
+        try:
+            x = next(it)
+        except StopIteration:
+            break
+        log.append(x)
+    log.append(0)
+    return log
+
+def g(it, log, cm):
+    with cm:
+        while True:
+            try:
+                x = next(it)
+            except StopIteration:
+                break
+            log.append(x)
+    log.append(0)
+    return log
+
+def h(it, log, cm):
+    with cm:
+        while True:
+            try:
+                try:
+                    x = next(it)
+                except StopIteration:
+                    break
+            except OSError:
+                log.append(1)
+                break
+            log.append(x)
+    log.append(0)
+    return log
+
+def k():
+    import contextlib
+    def bad():
+        yield 1
+        raise OSError
+    c = contextlib.nullcontext()
+    return (f(iter([1, 2]), []), g(iter([1, 2]), [], c), h(iter([1, 2]), [], c), h(bad(), [], c))
+""", "k()"),
 }
 SNIPPETS.update(CLAUSE_LOOP_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("for_else_break_ends_clause", "for_break_ends_nested_clause",
                                            "for_break_then_code_ends_clause")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.13")}
 EQUIVALENT_NOW |= {("while_try_break_in_layout", v) for v in ("3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_broken_from_clauses", v) for v in ("3.11", "3.12", "3.13")}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

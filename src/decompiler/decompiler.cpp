@@ -3215,6 +3215,9 @@ private:
         int handler = cfg_.block(copy_path.back()).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || (k != b && (emitted_[k] || cfg_.block(k).preds.size() != 1))) return 0;
+        // (A jump to the code after the loop is no copy of it: that is the jump a `break` makes.)
+        for (int k : copy_path)
+            if (std::find(original_path.begin(), original_path.end(), k) != original_path.end()) return 0;
         for (int k : original_path)
             if (cfg_.block(k).handler != handler) return 0;
         for (int k : copy_path) emitted_[k] = true;
@@ -4256,6 +4259,8 @@ private:
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
+        if (loop.break_to == loop.exit)
+            if (int end = clause_break_target(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
         if (std::optional<Condition> probed = probe_condition(header, stack)) {
@@ -4417,6 +4422,37 @@ private:
                         if (!in_layout(to) || to <= loop.exit || body[size_t(to - first)] || (end >= 0 && to != end)) return -1;
                 end = to;
             }
+        }
+        return end;
+    }
+
+    // 3.12+ lay the except clauses of a try statement inside a loop out after the loop's end, so a
+    // clause's `break` (its jump out of the loop after POP_EXCEPT) is no jump from the loop's
+    // blocks. The clauses are the handlers of the loop's blocks after its latch (of try statements
+    // not open around the loop), up to where they pop the exception; a jump from them after POP_EXCEPT to a block past the latch that is none
+    // of theirs and does not go back into the loop is `break`. -1 unless all such jumps go to
+    // one place.
+    int clause_break_target(const Loop& loop) const {
+        std::set<int> clause;
+        std::vector<int> work;
+        for (int k : loop.blocks)
+            if (int h = cfg_.block(k).handler; h > loop.latch && !open_handlers_.count(h) && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Try)
+                work.push_back(h);
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= loop.latch || loop.blocks.count(k) || !clause.insert(k).second || pops_except_in(k)) continue;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        int end = -1;
+        for (int k : clause) {
+            const NeutralOp& last = ops_[cfg_.block(k).last - 1];
+            if (last.kind != N::Jump || !pops_except_in(k)) continue;
+            int to = cfg_.block_at_offset(last.target);
+            if (to <= loop.latch || clause.count(to) || reachable_above(to, loop.header - 1)[size_t(loop.header)])
+                continue;
+            if (end >= 0 && to != end) return -1;
+            end = to;
         }
         return end;
     }
@@ -4752,9 +4788,13 @@ private:
                         if (leaves_clause_to(blk, stop)) else_stop = stop;
             }
             int else_end = else_stop > exit && else_stop < handler ? else_stop : handler;
+            // (Clauses that end with the compiler's copy of the code after the statement: that
+            // code is read as an `else:` that is the same copy, and printed once after it.)
+            bool copied_tail = false;
+            for (const auto& h : t->handlers) copied_tail = copied_tail || (!h.body.empty() && tail_after_clause_.count(h.body.back().get()));
             if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
-                !compiled_after_clauses(start, flow_from(exit, else_end), handler)) {
+                (copied_tail || !compiled_after_clauses(start, flow_from(exit, else_end), handler))) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
@@ -4809,27 +4849,41 @@ private:
             work.pop_back();
             if (k < 0 || clause[size_t(k)]) continue;
             clause[size_t(k)] = true;
-            for (int s : cfg_.block(k).succs) work.push_back(s);
+            // (A clause ends at its POP_EXCEPT: what it goes on to is no code of the clauses.)
+            if (!pops_except_in(k))
+                for (int s : cfg_.block(k).succs) work.push_back(s);
         }
         std::vector<bool> in_code_blocks(size_t(cfg_.size()), false);
         for (int k : code) in_code_blocks[size_t(k)] = !clause[size_t(k)];
         std::set<int64_t> in_clauses, in_code, elsewhere;
-        for (int k = 0; k < cfg_.size(); ++k)
-            names_of_block(k, clause[size_t(k)] ? in_clauses : in_code_blocks[size_t(k)] ? in_code : elsewhere);
-        // (Only names that nothing else uses: where another use came first is not known.)
-        int64_t clauses_only = -1, code_only = -1;
+        for (int k = 0; k < cfg_.size(); ++k) {
+            if (!clause[size_t(k)]) {
+                names_of_block(k, in_code_blocks[size_t(k)] ? in_code : elsewhere);
+                continue;
+            }
+            // (After its POP_EXCEPT a clause's block holds the compiler's copy of the code after
+            // the statement: names of neither.)
+            const Block& blk = cfg_.block(k);
+            uint32_t end = UINT32_MAX;
+            for (size_t i = blk.first; i < blk.last && end == UINT32_MAX; ++i)
+                if (ops_[i].kind == N::PopExcept) end = ops_[i].offset;
+            names_of_block(k, in_clauses, end);
+        }
+        // (Only names of the clauses that nothing else uses: where another use came first is not
+        // known. A name the code uses entered co_names at its first use, which, were the code an
+        // `else:` compiled before the clauses, came before the clauses brought in any.)
+        int64_t clauses_only = -1, in_code_last = -1;
         for (int64_t n : in_clauses)
-            if (!in_code.count(n) && !elsewhere.count(n)) clauses_only = std::max(clauses_only, n);
-        for (int64_t n : in_code)
-            if (!in_clauses.count(n) && !elsewhere.count(n)) code_only = std::max(code_only, n);
-        return clauses_only >= 0 && code_only > clauses_only;
+            if (!in_code.count(n) && !elsewhere.count(n) && clauses_only < 0) clauses_only = n;  // (sets iterate in order)
+        for (int64_t n : in_code) in_code_last = std::max(in_code_last, n);
+        return clauses_only >= 0 && in_code_last > clauses_only;
     }
 
     // The co_names indices that the instructions of `block` use.
-    void names_of_block(int block, std::set<int64_t>& out) {
+    void names_of_block(int block, std::set<int64_t>& out, uint32_t before = UINT32_MAX) {
         if (raw_.empty()) raw_ = decode_instructions(code_, table_);
         uint32_t begin = cfg_.block(block).offset;
-        uint32_t end = block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX;
+        uint32_t end = std::min(before, block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX);
         for (const Instruction& ins : raw_)
             if (ins.offset >= begin && ins.offset < end && ins.is(kHasName)) out.insert(ins.index);
     }

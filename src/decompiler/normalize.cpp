@@ -206,7 +206,8 @@ public:
     }
 
     // The way out of an except clause nested in a try body, `POP_EXCEPT; JUMP after`: the range of
-    // the enclosing try covers the POP_EXCEPT but may stop before the jump (a jump cannot raise).
+    // the enclosing try covers the POP_EXCEPT but may stop before the jump (a jump cannot raise;
+    // the range of a with statement or try around the enclosing one may go on over it instead).
     // Such a jump, which nothing else jumps to, belongs with its POP_EXCEPT: the same handler keeps
     // the two in one block, as they are where the range goes on over the jump.
     void cover_clause_exit_jumps() {
@@ -214,7 +215,8 @@ public:
         for (size_t k = 0; k + 1 < out_.size(); ++k) {
             const NeutralOp& pop = out_[k];
             NeutralOp& jump = out_[k + 1];
-            if (pop.kind != N::PopExcept || pop.handler < 0 || jump.kind != N::Jump || jump.handler >= 0 || targets.count(jump.offset))
+            if (pop.kind != N::PopExcept || pop.handler < 0 || jump.kind != N::Jump || jump.handler == pop.handler ||
+                targets.count(jump.offset))
                 continue;
             jump.handler = pop.handler;
             jump.handler_depth = pop.handler_depth;
