@@ -4007,6 +4007,37 @@ def k():
     c = contextlib.nullcontext()
     return (f(iter([1, 2]), []), g(iter([1, 2]), [], c), h(iter([1, 2]), [], c), h(bad(), [], c))
 """, "k()"),
+    # A try statement in a loop whose clauses break, nested in another whose clause breaks too:
+    # where the loop's `break` goes is no normal exit of the outer body, and the outer clause is
+    # an except clause of the loop's body (3.12+ lay both out after the loop).
+    "nested_try_clauses_break": ("""
+def f(it, onerror, log):
+    cont = False
+    while True:
+        try:
+            try:
+                entry = next(it)
+            except StopIteration:
+                break
+        except OSError as error:
+            if onerror is not None:
+                onerror(error)
+            cont = True
+            break
+        try:
+            is_dir = entry > 1
+        except TypeError:
+            is_dir = False
+        log.append(is_dir)
+    return cont, log
+
+def k():
+    def bad():
+        yield 1
+        yield 'a'
+        raise OSError
+    return f(iter([1, 2]), None, []), f(bad(), print, [])
+""", "k()"),
 }
 SNIPPETS.update(CLAUSE_LOOP_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("for_else_break_ends_clause", "for_break_ends_nested_clause",
@@ -4014,6 +4045,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("for_else_break_ends_clause", "for_bre
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.13")}
 EQUIVALENT_NOW |= {("while_try_break_in_layout", v) for v in ("3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_broken_from_clauses", v) for v in ("3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("nested_try_clauses_break", "3.11")}
 
 
 @pytest.mark.parametrize("version", VERSIONS)

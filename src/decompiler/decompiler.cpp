@@ -3700,8 +3700,11 @@ private:
         int outer = cfg_.block(loop.header).handler;
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work;
+        // (The handler covering the header is a try statement's around the loop, unless that
+        // statement is not open: one inside the loop that starts at its header.)
+        auto around = [&](int h) { return h == outer && open_handlers_.count(h); };
         for (int k : loop.blocks)
-            if (int h = cfg_.block(k).handler; h >= 0 && h != outer && !loop.blocks.count(h)) work.push_back(h);
+            if (int h = cfg_.block(k).handler; h >= 0 && !around(h) && !loop.blocks.count(h)) work.push_back(h);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -3711,6 +3714,9 @@ private:
             if (k == block) return true;
             seen[k] = true;
             for (int s : cfg_.block(k).succs) work.push_back(s);
+            // (And the clauses of a try statement around one whose clause this is.)
+            if (int h = cfg_.block(k).handler; h >= 0 && !around(h) && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Try)
+                work.push_back(h);
         }
         return false;
     }
@@ -4593,8 +4599,9 @@ private:
 
     // Where normal flow leaves the protected body starting at `start`: of the blocks outside it that
     // the body reaches, the last in layout that goes on (one that only returns or raises is the exit
-    // path of a `return` inside the body).
-    int normal_exit(int start, int handler, const std::vector<bool>& uncovered) const {
+    // path of a `return` inside the body; one where the enclosing loop's `break` goes, past the loop,
+    // is where a `break` inside the body jumps, as 3.12+ except clauses laid out after the loop do).
+    int normal_exit(int start, int handler, const std::vector<bool>& uncovered, const Loop* loop) const {
         std::set<int> seen, exits;
         std::vector<int> work = {start};
         while (!work.empty()) {
@@ -4611,9 +4618,9 @@ private:
                 handlers_.at(blk.handler).kind == HandlerKind::Try)
                 work.push_back(blk.handler);
         }
-        int best = -1, best_tail = -1;
-        for (int e : exits) (ends_without_going_on(e) ? best_tail : best) = e;  // sets iterate in order
-        return best >= 0 ? best : best_tail;
+        int best = -1, best_tail = -1, best_break = -1;
+        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
     bool ends_without_going_on(int block) const {
@@ -4705,7 +4712,7 @@ private:
     int emit_protected(int start, int handler, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
         const HandlerInfo info = handlers_.at(handler);
         std::vector<bool> uncovered = uncovered_body_blocks(start, handler);
-        int exit = normal_exit(start, handler, uncovered);
+        int exit = normal_exit(start, handler, uncovered, loop);
         std::vector<ExprPtr> body_stack = stack;
         Body body;
         open_handlers_.insert(handler);
