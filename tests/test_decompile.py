@@ -4309,6 +4309,189 @@ EQUIVALENT_NOW |= {(name, v) for name in ("loop_break_in_elif", "while_true_left
 EQUIVALENT_NOW |= {("infinite_loop_in_if", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_clause_if_continue", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
+# A loop that ends an except clause: 3.13 copies the clause's way out (`POP_EXCEPT; jump`) into its
+# `break`, which then jumps back to the code after the try statement, laid out before the handler.
+CLAUSE_LOOP_SNIPPETS = {
+    "for_else_break_ends_clause": ("""
+def f(names, mro, d):
+    out = []
+    for key in names:
+        try:
+            value = d[key]
+            if key in out:
+                raise KeyError
+        except KeyError:
+            for base in mro:
+                if key in base:
+                    value = base[key]
+                    break
+            else:
+                continue
+        out.append((key, value))
+    return out
+""", "f(['a', 'b', 'c'], [{'b': 1}, {'c': 2, 'b': 3}], {'a': 0}), f([], [], {})"),
+    # The inner try is the whole body of the outer one: its clause's POP_EXCEPT is still in the
+    # outer body, the jump after it is not.
+    "for_break_ends_nested_clause": ("""
+def g(m, v, items, log):
+    try:
+        try:
+            e = m[v]
+        except TypeError:
+            for name, c in items:
+                if c == v:
+                    e = c
+                    break
+            else:
+                raise KeyError
+    except KeyError:
+        log.append(v)
+        e = None
+    log.append(e)
+    log.append(1)
+    return log
+
+def h():
+    return (g({1: 2}, 1, [], []), g({}, [1], [('a', [1])], []), g({}, [1], [('a', [2])], []),
+            g({}, 3, [], []))
+""", "h()"),
+    "for_break_then_code_ends_clause": ("""
+def g(m, v, items, log):
+    try:
+        e = m[v]
+    except TypeError:
+        log.append(0)
+        for c in items:
+            if c == v:
+                e = c
+                break
+        else:
+            e = None
+        log.append(e)
+    log.append(1)
+    return log
+
+def h():
+    return g({1: 2}, 1, [], []), g({}, [1], [[1]], []), g({}, [1], [[2]], [])
+""", "h()"),
+    # A `while` whose body holds a try statement: 3.12+ lay its handler out after the code after
+    # the loop, so the repeated test comes after both; `break` in the try body jumps to the code
+    # after the loop, laid out inside the loop's blocks.
+    "while_try_break_in_layout": ("""
+def f(n2i, start):
+    stack = []
+    itstack = []
+    seen = set()
+    out = []
+    for node in start:
+        if node in seen:
+            continue
+        while True:
+            if node in seen:
+                out.append(node)
+            else:
+                seen.add(node)
+                itstack.append(iter(n2i[node]).__next__)
+                stack.append(node)
+            while stack:
+                try:
+                    node = itstack[-1]()
+                    break
+                except StopIteration:
+                    stack.pop()
+                    itstack.pop()
+            else:
+                break
+    return out
+""", "f({1: [2, 3], 2: [3], 3: [1]}, [1, 2]), f({}, [])"),
+    # `while True:` left only by `break` in except clauses: 3.12+ lay the clauses out after the
+    # loop's jump back, so no jump of the loop's own blocks shows where the loop ends. Inside a
+    # with statement, the code there (the __exit__ call) was read as the loop's body going on.
+    "while_true_broken_from_clauses": ("""
+def f(it, log):
+    while True:
+        try:
+            x = next(it)
+        except StopIteration:
+            break
+        log.append(x)
+    log.append(0)
+    return log
+
+def g(it, log, cm):
+    with cm:
+        while True:
+            try:
+                x = next(it)
+            except StopIteration:
+                break
+            log.append(x)
+    log.append(0)
+    return log
+
+def h(it, log, cm):
+    with cm:
+        while True:
+            try:
+                try:
+                    x = next(it)
+                except StopIteration:
+                    break
+            except OSError:
+                log.append(1)
+                break
+            log.append(x)
+    log.append(0)
+    return log
+
+def k():
+    import contextlib
+    def bad():
+        yield 1
+        raise OSError
+    c = contextlib.nullcontext()
+    return (f(iter([1, 2]), []), g(iter([1, 2]), [], c), h(iter([1, 2]), [], c), h(bad(), [], c))
+""", "k()"),
+    # A try statement in a loop whose clauses break, nested in another whose clause breaks too:
+    # where the loop's `break` goes is no normal exit of the outer body, and the outer clause is
+    # an except clause of the loop's body (3.12+ lay both out after the loop).
+    "nested_try_clauses_break": ("""
+def f(it, onerror, log):
+    cont = False
+    while True:
+        try:
+            try:
+                entry = next(it)
+            except StopIteration:
+                break
+        except OSError as error:
+            if onerror is not None:
+                onerror(error)
+            cont = True
+            break
+        try:
+            is_dir = entry > 1
+        except TypeError:
+            is_dir = False
+        log.append(is_dir)
+    return cont, log
+
+def k():
+    def bad():
+        yield 1
+        yield 'a'
+        raise OSError
+    return f(iter([1, 2]), None, []), f(bad(), print, [])
+""", "k()"),
+}
+SNIPPETS.update(CLAUSE_LOOP_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("for_else_break_ends_clause", "for_break_ends_nested_clause",
+                                           "for_break_then_code_ends_clause")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.13")}
+EQUIVALENT_NOW |= {("while_try_break_in_layout", v) for v in ("3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_broken_from_clauses", v) for v in ("3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("nested_try_clauses_break", "3.11")}
+
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))

@@ -112,6 +112,9 @@ struct Loop {
     const ast::Expr* iterator = nullptr;
     bool comprehension = false;  // the loop of a comprehension (its own code, or inlined)
     int breaks = 0;  // `break` statements emitted so far
+    // Where the statement goes on when `break` jumps past it (see clause_end_broken_to): the end
+    // of the except clause the loop ends, which the `break` copied (-1: where `break` jumps).
+    int break_end = -1;
 };
 
 class StructuredDecompiler {
@@ -3397,6 +3400,9 @@ private:
         int handler = cfg_.block(copy_path.back()).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || (k != b && (emitted_[k] || cfg_.block(k).preds.size() != 1))) return 0;
+        // (A jump to the code after the loop is no copy of it: that is the jump a `break` makes.)
+        for (int k : copy_path)
+            if (std::find(original_path.begin(), original_path.end(), k) != original_path.end()) return 0;
         for (int k : original_path)
             if (cfg_.block(k).handler != handler) return 0;
         for (int k : copy_path) emitted_[k] = true;
@@ -3885,8 +3891,11 @@ private:
         if (outer >= 0 && !inside(loop.latch, outer)) outer = -1;
         std::vector<bool> seen(cfg_.size(), false);
         std::vector<int> work;
+        // (The handler covering the header is a try statement's around the loop, unless that
+        // statement is not open: one inside the loop that starts at its header.)
+        auto around = [&](int h) { return h == outer && open_handlers_.count(h); };
         for (int k : loop.blocks)
-            if (int h = cfg_.block(k).handler; h >= 0 && h != outer && !loop.blocks.count(h)) work.push_back(h);
+            if (int h = cfg_.block(k).handler; h >= 0 && !around(h) && !loop.blocks.count(h)) work.push_back(h);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -3896,6 +3905,9 @@ private:
             if (k == block) return true;
             seen[k] = true;
             for (int s : cfg_.block(k).succs) work.push_back(s);
+            // (And the clauses of a try statement around one whose clause this is.)
+            if (int h = cfg_.block(k).handler; h >= 0 && !around(h) && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Try)
+                work.push_back(h);
         }
         return false;
     }
@@ -4332,6 +4344,8 @@ private:
         }
         for (int k = m->body_start; k <= m->latch; ++k) loop.blocks.insert(k);
         loop.break_to = find_break_target(loop);
+        if (loop.break_to == loop.exit)
+            if (int end = break_inside_layout(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         s->test = c.test;
         std::vector<ExprPtr> body_stack = stack;
@@ -4370,6 +4384,11 @@ private:
             for (int k = header; k < loop.exit; ++k) loop.blocks.insert(k);
             loop.break_to = find_break_target(loop);
             loop.outer = outer;
+            if (int end = clause_end_broken_to(loop, outer); end >= 0) {
+                loop.break_to = end;
+                loop.break_end = clause_end_after(loop.exit, open_clauses_.back().after);
+                if (loop.break_end < 0) loop.break_end = open_clauses_.back().after;
+            }
             if (stack.empty()) unsupported("for loop without an iterator");
             // Inside an inlined comprehension, the values below belong to the enclosing expression.
             bool in_comprehension = false;
@@ -4424,12 +4443,18 @@ private:
             }
             strip_trailing_continue(s->body);
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
-            if (loop.break_to != loop.exit) {
+            int end = loop.break_end >= 0 ? loop.break_end : loop.break_to;
+            if (end != loop.exit) {
                 std::vector<ExprPtr> else_stack = stack;
-                emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
+                emit_region(loop.exit, end, s->orelse, outer, else_stack, base);
+            }
+            // (Going on where the clause does, `break` ran the clause's POP_EXCEPT.)
+            if (loop.break_end >= 0 && loop.break_end == open_clauses_.back().after) {
+                if (stack.empty() || stack.back() != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+                stack.pop_back();
             }
             emit_stmt(out, s);
-            return loop.break_to;
+            return end;
         }
         // `while True:` (or a while loop whose test is inside the body).
         const NeutralOp& last = ops_[cfg_.block(loop.latch).last - 1];
@@ -4439,6 +4464,8 @@ private:
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
+        if (loop.break_to == loop.exit)
+            if (int end = clause_break_target(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
         if (std::optional<Condition> probed = probe_condition(header, stack)) {
@@ -4554,6 +4581,122 @@ private:
                 if (is_test(code_.consts[j])) return code_.consts[j];
         }
         return true_value();
+    }
+
+    // A loop that is the last statement of an except clause (3.13): `break` leaves the clause too,
+    // so the compiler copies the clause's end (`POP_EXCEPT; jump`) into it, and the jump goes back
+    // to the code after the try statement, laid out before the handler. That is where `break` goes
+    // (past an `else:` clause, if any). Only for a loop right in the clause (not inside another
+    // loop or try/with body of it), and not where the jump is the enclosing loop's next iteration
+    // (a threaded `break`). Returns -1 when no such jump leaves the loop.
+    int clause_end_broken_to(const Loop& loop, const Loop* outer) const {
+        if (open_clauses_.empty() || loop.break_to != loop.exit) return -1;
+        const OpenClause& clause = open_clauses_.back();
+        if (clause.after < 0 || clause.loop != outer || clause.bodies != protected_bodies_.size() ||
+            (outer && (clause.after == outer->header || clause.after == next_iteration(outer))))
+            return -1;
+        if (clause.after >= loop.header) return -1;
+        for (int b : loop.blocks) {
+            const NeutralOp& last = ops_[cfg_.block(b).last - 1];
+            if (last.kind == N::Jump && cfg_.block_at_offset(last.target) == clause.after && pops_except_in(b)) return clause.after;
+        }
+        return -1;
+    }
+
+    bool pops_except_in(int block) const {
+        const Block& blk = cfg_.block(block);
+        for (size_t i = blk.first; i < blk.last; ++i)
+            if (ops_[i].kind == N::PopExcept) return true;
+        return false;
+    }
+
+    // The end of the except clause that the code from a loop's `exit` reaches in a straight line
+    // (`POP_EXCEPT; jump after`, which the loop's `break` copied): there the loop statement ends,
+    // and what comes before it is its `else:` clause. -1 when the way there branches.
+    int clause_end_after(int exit, int after) const {
+        for (int k = exit, steps = 0; k >= 0 && steps < 64; ++steps) {
+            if (leaves_clause_to(k, after)) return k;
+            const Block& blk = cfg_.block(k);
+            const NeutralOp& last = ops_[blk.last - 1];
+            if (blk.succs.size() != 1 || blk.succs[0] <= k || last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) return -1;
+            k = blk.succs[0];
+        }
+        return -1;
+    }
+
+    // 3.12+ lay a try statement's handler out after the rest of the code, so a rotated `while`
+    // whose body holds one ends (its repeated test) after that handler, and its blocks in layout
+    // take in code after the loop: its `else:` clause (the exit) and what follows the statement.
+    // A block of the body (one that goes on to the next iteration: it reaches the latch or the
+    // test on top, through handlers, without leaving the layout of the loop) that goes to a block
+    // outside the body (through a lone jump) past the exit is a `break`: where it goes, the
+    // statement ends. -1 unless every such way out goes to the same place.
+    int break_inside_layout(const Loop& loop) const {
+        if (loop.body_start < 0 || loop.exit <= loop.body_start || loop.exit >= loop.latch) return -1;
+        int first = loop.body_start, last = loop.latch;
+        std::vector<bool> body(size_t(last - first + 1), false);
+        auto in_layout = [&](int k) { return k >= first && k <= last; };
+        std::vector<int> work = {last};
+        for (int k = first; k <= last; ++k)
+            for (int s : cfg_.block(k).succs)
+                if (s == loop.header) work.push_back(k);
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (!in_layout(k) || body[size_t(k - first)]) continue;
+            body[size_t(k - first)] = true;
+            for (int p : cfg_.block(k).preds) work.push_back(p);
+            // (Into a handler from the blocks it covers.)
+            for (int j = first; j <= last; ++j)
+                if (cfg_.block(j).handler == k) work.push_back(j);
+        }
+        int end = -1;
+        for (int k = first; k <= last; ++k) {
+            if (!body[size_t(k - first)]) continue;
+            for (int s : cfg_.block(k).succs) {
+                if (!in_layout(s) || body[size_t(s - first)] || s == loop.exit || ends_without_going_on(s)) continue;
+                int to = s;
+                if (to < loop.exit) {  // (a lone jump right after the body's block: the `break` itself)
+                    const Block& sb = cfg_.block(s);
+                    if (sb.last - sb.first != 1 || ops_[sb.first].kind != N::Jump) return -1;
+                    to = cfg_.block_at_offset(ops_[sb.first].target);
+                }
+                        if (!in_layout(to) || to <= loop.exit || body[size_t(to - first)] || (end >= 0 && to != end)) return -1;
+                end = to;
+            }
+        }
+        return end;
+    }
+
+    // 3.12+ lay the except clauses of a try statement inside a loop out after the loop's end, so a
+    // clause's `break` (its jump out of the loop after POP_EXCEPT) is no jump from the loop's
+    // blocks. The clauses are the handlers of the loop's blocks after its latch (of try statements
+    // not open around the loop), up to where they pop the exception; a jump from them after POP_EXCEPT to a block past the latch that is none
+    // of theirs and does not go back into the loop is `break`. -1 unless all such jumps go to
+    // one place.
+    int clause_break_target(const Loop& loop) const {
+        std::set<int> clause;
+        std::vector<int> work;
+        for (int k : loop.blocks)
+            if (int h = cfg_.block(k).handler; h > loop.latch && !open_handlers_.count(h) && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Try)
+                work.push_back(h);
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k <= loop.latch || loop.blocks.count(k) || !clause.insert(k).second || pops_except_in(k)) continue;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+        }
+        int end = -1;
+        for (int k : clause) {
+            const NeutralOp& last = ops_[cfg_.block(k).last - 1];
+            if (last.kind != N::Jump || !pops_except_in(k)) continue;
+            int to = cfg_.block_at_offset(last.target);
+            if (to <= loop.latch || clause.count(to) || reachable_above(to, loop.header - 1)[size_t(loop.header)])
+                continue;
+            if (end >= 0 && to != end) return -1;
+            end = to;
+        }
+        return end;
     }
 
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
@@ -4697,8 +4840,9 @@ private:
 
     // Where normal flow leaves the protected body starting at `start`: of the blocks outside it that
     // the body reaches, the last in layout that goes on (one that only returns or raises is the exit
-    // path of a `return` inside the body).
-    int normal_exit(int start, int handler, const std::vector<bool>& uncovered) const {
+    // path of a `return` inside the body; one where the enclosing loop's `break` goes, past the loop,
+    // is where a `break` inside the body jumps, as 3.12+ except clauses laid out after the loop do).
+    int normal_exit(int start, int handler, const std::vector<bool>& uncovered, const Loop* loop) const {
         std::set<int> seen, exits;
         std::vector<int> work = {start};
         while (!work.empty()) {
@@ -4715,9 +4859,9 @@ private:
                 handlers_.at(blk.handler).kind == HandlerKind::Try)
                 work.push_back(blk.handler);
         }
-        int best = -1, best_tail = -1;
-        for (int e : exits) (ends_without_going_on(e) ? best_tail : best) = e;  // sets iterate in order
-        return best >= 0 ? best : best_tail;
+        int best = -1, best_tail = -1, best_break = -1;
+        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
     bool ends_without_going_on(int block) const {
@@ -4815,7 +4959,7 @@ private:
     int emit_protected(int start, int handler, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
         const HandlerInfo info = handlers_.at(handler);
         std::vector<bool> uncovered = uncovered_body_blocks(start, handler);
-        int exit = normal_exit(start, handler, uncovered);
+        int exit = normal_exit(start, handler, uncovered, loop);
         std::vector<ExprPtr> body_stack = stack;
         Body body;
         open_handlers_.insert(handler);
@@ -4858,6 +5002,11 @@ private:
             else if (exit == stop) after = stop;
         }
         Body handler_body;
+        open_clauses_.push_back({after, loop, protected_bodies_.size()});
+        struct ClauseGuard {
+            std::vector<OpenClause>& v;
+            ~ClauseGuard() { v.pop_back(); }
+        } clause_guard{open_clauses_};
         std::vector<ExceptHandler> star_clauses;
         bool star = is_except_star_handler(handler);
         bool handler_flows = true;
@@ -4909,9 +5058,13 @@ private:
                         if (leaves_clause_to(blk, stop)) else_stop = stop;
             }
             int else_end = else_stop > exit && else_stop < handler ? else_stop : handler;
+            // (Clauses that end with the compiler's copy of the code after the statement: that
+            // code is read as an `else:` that is the same copy, and printed once after it.)
+            bool copied_tail = false;
+            for (const auto& h : t->handlers) copied_tail = copied_tail || (!h.body.empty() && tail_after_clause_.count(h.body.back().get()));
             if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
-                !compiled_after_clauses(start, flow_from(exit, else_end), handler)) {
+                (copied_tail || !compiled_after_clauses(start, flow_from(exit, else_end), handler))) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
@@ -5209,27 +5362,41 @@ private:
             work.pop_back();
             if (k < 0 || clause[size_t(k)]) continue;
             clause[size_t(k)] = true;
-            for (int s : cfg_.block(k).succs) work.push_back(s);
+            // (A clause ends at its POP_EXCEPT: what it goes on to is no code of the clauses.)
+            if (!pops_except_in(k))
+                for (int s : cfg_.block(k).succs) work.push_back(s);
         }
         std::vector<bool> in_code_blocks(size_t(cfg_.size()), false);
         for (int k : code) in_code_blocks[size_t(k)] = !clause[size_t(k)];
         std::set<int64_t> in_clauses, in_code, elsewhere;
-        for (int k = 0; k < cfg_.size(); ++k)
-            names_of_block(k, clause[size_t(k)] ? in_clauses : in_code_blocks[size_t(k)] ? in_code : elsewhere);
-        // (Only names that nothing else uses: where another use came first is not known.)
-        int64_t clauses_only = -1, code_only = -1;
+        for (int k = 0; k < cfg_.size(); ++k) {
+            if (!clause[size_t(k)]) {
+                names_of_block(k, in_code_blocks[size_t(k)] ? in_code : elsewhere);
+                continue;
+            }
+            // (After its POP_EXCEPT a clause's block holds the compiler's copy of the code after
+            // the statement: names of neither.)
+            const Block& blk = cfg_.block(k);
+            uint32_t end = UINT32_MAX;
+            for (size_t i = blk.first; i < blk.last && end == UINT32_MAX; ++i)
+                if (ops_[i].kind == N::PopExcept) end = ops_[i].offset;
+            names_of_block(k, in_clauses, end);
+        }
+        // (Only names of the clauses that nothing else uses: where another use came first is not
+        // known. A name the code uses entered co_names at its first use, which, were the code an
+        // `else:` compiled before the clauses, came before the clauses brought in any.)
+        int64_t clauses_only = -1, in_code_last = -1;
         for (int64_t n : in_clauses)
-            if (!in_code.count(n) && !elsewhere.count(n)) clauses_only = std::max(clauses_only, n);
-        for (int64_t n : in_code)
-            if (!in_clauses.count(n) && !elsewhere.count(n)) code_only = std::max(code_only, n);
-        return clauses_only >= 0 && code_only > clauses_only;
+            if (!in_code.count(n) && !elsewhere.count(n) && clauses_only < 0) clauses_only = n;  // (sets iterate in order)
+        for (int64_t n : in_code) in_code_last = std::max(in_code_last, n);
+        return clauses_only >= 0 && in_code_last > clauses_only;
     }
 
     // The co_names indices that the instructions of `block` use.
-    void names_of_block(int block, std::set<int64_t>& out) {
+    void names_of_block(int block, std::set<int64_t>& out, uint32_t before = UINT32_MAX) {
         if (raw_.empty()) raw_ = decode_instructions(code_, table_);
         uint32_t begin = cfg_.block(block).offset;
-        uint32_t end = block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX;
+        uint32_t end = std::min(before, block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX);
         for (const Instruction& ins : raw_)
             if (ins.offset >= begin && ins.offset < end && ins.is(kHasName)) out.insert(ins.index);
     }
@@ -6168,6 +6335,14 @@ private:
         std::vector<bool> uncovered;  // see uncovered_body_blocks
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
+    // Except clauses being emitted, innermost last: where they go on after POP_EXCEPT, the loop the
+    // try statement is in, and how many try/with bodies were open around it.
+    struct OpenClause {
+        int after;
+        const Loop* loop;
+        size_t bodies;
+    };
+    std::vector<OpenClause> open_clauses_;
     std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).

@@ -76,6 +76,7 @@ public:
         else attach_handlers();
         drop_except_name_cleanups();
         mark_except_star_prologues();
+        if (!traits_.block_stack) cover_clause_exit_jumps();
         if (traits_.copies_small_exits) share_exit_tails(out_, traits_.fused_const_returns);
         if (traits_.forward_conditionals) fold_backward_conditionals();
         if (traits_.copies_clause_exits) share_clause_exits();
@@ -226,6 +227,25 @@ public:
             if (cleanup) k += 3;
         }
         out_ = std::move(kept);
+    }
+
+    // The way out of an except clause nested in a try body, `POP_EXCEPT; JUMP after`: the range of
+    // the enclosing try covers the POP_EXCEPT but may stop before the jump (a jump cannot raise;
+    // the range of a with statement or try around the enclosing one may go on over it instead).
+    // Such a jump, which nothing else jumps to, belongs with its POP_EXCEPT: the same handler keeps
+    // the two in one block, as they are where the range goes on over the jump.
+    void cover_clause_exit_jumps() {
+        const std::set<int64_t> targets = jump_and_handler_targets();
+        for (size_t k = 0; k + 1 < out_.size(); ++k) {
+            const NeutralOp& pop = out_[k];
+            NeutralOp& jump = out_[k + 1];
+            if (pop.kind != N::PopExcept || pop.handler < 0 || jump.kind != N::Jump || jump.handler == pop.handler ||
+                targets.count(jump.offset))
+                continue;
+            jump.handler = pop.handler;
+            jump.handler_depth = pop.handler_depth;
+            jump.handler_lasti = pop.handler_lasti;
+        }
     }
 
     // Each op learns its innermost handler from the exception table (3.11+; none before).
