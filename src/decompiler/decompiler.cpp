@@ -4502,17 +4502,6 @@ private:
         return loop.break_to;
     }
 
-    // The handlers of try statements in the body of `loop` laid out after it (3.11+); a try around
-    // the loop is open already, or covers its jump back (see try_encloses_loop).
-    std::vector<int> clauses_after(const Loop& loop) const {
-        std::set<int> out;
-        for (int k : loop.blocks)
-            if (int h = cfg_.block(k).handler; h > loop.latch && !open_handlers_.count(h) && !inside(loop.latch, h) && handlers_.count(h) &&
-                                                handlers_.at(h).kind == HandlerKind::Try)
-                out.insert(h);
-        return {out.begin(), out.end()};
-    }
-
     // 3.11+ may lay out the except clauses of a try in a loop's body right after the loop, where
     // normal flow never enters: where those clauses go on past the loop is the loop's exit (-1: the
     // block after the loop is no such handler).
@@ -4715,11 +4704,6 @@ private:
                 if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit))
                     best = std::max(best, s);
         }
-        // A `break` in an except clause of a while loop's body that 3.11+ lay out after the loop
-        // jumps there from the clause.
-        if (!loop.is_for && loop.exit >= 0)
-            for (int h : clauses_after(loop))
-                if (int next = single_clause_exit(h, loop); next > loop.exit && !is_bare_back_jump(next, loop.exit)) best = std::max(best, next);
         return best;
     }
 
