@@ -5198,6 +5198,17 @@ private:
             emitted_[no_match] = true;
             StarNext next = star_next(nm, 1, no_match);
             if (next.block < 0) refuse("no match");
+            // The clause read: on to the next one, where its test starts (true: that was the last).
+            auto next_clause = [&](ExceptHandler& done) {
+                if (done.body.empty()) done.body.push_back(make_stmt(StmtKind::Pass));
+                clauses.push_back(std::move(done));
+                if (next.block <= b) refuse("next clause");
+                b = next.block;
+                emitted_[b] = true;
+                ops = real_ops(b);
+                k = 0;
+                return next.appended;
+            };
             // Match: bound to the name or dropped; the body follows under the clause's own handler.
             int bind = b + 1;
             std::vector<const NeutralOp*> bops = real_ops(bind);
@@ -5209,14 +5220,7 @@ private:
                 // A body that cannot raise (`pass`) has no handler: its way on follows the binding.
                 if ((h && !is_name_unbinding(bops, 1, clause.name)) || !(star_next(bops, 1 + h, bind) == next))
                     refuse("clause binding");
-                clause.body.push_back(make_stmt(StmtKind::Pass));
-                clauses.push_back(std::move(clause));
-                if (next.block <= b) refuse("next clause");
-                b = next.block;
-                emitted_[b] = true;
-                ops = real_ops(b);
-                k = 0;
-                if (next.appended) break;
+                if (next_clause(clause)) break;
                 continue;
             }
             int body_start = bind + 1;
@@ -5248,14 +5252,7 @@ private:
                 emitted_[stop] = true;
             }
             strip_name_cleanup(clause.body, clause.name);
-            if (clause.body.empty()) clause.body.push_back(make_stmt(StmtKind::Pass));
-            clauses.push_back(std::move(clause));
-            if (next.block <= b) refuse("next clause");
-            b = next.block;
-            emitted_[b] = true;
-            ops = real_ops(b);
-            k = 0;
-            if (next.appended) break;
+            if (next_clause(clause)) break;
         }
         // The end: re-raise what the clauses raised and did not match, or go on.
         if (k < ops.size() && ops[k]->kind == N::ListAppend && ops[k]->arg == 1) ++k;
