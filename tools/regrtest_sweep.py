@@ -49,11 +49,13 @@ def run_tests(exe: str, where: str, name: str, cwd: str, timeout: float) -> str:
     return "no result: " + (last[-1][:150] if last else "?")
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def sweep_setup(argv, description: str, only_help: str):
+    """A sweep's command line: (arguments, the interpreter of that version, its stdlib directory),
+    or None when that Python is not installed."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("version")
     parser.add_argument("--cli", default=shutil.which("uncompile") or "uncompile")
-    parser.add_argument("--only", default="", help="comma-separated module names")
+    parser.add_argument("--only", default="", help=only_help)
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per test run")
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -62,9 +64,17 @@ def main(argv=None) -> int:
     exe = interpreter(args.version)
     if exe is None:
         print("Python %s is not installed (pyenv)" % args.version, file=sys.stderr)
-        return 2
+        return None
     lib = subprocess.run([exe, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
                          capture_output=True, text=True, check=True).stdout.strip()
+    return args, exe, lib
+
+
+def main(argv=None) -> int:
+    setup = sweep_setup(argv, __doc__.split("\n\n")[0], "comma-separated module names")
+    if setup is None:
+        return 2
+    args, exe, lib = setup
     names = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(lib, "*.py")))
     names = [n for n in names if os.path.exists(os.path.join(lib, "test", "test_%s.py" % n))]
     if args.only:

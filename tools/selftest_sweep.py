@@ -7,22 +7,25 @@ test_coroutines, test_exceptions, ...), and they check themselves. For each `Lib
 (or those named): compile it with the interpreter, decompile the .pyc with the CLI, and run its
 tests twice in fresh processes, once from the original source and once from the decompiled one
 (loaded as the same module `test.NAME` with the same `__file__` and code file name, so data files,
-relative imports and warning locations resolve alike). Then list the tests that pass from the original and fail from the decompiled.
+relative imports and warning locations resolve alike). Then list the tests that pass from the
+original and fail from the decompiled.
 
 Some such differences are expected and are not wrong code: a test that checks line numbers of its
-own code (tracebacks, tracing, `inspect.getsource`) sees the decompiled file's lines. Every other
-difference is a decompiler bug. A refused function is a stub that raises: the tests of that name fail
-by design and are not counted (a module refused as a whole is skipped). Exits 1 when any test passes only from the original.
+own code (tracebacks, tracing, `inspect.getsource`) sees the decompiled file's lines, and one that
+checks its own bytecode sees the recompiled code. Every other difference is a decompiler bug. A
+refused function is a stub that raises: the tests that run it fail by design and are not counted
+(a module refused as a whole, or whose import runs a refused function, is skipped). Exits 1 when
+any test passes only from the original.
 """
-import argparse
 import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+from regrtest_sweep import sweep_setup  # (tools/ is this script's directory)
 
 DRIVER = r"""
 import importlib.util, io, json, sys, types, unittest
@@ -59,21 +62,10 @@ def run_tests(exe: str, source: str, original: str, name: str, cwd: str, timeout
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("version")
-    parser.add_argument("--cli", default=shutil.which("uncompile") or "uncompile")
-    parser.add_argument("--only", default="", help="comma-separated test module names (test_grammar,...)")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per test run")
-    args = parser.parse_args(argv)
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from conftest import interpreter  # the tests' way of finding pyenv interpreters
-
-    exe = interpreter(args.version)
-    if exe is None:
-        print("Python %s is not installed (pyenv)" % args.version, file=sys.stderr)
+    setup = sweep_setup(argv, __doc__.split("\n\n")[0], "comma-separated test module names (test_grammar,...)")
+    if setup is None:
         return 2
-    lib = subprocess.run([exe, "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    args, exe, lib = setup
     paths = sorted(glob.glob(os.path.join(lib, "test", "test_*.py")))
     if args.only:
         wanted = set(args.only.split(","))
