@@ -238,6 +238,7 @@ public:
         if (!(code_.flags & kCoOptimized)) return {};
         size_t args = size_t(code_.argcount + code_.kwonlyargcount) + ((code_.flags & kCoVarargs) ? 1 : 0) +
                       ((code_.flags & kCoVarkeywords) ? 1 : 0);
+        auto arg_end = code_.varnames.begin() + std::ptrdiff_t(std::min(args, code_.varnames.size()));
         std::set<std::string> stored;
         std::vector<std::string> unbound;
         for (const auto& op : ops_)
@@ -248,7 +249,6 @@ public:
             if (std::find(code_.cellvars.begin(), code_.cellvars.end(), op.name) != code_.cellvars.end() ||
                 std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end())
                 continue;
-            auto arg_end = code_.varnames.begin() + std::ptrdiff_t(std::min(args, code_.varnames.size()));
             if (std::find(code_.varnames.begin(), arg_end, op.name) != arg_end) continue;
             if (std::find(unbound.begin(), unbound.end(), op.name) == unbound.end()) unbound.push_back(op.name);
         }
@@ -267,19 +267,20 @@ public:
     }
 
     // Invariant of a finished body: no value of the simulation's own (names in <angle brackets>,
-    // which no identifier can be) is left to be printed as if it were code.
+    // which no identifier can be: a def's function object, an imported module, ...) is left to be
+    // printed as if it were code, at any depth of an expression.
+    static void check_no_marker_in(const ExprPtr& e) {
+        if (e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<')
+            unsupported("a value of unusual bytecode (" + e->id + ") left in the output");
+        for_each_child_slot(*e, [](const ExprPtr& c) { check_no_marker_in(c); });
+    }
+
     static void check_no_markers(const Body& body) {
         for (const StmtPtr& s : body) {
-            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) {
-                // their bodies were checked when they were built; their decorators and defaults are here
-            } else {
-                for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) check_no_markers(*b);
-                for (const auto& h : s->handlers) check_no_markers(h.body);
-                for (const auto& c : s->cases) check_no_markers(c.body);
-            }
+            // (A def's or class's body was checked when it was built; its decorators and defaults are here.)
+            for_each_child_body(s, [](const Body& b, bool) { check_no_markers(b); });
             for_each_own_expr(*s, [](const ExprPtr& e) {
-                if (e && e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<')
-                    unsupported("a value of unusual bytecode (" + e->id + ") left in the output");
+                if (e) check_no_marker_in(e);
             });
         }
     }
@@ -6086,10 +6087,7 @@ private:
     static void bare_returns(Body& body) {
         for (const StmtPtr& s : body) {
             if (s->kind == StmtKind::Return && s->value && is_const_kind(s->value, PyValue::Kind::None)) s->value = nullptr;
-            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
-            for (Body* b : {&s->body, &s->orelse, &s->finalbody}) bare_returns(*b);
-            for (ExceptHandler& h : s->handlers) bare_returns(h.body);
-            for (auto& c : s->cases) bare_returns(c.body);
+            for_each_child_body(s, [](Body& b, bool) { bare_returns(b); });  // (not into a def's or class's)
         }
     }
 
@@ -6115,12 +6113,7 @@ public:
         std::function<void(const Body&)> no_return = [&](const Body& b) {
             for (const auto& st : b) {
                 if (st->kind == StmtKind::Return) unsupported("a return at module level");
-                if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
-                no_return(st->body);
-                no_return(st->orelse);
-                no_return(st->finalbody);
-                for (const auto& h : st->handlers) no_return(h.body);
-                for (const auto& c : st->cases) no_return(c.body);
+                for_each_child_body(st, [&](const Body& child, bool) { no_return(child); });  // (not into a def's or class's)
             }
         };
         no_return(body);

@@ -591,11 +591,6 @@ void check_printable(Printer& p, const ExprPtr& e) {
         return;
     }
     if (e->kind == ExprKind::Constant && may_be_unprintable(*e->constant)) p.expr(*e, kTest);
-    // The structurer's stand-ins for values that have no expression (a def's function object, an
-    // imported module, ...) are named "<...>": one left in an expression is a value it could not
-    // express, and printing it would give source that does not compile.
-    if (e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<')
-        throw Error(Error::Kind::Unsupported, "a value with no expression (" + e->id + ") used in an expression");
     for_each_child_slot(*e, [&](const ExprPtr& c) { check_printable(p, c); });
 }
 
