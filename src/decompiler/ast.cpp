@@ -95,28 +95,4 @@ StmtPtr make_stmt(StmtKind kind) {
     return s;
 }
 
-void for_each_own_expr(const Stmt& s, const std::function<void(const ExprPtr&)>& f) {
-    for (const ExprPtr* p : {&s.target, &s.value, &s.test, &s.iter, &s.annotation, &s.cause, &s.msg})
-        if (*p) f(*p);
-    for (const auto& t : s.targets) f(t);
-    for (const auto& item : s.items) {
-        if (item.context) f(item.context);
-        if (item.target) f(item.target);
-    }
-    for (const auto& h : s.handlers)
-        if (h.type) f(h.type);
-    for (const auto& d : s.decorators) f(d);
-    for (const auto& b : s.bases) f(b);
-    for (const auto& k : s.keywords)
-        if (k.value) f(k.value);
-    for (const auto& c : s.cases)
-        if (c.guard) f(c.guard);
-    if (s.args) {
-        for (const auto& d : s.args->defaults)
-            if (d) f(d);
-        for (const auto& d : s.args->kw_defaults)
-            if (d) f(d);
-    }
-}
-
 }  // namespace uncompile::ast

@@ -151,9 +151,8 @@ public:
         if (annotations_set_up_ && annotated_assignments_ == 0) unsupported("SETUP_ANNOTATIONS without an annotated assignment");
         std::vector<const Stmt*> for_return, for_jump;
         check_finally_copies(body, for_return, for_jump);
-        if (!handlers_.empty()) check_no_handler_markers(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
-        inline_temporaries(body, "__stack");
+        if (temporaries_ > 0) inline_temporaries(body, "__stack");
         if (const Expr* twice = duplicated_effect(body)) {
             std::string shown = print_expression(*twice);
             if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
@@ -161,34 +160,6 @@ public:
         }
         place_negations(body);
         return body;
-    }
-
-    // The statements of this code object: nested defs' and classes' bodies emptied (they are other
-    // code objects, checked on their own; a refused one's stub names the marker it stopped on).
-    static Body own_statements(const Body& body) {
-        Body out;
-        for (const StmtPtr& s : body) {
-            auto copy = std::make_shared<Stmt>(*s);
-            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) {
-                copy->body = {make_stmt(StmtKind::Pass)};
-            } else {
-                copy->body = own_statements(s->body);
-                copy->orelse = own_statements(s->orelse);
-                copy->finalbody = own_statements(s->finalbody);
-                for (auto& h : copy->handlers) h.body = own_statements(h.body);
-                for (auto& c : copy->cases) c.body = own_statements(c.body);
-            }
-            out.push_back(copy);
-        }
-        return out;
-    }
-
-    // Invariant: the values only an exception handler's code has (the exception, its match test,
-    // the re-raise) were all folded into except clauses.
-    void check_no_handler_markers(const Body& body) const {
-        std::string text = print_module(own_statements(body));
-        for (const ExprPtr& m : {exception_, previous_exception_, exception_matches_, reraise_})
-            if (text.find(m->id) != std::string::npos) unsupported("exception handling of an unusual shape (" + m->id + " left over)");
     }
 
 public:
@@ -270,11 +241,26 @@ public:
     // which no identifier can be: a def's function object, an imported module, ...) is left to be
     // printed as if it were code, at any depth of an expression.
     static void check_no_marker_in(const ExprPtr& e) {
-        if (e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<')
+        if (e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<') {
+            for (const char* handler_only : {"<exception>", "<previous exception>", "<exception matches>", "<re-raise>"})
+                if (e->id == handler_only) unsupported("exception handling of an unusual shape (" + e->id + " left over)");
             unsupported("a value of unusual bytecode (" + e->id + ") left in the output");
+        }
         for_each_child_slot(*e, [](const ExprPtr& c) { check_no_marker_in(c); });
     }
 
+    static void check_no_marker_in(const PatternPtr& p) {
+        if (!p) return;
+        for (const ExprPtr* e : {&p->value, &p->cls})
+            if (*e) check_no_marker_in(*e);
+        for (const ExprPtr& k : p->keys) check_no_marker_in(k);
+        for (const PatternPtr& q : p->patterns) check_no_marker_in(q);
+        for (const PatternPtr& q : p->kwd_patterns) check_no_marker_in(q);
+        check_no_marker_in(p->pattern);
+    }
+
+    // (Every body is checked, exception handlers' included: the exception, its match test and the
+    // re-raise are such values too, and an except clause that did not fold them in leaves them.)
     static void check_no_markers(const Body& body) {
         for (const StmtPtr& s : body) {
             // (A def's or class's body was checked when it was built; its decorators and defaults are here.)
@@ -282,6 +268,10 @@ public:
             for_each_own_expr(*s, [](const ExprPtr& e) {
                 if (e) check_no_marker_in(e);
             });
+            for (const MatchCase& c : s->cases) check_no_marker_in(c.pattern);
+            for (const TypeParam& t : s->type_params)
+                for (const ExprPtr* e : {&t.bound, &t.default_value})
+                    if (*e) check_no_marker_in(*e);
         }
     }
 
@@ -408,6 +398,9 @@ private:
     // a name before it is used twice. The compiler's own shapes (chained and parallel assignment,
     // augmented assignment, comparison chains) never need this; bytecode rewriters' do.
     bool is_marker_value(const ExprPtr& v) const {
+        // Every stand-in is a Name node made by marker(), named in <angle brackets> except
+        // AssertionError's: most values are not, and are told apart without the side tables.
+        if (v && (v->kind != ExprKind::Name || ((v->id.empty() || v->id[0] != '<') && v != assertion_error_))) return false;
         return !v || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
                with_context_.count(v.get()) || v == build_class_ || v == assertion_error_ || v == exception_ ||
