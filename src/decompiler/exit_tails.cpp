@@ -6,6 +6,7 @@
 
 #include "block_stack.h"
 #include "cfg.h"
+#include "offset_set.h"
 
 namespace uncompile {
 
@@ -42,10 +43,12 @@ std::optional<int> pops_of(const NeutralOp& op) {
 class ExitTails {
 public:
     ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {
+        std::vector<int64_t> targets;
         for (const auto& op : ops_) {
-            if (op.target >= 0) targets_.insert(op.target);
-            if (op.handler >= 0) targets_.insert(op.handler);
+            if (op.target >= 0) targets.push_back(op.target);
+            if (op.handler >= 0) targets.push_back(op.handler);
         }
+        targets_ = OffsetSet(std::move(targets));
     }
 
     void run_short_circuits() {
@@ -92,9 +95,13 @@ private:
 
     // Whether ops [first, last] are few enough instructions for the compiler to have copied them.
     bool copyable(size_t first, size_t last) const {
-        std::set<uint32_t> instructions;
-        for (size_t k = first; k <= last; ++k) instructions.insert(ops_[k].offset);
-        return instructions.size() <= kMaxCopiedInstructions;
+        size_t instructions = 0;  // distinct offsets, counted until there are too many
+        for (size_t k = first; k <= last && instructions <= kMaxCopiedInstructions; ++k) {
+            bool seen = false;
+            for (size_t j = first; j < k && !seen; ++j) seen = ops_[j].offset == ops_[k].offset;
+            instructions += !seen;
+        }
+        return instructions <= kMaxCopiedInstructions;
     }
     static constexpr size_t kMaxCopiedInstructions = 4;  // flowgraph.c's MAX_COPY_SIZE
 
@@ -288,7 +295,7 @@ private:
 
     std::vector<NeutralOp>& ops_;
     bool fused_;
-    std::set<int64_t> targets_;
+    OffsetSet targets_;
 };
 
 }  // namespace

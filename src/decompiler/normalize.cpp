@@ -7,6 +7,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "offset_set.h"
+
 #include "block_stack.h"
 #include "exit_tails.h"
 #include "finally_subroutines.h"
@@ -57,8 +59,10 @@ class Normalizer {
 public:
     Normalizer(const CodeObject& code, const std::vector<Instruction>& ins, const OpcodeTable& table)
         : code_(code), ins_(ins), table_(table), traits_(traits_of(code.version)) {
+        std::vector<int64_t> targets;
         for (size_t k = 0; k < ins_.size(); ++k)
-            if (ins_[k].jump_target >= 0) jump_targets_.insert(ins_[k].jump_target);
+            if (ins_[k].jump_target >= 0) targets.push_back(ins_[k].jump_target);
+        jump_targets_ = OffsetSet(std::move(targets));
         out_.reserve(ins_.size() + ins_.size() / 4 + 8);
         if (traits_.block_stack) find_legacy_handlers();
     }
@@ -138,12 +142,11 @@ public:
     // `POP_JUMP_IF_FALSE L; JUMP_BACKWARD H`, is what `if x: continue` compiles to everywhere, and
     // stays.
     void fold_backward_conditionals() {
-        const std::set<int64_t> targets = jump_and_handler_targets();
-        std::vector<NeutralOp> kept;
-        kept.reserve(out_.size());
+        const OffsetSet targets = jump_and_handler_targets();
+        size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
-            kept.push_back(std::move(out_[k]));
-            NeutralOp& cond = kept.back();
+            if (kept != k) out_[kept] = std::move(out_[k]);
+            NeutralOp& cond = out_[kept++];
             if (cond.kind != N::JumpIf || k + 2 >= out_.size()) continue;
             const NeutralOp& back = out_[k + 1];
             const NeutralOp& after = out_[k + 2];
@@ -156,7 +159,7 @@ public:
             cond.target = back.target;
             ++k;
         }
-        out_ = std::move(kept);
+        out_.resize(kept);
     }
 
     // 3.13 copies the way out of an except clause, `POP_EXCEPT; JUMP after`, into the ends of a try
@@ -165,7 +168,7 @@ public:
     // both go. Pointing the body's copy (the nearest one before) at the clauses' gives that shape:
     // the same ops run either way.
     void share_clause_exits() {
-        const std::set<int64_t> targets = jump_and_handler_targets();
+        const OffsetSet targets = jump_and_handler_targets();
         auto exit_at = [&](size_t k) {
             return k + 1 < out_.size() && out_[k].kind == N::PopExcept && out_[k + 1].kind == N::Jump &&
                    out_[k + 1].offset != out_[k].offset && !targets.count(out_[k + 1].offset);
@@ -187,13 +190,13 @@ public:
     }
 
     // Offsets something jumps to or handles exceptions at: ops there start a block and stay.
-    std::set<int64_t> jump_and_handler_targets() const {
-        std::set<int64_t> targets;
+    OffsetSet jump_and_handler_targets() const {
+        std::vector<int64_t> targets;
         for (const auto& op : out_) {
-            if (op.target >= 0) targets.insert(op.target);
-            if (op.handler >= 0) targets.insert(op.handler);
+            if (op.target >= 0) targets.push_back(op.target);
+            if (op.handler >= 0) targets.push_back(op.handler);
         }
-        return targets;
+        return OffsetSet(std::move(targets));
     }
 
     static JumpCondition inverse(JumpCondition c) {
@@ -210,12 +213,11 @@ public:
     // name` on the clause's way out; `except ... as name` brings it back. Dropping it keeps a value
     // the clause returns from looking like the pending half of an assignment.
     void drop_except_name_cleanups() {
-        const std::set<int64_t> targets = jump_and_handler_targets();
-        std::vector<NeutralOp> kept;
-        kept.reserve(out_.size());
+        const OffsetSet targets = jump_and_handler_targets();
+        size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
-            kept.push_back(std::move(out_[k]));
-            if (kept.back().kind != N::PopExcept || k + 3 >= out_.size()) continue;
+            if (kept != k) out_[kept] = std::move(out_[k]);
+            if (out_[kept++].kind != N::PopExcept || k + 3 >= out_.size()) continue;
             const NeutralOp& none = out_[k + 1];
             const NeutralOp& store = out_[k + 2];
             const NeutralOp& del = out_[k + 3];
@@ -226,7 +228,7 @@ public:
                 cleanup = !targets.count(out_[j].offset) && out_[j].offset != out_[k].offset;
             if (cleanup) k += 3;
         }
-        out_ = std::move(kept);
+        out_.resize(kept);
     }
 
     // The way out of an except clause nested in a try body, `POP_EXCEPT; JUMP after`: the range of
@@ -235,7 +237,7 @@ public:
     // Such a jump, which nothing else jumps to, belongs with its POP_EXCEPT: the same handler keeps
     // the two in one block, as they are where the range goes on over the jump.
     void cover_clause_exit_jumps() {
-        const std::set<int64_t> targets = jump_and_handler_targets();
+        const OffsetSet targets = jump_and_handler_targets();
         for (size_t k = 0; k + 1 < out_.size(); ++k) {
             const NeutralOp& pop = out_[k];
             NeutralOp& jump = out_[k + 1];
@@ -1017,7 +1019,7 @@ private:
     const std::vector<Instruction>& ins_;
     const OpcodeTable& table_;
     VersionTraits traits_;
-    std::set<int64_t> jump_targets_;
+    OffsetSet jump_targets_;
     // Before 3.11: what each handler is, where except clauses start (their DUP_TOP is dropped),
     // where the exception's three values are popped, which re-raises end a name clean-up.
     std::map<int64_t, HandlerRole> handler_roles_;
