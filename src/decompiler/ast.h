@@ -88,6 +88,19 @@ struct Expr {
     std::vector<Comprehension> generators;
     std::shared_ptr<Arguments> args;  // Lambda
     int conversion = -1;       // FormattedValue: -1 none, else 's', 'r' or 'a'
+    // Scratch space of the structurer (not part of the tree): the effect span it computed for this
+    // node, and which of its scopes computed it (a node may be seen from a nested scope too). A
+    // copy of a node starts without it: copies are made to be changed.
+    struct SpanMemo {
+        uint64_t owner = 0;  // the scope's number (never 0)
+        uint64_t first = 0, last = 0;
+        SpanMemo() = default;
+        SpanMemo(const SpanMemo&) {}
+        SpanMemo& operator=(const SpanMemo&) {
+            owner = 0;
+            return *this;
+        }
+    } span;
 };
 
 struct Arg {

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <set>
+
+#include "offset_set.h"
 
 namespace uncompile {
 
@@ -19,11 +20,12 @@ ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
 }
 
 void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
-    std::set<int64_t> target_offsets;
+    std::vector<int64_t> targets;
     for (const auto& op : ops) {
-        if (op.target >= 0) target_offsets.insert(op.target);
-        if (op.handler >= 0) target_offsets.insert(op.handler);
+        if (op.target >= 0) targets.push_back(op.target);
+        if (op.handler >= 0) targets.push_back(op.handler);
     }
+    const OffsetSet target_offsets(std::move(targets));
     std::vector<bool> leader(ops.size() + 1, false);
     if (!ops.empty()) leader[0] = true;
     for (size_t i = 0; i < ops.size(); ++i) {

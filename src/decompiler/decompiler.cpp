@@ -1436,7 +1436,7 @@ private:
     // when it runs none.
     std::pair<uint64_t, uint64_t> effect_span(const ExprPtr& e) {
         if (!e) return {0, 0};
-        if (auto it = effect_span_.find(e.get()); it != effect_span_.end()) return it->second;
+        if (e->span.owner == scope_number_) return {e->span.first, e->span.last};
         std::pair<uint64_t, uint64_t> span{0, 0};
         auto add = [&](std::pair<uint64_t, uint64_t> s) {
             if (!s.second) return;
@@ -1446,7 +1446,9 @@ private:
         for_each_evaluated_child(*e, [&](const ExprPtr& c) { add(effect_span(c)); });
         if ((has_own_effect(*e) || ordered_reads_.count(e.get())) && !is_marker_value(e)) add({e->serial, e->serial});
         keep(e);
-        effect_span_[e.get()] = span;
+        e->span.owner = scope_number_;
+        e->span.first = span.first;
+        e->span.last = span.second;
         return span;
     }
 
@@ -1483,7 +1485,7 @@ private:
             *slot = s->targets[0];
         }
         if (held) stack->push_back(held);
-        effect_span_.erase(node.get());
+        node->span.owner = 0;  // (its operands changed)
     }
 
     // The operand slots of a node in the order Python evaluates them.
@@ -6333,11 +6335,15 @@ private:
     size_t current_op_ = 0;                          // while step() runs: the op's index in ops_
     std::unordered_map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
     int temporaries_ = 0;
+    // This scope's number, unique in the thread (an address could be reused by the next scope).
+    const uint64_t scope_number_ = [] {
+        static thread_local uint64_t scopes = 0;
+        return ++scopes;
+    }();
     std::set<const Expr*> consumed_after_cleanup_;
     std::set<std::pair<const Stmt*, const Stmt*>> left_through_;  // (return/break/continue, try/finally it leaves)
     uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
-    std::unordered_map<const Expr*, std::pair<uint64_t, uint64_t>> effect_span_;
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
     // chain at every `if`, and merging a chain re-probes the same blocks at every step
     // (exponential in the chain's length without this). A result depends on the code and on which

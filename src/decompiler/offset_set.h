@@ -24,6 +24,10 @@ public:
 
     size_t count(int64_t offset) const { return std::binary_search(items_.begin(), items_.end(), offset) ? 1 : 0; }
 
+    // In increasing order.
+    std::vector<int64_t>::const_iterator begin() const { return items_.begin(); }
+    std::vector<int64_t>::const_iterator end() const { return items_.end(); }
+
 private:
     std::vector<int64_t> items_;
 };
