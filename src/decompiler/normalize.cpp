@@ -118,16 +118,24 @@ public:
     // `(a or b) and c`). Pointing such a jump back at J, keeping the value, means the same (J pops
     // it and falls into c) and gives the nesting of the source.
     void unthread_short_circuits() {
-        std::map<int64_t, size_t> at;
-        for (size_t k = 0; k < out_.size(); ++k) at.emplace(out_[k].offset, k);
+        // The first op at each offset: (offset, index) pairs in order of offset, then index.
+        std::vector<std::pair<int64_t, size_t>> first_at;
+        first_at.reserve(out_.size());
+        for (size_t k = 0; k < out_.size(); ++k) first_at.emplace_back(out_[k].offset, k);
+        std::sort(first_at.begin(), first_at.end());
+        auto op_at = [&](int64_t offset) -> std::optional<size_t> {
+            auto it = std::lower_bound(first_at.begin(), first_at.end(), std::make_pair(offset, size_t(0)));
+            if (it == first_at.end() || it->first != offset) return std::nullopt;
+            return it->second;
+        };
         // (Backwards: a jump threaded to after J may be the one that J's own left side becomes.)
         for (auto it_op = out_.rbegin(); it_op != out_.rend(); ++it_op) {
             NeutralOp& op = *it_op;
             bool two_way = op.condition == JumpCondition::IfTrue || op.condition == JumpCondition::IfFalse;
             if (op.kind != N::JumpIf || !two_way) continue;
-            auto it = at.find(op.target);
-            if (it == at.end() || it->second == 0) continue;
-            const NeutralOp& before = out_[it->second - 1];
+            std::optional<size_t> at = op_at(op.target);
+            if (!at || *at == 0) continue;
+            const NeutralOp& before = out_[*at - 1];
             if (before.kind != N::JumpIfOrPop || before.condition != inverse(op.condition) || before.handler != op.handler ||
                 before.offset <= op.offset)
                 continue;
