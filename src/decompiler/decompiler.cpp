@@ -210,12 +210,13 @@ public:
         size_t args = size_t(code_.argcount + code_.kwonlyargcount) + ((code_.flags & kCoVarargs) ? 1 : 0) +
                       ((code_.flags & kCoVarkeywords) ? 1 : 0);
         auto arg_end = code_.varnames.begin() + std::ptrdiff_t(std::min(args, code_.varnames.size()));
-        std::set<std::string> stored;
+        std::vector<std::string_view> stored;  // (sorted once, then searched)
         std::vector<std::string> unbound;
         for (const auto& op : ops_)
-            if ((op.kind == N::Store || op.kind == N::Delete || op.kind == N::LoadAndClear) && op.scope == Scope::Fast) stored.insert(op.name);
+            if ((op.kind == N::Store || op.kind == N::Delete || op.kind == N::LoadAndClear) && op.scope == Scope::Fast) stored.push_back(op.name);
+        std::sort(stored.begin(), stored.end());
         for (const auto& op : ops_) {
-            if (op.kind != N::Load || op.scope != Scope::Fast || stored.count(op.name)) continue;
+            if (op.kind != N::Load || op.scope != Scope::Fast || std::binary_search(stored.begin(), stored.end(), std::string_view(op.name))) continue;
             // (3.13 loads a cell or free variable to close over it with LOAD_FAST: neither is a plain local.)
             if (std::find(code_.cellvars.begin(), code_.cellvars.end(), op.name) != code_.cellvars.end() ||
                 std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end())
