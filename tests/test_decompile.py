@@ -4493,6 +4493,174 @@ EQUIVALENT_NOW |= {("while_true_broken_from_clauses", v) for v in ("3.11", "3.12
 EQUIVALENT_NOW |= {("nested_try_clauses_break", "3.11")}
 
 
+# ---- Except clauses inside with statements (found by tools/program_fuzz.py): 3.12+ lays the
+# clauses out after the code the try goes on to and jumps back there; a `return` in a clause
+# leaves the with statements first (their __exit__ calls, then the return).
+WITH_CLAUSE_SNIPPETS = {
+    "with_try_two_clauses_jump_back": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError:
+            log.append('zero')
+        except (TypeError, KeyError):
+            log.append('type')
+        log.append('after')
+    return log
+
+def g():
+    return f(2, []), f(0, []), f('x', [])
+""", "g()"),
+    "with_clause_returns_constant": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError:
+            pass
+        except (TypeError, KeyError):
+            return 7
+
+def g():
+    out = []
+    for a in (2, 0, 'x'):
+        log = []
+        out.append((f(a, log), log))
+    return out
+""", "g()"),
+    "with_clause_returns_value": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+        return True
+
+def f(a, b, log):
+    with CM(log):
+        try:
+            assert b <= a, a
+        except (AssertionError, KeyError):
+            if b < 5:
+                return b * 2
+        log.append('after try')
+    log.append('after with')
+
+def g():
+    out = []
+    for a, b in ((3, 1), (1, 3), (1, 7)):
+        log = []
+        out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    "with_clause_if_meets_in_clause": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(a, b, log):
+    with CM(log):
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError:
+            if b:
+                log.append('b')
+            else:
+                log.append('not b')
+            log.append('clause')
+        except TypeError:
+            log.append('type')
+        log.append('after')
+    return log
+
+def g():
+    return [f(a, b, []) for a in (2, 0, 'x') for b in (0, 1)]
+""", "g()"),
+}
+SNIPPETS.update(WITH_CLAUSE_SNIPPETS)
+# A match statement ending a with statement (3.10: the failed cases go on at the with's
+# POP_BLOCK, which normalizing drops, as it drops the NOP of a final `case _:`), and a `case _`
+# holding a with statement and more code while the other cases return.
+WITH_MATCH_SNIPPETS = {
+    "match_in_with": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(v, log):
+    with CM(log):
+        match v:
+            case [_, _, p]:
+                log.append(p)
+    return log
+
+def g():
+    return [f(v, []) for v in ([1, 2, 3], [1], 'abc', None)]
+""", "g()"),
+    "match_default_with_then_code": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(v, log):
+    match v:
+        case (0, _):
+            return 'pair'
+        case _:
+            with CM(log):
+                log.append(v)
+            log.append('after with')
+    return log
+
+def g():
+    return [f(v, []) for v in ((0, 1), (1, 0), 5)]
+""", "g()"),
+}
+SNIPPETS.update(WITH_MATCH_SNIPPETS)
+NEEDS_310 |= set(WITH_MATCH_SNIPPETS)
+# (3.10 copies the with's exit and the `return` after it into both ways out of the match: the
+# output reads `case _: return log`, the same ops in another layout.)
+EQUIVALENT_NOW |= {(name, v) for name in WITH_MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")
+                   if (name, v) != ("match_in_with", "3.10")}
+EQUIVALENT_NOW |= {(name, v) for name in ("with_try_two_clauses_jump_back", "with_clause_if_meets_in_clause")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# (3.10 copies the with's exit and the return into each clause's way out: the output reads
+# `return` in the clauses, which recompiles to the same ops in another layout.)
+EQUIVALENT_NOW |= {(name, v) for name in ("with_clause_returns_constant", "with_clause_returns_value")
+                   for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):

@@ -1574,7 +1574,14 @@ private:
                 return;
             }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
-            if (stack.size() < base_ || loop_iterators_.count(v.get())) return;
+            if (loop_iterators_.count(v.get())) return;
+            // (Below the region's own stack: a value of an enclosing statement's, such as its
+            // iterator. A value computed here that is dropped there is a statement the region
+            // would lose: the region ran past its end.)
+            if (stack.size() < base_) {
+                if (!is_marker_value(v) && effect_span(v).second) unsupported("a statement below the stack of its region (unusual control flow)");
+                return;
+            }
             if (is_shareable(v) && references(stack, v.get(), nullptr)) return;  // one copy dropped, another still waits
             if (imports_.count(v.get())) {
                 if (!import_used_.count(v.get())) unsupported("import whose module is discarded");
@@ -3503,16 +3510,25 @@ private:
             int end = fail_block;
             for (int t : targets)
                 if (t > fail_block) end = std::max(end, t);
-            if (end == fail_block && last.default_marker) {
+            if (end == fail_block && last.default_marker && is_nop_at(last.dropped_at)) {
                 // A `case _` whose end nothing shows (every other body leaves): its body goes on to
                 // the end of the enclosing region.
+                // (Not where the flow from the failure meets first: that may be inside the body,
+                // after a with statement whose suppressed exit jumps there.)
                 int m = block_merge_point(fail_block, loop, stop);
-                end = m > fail_block || m == loop_header_of(loop) ? m : stop;
+                end = m == loop_header_of(loop) ? m : stop;
             }
             return end;
         }
         if (targets.size() == 1) return *targets.begin();
         return block_merge_point(cfg_.block_of_op(shape.cases.front().start), loop, stop);
+    }
+
+    // Whether the original instruction at `offset` is a NOP (which normalizing drops; so it does
+    // other instructions, such as 3.10's POP_BLOCK).
+    bool is_nop_at(int64_t offset) const {
+        if (offset < 0 || size_t(offset) >= code_.bytecode.size()) return false;
+        return table_.info(static_cast<uint8_t>(code_.bytecode[size_t(offset)])).op == Opcode::NOP;
     }
 
     int emit_match(size_t at, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
@@ -3608,6 +3624,17 @@ private:
     // each side leaves by break/continue, so they meet at the next iteration.
     int merge_point(const Condition& c, Loop* loop, int stop) const {
         int block = c.last_block;
+        // A region that goes on at code laid out before it (3.12+ lays except clauses out after
+        // the code the try statement goes on to, and jumps back there): sides that meet nowhere
+        // after the test meet there when one of them goes there and every way on leads there.
+        if (stop >= 0 && stop < block && !(loop && stop == loop->header)) {
+            std::vector<bool> then_seen, else_seen;
+            int then_way = backward_way_on(c.then_block, stop, block, then_seen);
+            int else_way = backward_way_on(c.else_block, stop, block, else_seen);
+            bool meet = false;
+            for (size_t k = 0; k < then_seen.size() && k < else_seen.size() && !meet; ++k) meet = then_seen[k] && else_seen[k];
+            if (then_way >= 0 && else_way >= 0 && then_way + else_way > 0 && !meet) return stop;
+        }
         int m = cfg_.ipdom(block);
         // Inside a try or with body (itself inside the innermost loop), sides that leave the body
         // meet where the body ends normally.
@@ -3913,6 +3940,34 @@ private:
     // laid out after its blocks (3.11+): an if there whose sides meet at `k` ends there.
     bool in_clause_after_loop(int block, int k, const Loop& loop) const {
         return !loop.blocks.count(block) && k > block && in_except_clause_of(block, loop) && in_except_clause_of(k, loop);
+    }
+
+    // Where the ways on from `side` (through blocks after `floor`, and the except clauses of try
+    // statements there) lead: 1 when to `stop`, laid out at or before `floor`, and nowhere else; 0
+    // when none goes on (they return or raise); -1 when one goes elsewhere. The blocks passed are
+    // marked in `seen`.
+    int backward_way_on(int side, int stop, int floor, std::vector<bool>& seen) const {
+        seen.assign(cfg_.size(), false);
+        if (side == stop) return 1;
+        if (side <= floor) return -1;
+        int own_handler = cfg_.block(floor).handler;
+        std::vector<int> work = {side};
+        int way = 0;
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k == stop) {
+                way = 1;
+                continue;
+            }
+            if (k <= floor) return -1;
+            if (seen[size_t(k)]) continue;
+            seen[size_t(k)] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+            if (int h = cfg_.block(k).handler; h >= 0 && h != own_handler && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Try)
+                work.push_back(h);
+        }
+        return way;
     }
 
     // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
@@ -4842,7 +4897,46 @@ private:
         }
         int best = -1, best_tail = -1, best_break = -1;
         for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // A with statement whose code after it ends the function: of the ways out that only end,
+        // the normal exit is the one that goes on where a suppressed exception does (the others
+        // are returns from inside the body).
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+            if (int after = suppressed_continuation(handler); after >= 0)
+                for (int e : exits)
+                    if (straight_path_reaches(e, after)) return e;
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Where a with statement's handler goes on after __exit__ suppressed the exception: the first
+    // block past its clean-up (-1: none, or more than one).
+    int suppressed_continuation(int handler) const {
+        std::vector<bool> seen(cfg_.size(), false);
+        std::vector<int> work = {handler};
+        int found = -1;
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (b < 0 || seen[size_t(b)]) continue;
+            seen[size_t(b)] = true;
+            if (!is_with_cleanup_block(b)) {
+                if (found >= 0 && found != b) return -1;
+                found = b;
+                continue;
+            }
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+        }
+        return found;
+    }
+
+    // Whether the chain of blocks from `from` that each go on to one block reaches `to`.
+    bool straight_path_reaches(int from, int to) const {
+        for (int steps = 0; from >= 0 && steps < 16; ++steps) {
+            if (from == to) return true;
+            const Block& blk = cfg_.block(from);
+            if (blk.succs.size() != 1) return false;
+            from = blk.succs[0];
+        }
+        return false;
     }
 
     bool ends_without_going_on(int block) const {
@@ -4903,11 +4997,42 @@ private:
             // (So is a `return` that leaves enclosing except clauses too: their POP_EXCEPTs, then
             // the return.)
             if (cfg_.block(next).preds.size() == 1 &&
-                (is_return_of_constant_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next)))
+                (is_return_of_constant_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
+                 is_return_leaving_withs(next)))
                 continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
         return true;
+    }
+
+    // `return value` inside with statements, as the compiler writes it after an except clause's
+    // POP_EXCEPT: each with's `__exit__(None, None, None)` (its exit function is on the stack,
+    // below), innermost first, then the return; a value computed in the clause is swapped below
+    // each exit function first. Written in the clause, the `return` compiles to the same ops.
+    bool is_return_leaving_withs(int block) const {
+        std::vector<const NeutralOp*> tail = straight_ops(block);
+        if (tail.empty() || tail.back()->kind != N::Return) return false;
+        bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
+        auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
+        size_t k = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
+        while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
+        while (k < end) {
+            // [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or [ROT_TWO] LOAD_CONST None; DUP_TOP x2;
+            // CALL_FUNCTION 3; then POP_TOP.
+            if (!constant) {
+                if (tail[k]->kind != N::Swap || tail[k]->arg != 2) return false;
+                ++k;
+            }
+            if (k + 5 > end || !is_none(tail[k])) return false;
+            for (size_t j = k + 1; j < k + 3; ++j)
+                if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return false;
+            if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
+                return false;
+            k += 5;
+            ++exits;
+            while (k < end && tail[k]->kind == N::PopBlock) ++k;
+        }
+        return exits > 0;
     }
 
     // `POP_EXCEPT...; return constant`, in one block.

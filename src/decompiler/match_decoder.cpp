@@ -52,6 +52,7 @@ struct Failure {
     size_t base = 0;
     int64_t cont = -1;
     bool dropped = false;  // the code there starts with an instruction the normalizer dropped
+    int64_t dropped_at = -1;  // ...at this offset
 };
 
 bool is_const(const ExprPtr& e, PyValue::Kind kind) {
@@ -165,6 +166,7 @@ private:
         c.pattern_end = k;
         c.fail = failure.cont;
         c.default_marker = failure.dropped;
+        c.dropped_at = failure.dropped_at;
         if (keeps) {
             if (k >= ops_.size()) return std::nullopt;
             if (ops_[k].kind == N::Pop) {
@@ -231,7 +233,7 @@ private:
 
     // Follows a failed test's target through the POP_TOPs (and jumps) of the failure labels: it
     // must pop `pops` values; `cont` is where it goes on.
-    bool walk_failure(int64_t target, size_t pops, size_t& cont, bool* dropped = nullptr) {
+    bool walk_failure(int64_t target, size_t pops, size_t& cont, bool* dropped = nullptr, int64_t* dropped_at = nullptr) {
         size_t t = index_at(target);
         int64_t arrived = target;
         for (int steps = 0; steps < 256 && t < ops_.size(); ++steps) {
@@ -246,7 +248,10 @@ private:
                 ++t;
             } else {
                 cont = t;
-                if (dropped && int64_t(ops_[t].offset) != arrived) *dropped = true;
+                if (dropped && int64_t(ops_[t].offset) != arrived) {
+                    *dropped = true;
+                    if (dropped_at) *dropped_at = arrived;
+                }
                 return pops == 0;
             }
         }
@@ -256,7 +261,7 @@ private:
     bool check_failure(int64_t target, const std::vector<Item>& stack, Failure& f) {
         if (stored_) return false;  // captures are stored only once nothing can fail any more
         size_t cont = 0;
-        if (!walk_failure(target, stack.size() - f.base, cont, &f.dropped)) return false;
+        if (!walk_failure(target, stack.size() - f.base, cont, &f.dropped, &f.dropped_at)) return false;
         if (f.cont >= 0 && size_t(f.cont) != cont) return false;
         f.cont = int64_t(cont);
         return true;
@@ -662,7 +667,7 @@ private:
             } else {
                 // The last alternative failed: pop the copy of the subject and fail as a whole.
                 size_t cont = 0;
-                if (!walk_failure(ops_[size_t(local.cont)].offset, depth - outer.base, cont, &outer.dropped)) return fail();
+                if (!walk_failure(ops_[size_t(local.cont)].offset, depth - outer.base, cont, &outer.dropped, &outer.dropped_at)) return fail();
                 if (outer.cont >= 0 && size_t(outer.cont) != cont) return fail();
                 outer.cont = int64_t(cont);
                 last = true;

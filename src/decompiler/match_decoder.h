@@ -26,6 +26,7 @@ struct CaseShape {
     // The failure goes on at an instruction normalizing dropped: after the last case, the NOP the
     // compiler leaves for the line of a final `case _:`.
     bool default_marker = false;
+    int64_t dropped_at = -1;  // the offset of that instruction (it may be another, such as 3.10's POP_BLOCK)
 };
 
 struct MatchShape {
