@@ -1,7 +1,7 @@
 """Differential test of the decompiler on random programs: the decompiled code must do what the
 original does.
 
-    python tools/program_fuzz.py [--versions 3.8,...,3.13] [--seed N] [--modules M] [--functions F] [--keep DIR]
+    python tools/program_fuzz.py [--versions 3.8,...,3.13] [--seed N] [--modules M] [--functions F] [--keep DIR] [--cli PATH]
 
 Writes random modules of functions (nested if/elif/else, for/while with break, continue and else,
 try/except/else/finally, with, return inside any of them, raise, comprehensions, conditional and
@@ -309,7 +309,7 @@ def module_source(seed: int, functions: int, version) -> str:
     return "\n\n".join(gen.function("f_%d" % k) for k in range(functions)) + "\n"
 
 
-def run_version(version: str, python: str, seeds: List[int], functions: int, keep: Optional[str]) -> dict:
+def run_version(version: str, python: str, seeds: List[int], functions: int, keep: Optional[str], cli: str = "uncompile") -> dict:
     vt = tuple(int(p) for p in version.split("."))
     stats = {"functions": 0, "refused": 0, "same": 0, "failures": []}
     with tempfile.TemporaryDirectory(prefix="uncompile-fuzz-") as tmp:
@@ -327,7 +327,7 @@ def run_version(version: str, python: str, seeds: List[int], functions: int, kee
                                        os.path.join(work, "body.py"), pyc], capture_output=True, text=True)
             if compiled.returncode != 0:  # the generator wrote something this version cannot compile
                 continue
-            decompiled = subprocess.run(["uncompile", pyc], capture_output=True, text=True)
+            decompiled = subprocess.run([cli, pyc], capture_output=True, text=True)
             out = os.path.join(work, "d%d_%s.py" % (seed, version))
             if decompiled.returncode != 0 and not decompiled.stdout:
                 stats["failures"].append({"seed": seed, "what": "decompiler error", "detail": decompiled.stderr[-2000:]})
@@ -363,6 +363,7 @@ def main(argv=None) -> int:
     parser.add_argument("--modules", type=int, default=10)
     parser.add_argument("--functions", type=int, default=20)
     parser.add_argument("--keep", help="write the modules here instead of a temporary directory")
+    parser.add_argument("--cli", default="uncompile", help="the uncompile command to test")
     args = parser.parse_args(argv)
     from uncompile.verify import find_interpreter
     failed = False
@@ -373,7 +374,7 @@ def main(argv=None) -> int:
             print("%s: skipped (%s)" % (version, e))
             continue
         seeds = list(range(args.seed, args.seed + args.modules))
-        stats = run_version(version, python, seeds, args.functions, args.keep)
+        stats = run_version(version, python, seeds, args.functions, args.keep, args.cli)
         print("%s: %d functions, %d same outcome, %d refused, %d failures" % (
             version, stats["functions"], stats["same"], stats["refused"], len(stats["failures"])))
         for f in stats["failures"][:10]:
