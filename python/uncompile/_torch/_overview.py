@@ -114,6 +114,11 @@ def _commented(text: str, why: str) -> str:
 
 
 def _rename_def(src: str, new_name: str) -> str:
+    # Decompiled code starts with its def: then no pattern is needed (nor compiled, once a process).
+    head, paren = src[4:5], src.find("(")
+    if src.startswith("def ") and paren > 4 and head.isascii() and (head.isalpha() or head == "_") and \
+            all(c == "_" or c.isalnum() for c in src[5:paren]):
+        return "def %s(" % new_name + src[paren + 1:]
     return re.sub(r"^def [A-Za-z_]\w*\(", "def %s(" % new_name, src, count=1, flags=re.M)
 
 

@@ -1009,13 +1009,20 @@ def _node_target(rhs: str, names: set) -> Tuple[Optional[str], Optional[str]]:
     binary = _BINARY.match(rhs)
     if binary:
         return "call_function", "operator." + _OPERATORS[binary.group(1)]
-    if re.match(r"^[\w.]+\[", rhs):
+    bracket = rhs.find("[")
+    if bracket > 0 and _dotted(rhs[:bracket]):  # x[...]
         return "call_function", "operator.getitem"
-    if re.match(r"^(-|~|not )[\w.]+$", rhs):
+    if (rhs[:1] in ("-", "~") and _dotted(rhs[1:])) or (rhs.startswith("not ") and _dotted(rhs[4:])):
         return "call_function", {"-": "operator.neg", "~": "operator.invert"}.get(rhs[0], "operator.not_")
-    if re.match(r"^self\.[\w.]+$", rhs):
+    if rhs.startswith("self.") and _dotted(rhs[5:]):
         return "get_attr", rhs[len("self."):]
     return None, None
+
+
+def _dotted(text: str) -> bool:
+    """Whether `text` matches [\\w.]+ (word characters and dots); str methods, not a pattern:
+    these lines are few, and compiling patterns for them cost more than matching them."""
+    return bool(text) and all(c == "." or c == "_" or c.isalnum() for c in text)
 
 
 def _parse_graph_nodes(payload: str) -> List[dict]:

@@ -11,17 +11,24 @@ import types
 from typing import Any, Collection, Dict, Optional
 
 
+def _gate(*args: Any, __uncompile_gate: Any = None, **kwargs: Any) -> Any:
+    """The body trace_structured has while a filter is installed: it hands its arguments to its
+    keyword default `__uncompile_gate`."""
+    return __uncompile_gate(args, kwargs)
+
+
 @functools.lru_cache(maxsize=None)
 def _gate_code(free_variables: int) -> types.CodeType:
-    """The body trace_structured has while a filter is installed: it hands its arguments to its
-    keyword default `__uncompile_gate`. A function's body can only be swapped for one with as many
-    free variables as the function has closure cells, so this one declares that many (`nonlocal`
-    adds no instruction) and never reads them."""
+    """_gate's body for a function with that many closure cells: a function's body can only be
+    swapped for one with as many free variables, so this one declares them (`nonlocal` adds no
+    instruction) and never reads them. torch's trace_structured has none: no compile then."""
+    if not free_variables:
+        return _gate.__code__
     free = ["_uncompile_free%d" % k for k in range(free_variables)]
-    lines = ["def outer():"] + (["    %s = None" % " = ".join(free)] if free else []) + [
-        "    def gate(*args, __uncompile_gate=None, **kwargs):"] + (
-        ["        nonlocal %s" % ", ".join(free)] if free else []) + [
-        "        return __uncompile_gate(args, kwargs)", "    return gate"]
+    lines = ["def outer():", "    %s = None" % " = ".join(free),
+             "    def gate(*args, __uncompile_gate=None, **kwargs):",
+             "        nonlocal %s" % ", ".join(free),
+             "        return __uncompile_gate(args, kwargs)", "    return gate"]
     namespace: Dict[str, Any] = {}
     exec(compile("\n".join(lines) + "\n", __file__, "exec", dont_inherit=True), namespace)
     return namespace["outer"]().__code__
