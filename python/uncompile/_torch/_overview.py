@@ -182,13 +182,16 @@ def render(function: FunctionRecord) -> str:
         out.append(_guard_fn(record))
         for kind, n, payload in record.graphs:
             out.append(_graph_class(kind, n, record, payload))
+        # A decompiled source whose dumped file compiled compiles here too (see compiled_sources).
         if record.transformed_source is not None:
             src = _rename_def(record.transformed_source, "transformed_" + tag)
-            out.append(src if _compiles(src) else _commented(src, "decompiled source does not compile"))
+            ok = "transformed" in record.compiled_sources or _compiles(src)
+            out.append(src if ok else _commented(src, "decompiled source does not compile"))
         for name, src in record.resume_sources.items():
             if isinstance(src, str):
                 renamed = _rename_def(src, name)
-                out.append(renamed if _compiles(renamed) else _commented(renamed, "does not compile"))
+                ok = name in record.compiled_sources or _compiles(renamed)
+                out.append(renamed if ok else _commented(renamed, "does not compile"))
     dispatch_at = len(out) + 1
     out += ["", "def dispatch(L, G, code_name=%r):" % function.name,
             '    """The transformed code a call runs: the newest cache entry whose guards hold."""']

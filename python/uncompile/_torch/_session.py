@@ -672,6 +672,8 @@ class DumpSession:
                       "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
             text = header + _recompilable(src, code)
             candidate = _compile_or_none(text, path)
+            if candidate is not None and _compiles_alone(src, text):
+                record.compiled_sources.add(name)
             ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
                                                   _codemap.find_code(candidate, code.co_name))
             self._write(rel, text if candidate is not None else header + _as_comment(src))
@@ -702,6 +704,8 @@ class DumpSession:
         usual_note = _verified_note("same value flow")
         text = header + usual_note + body
         candidate = _compile_or_none(text, path)
+        if candidate is not None and _compiles_alone(src, body):
+            record.compiled_sources.add("transformed")
         ok, note = (False, "constants with no module to hold them") if constants is None else \
             _codemap.verify_equivalent(transformed, text, None if candidate is None else
                                        _codemap.find_code(candidate, transformed.co_name), constants)
@@ -847,6 +851,15 @@ def _compile_or_none(text: str, path: str) -> Optional[types.CodeType]:
         return compile(text, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return None
+
+
+def _compiles_alone(src: str, recompilable: str) -> bool:
+    """Whether `src` (one function definition) compiles at top level, known without compiling it,
+    given that `recompilable` (what _recompilable made of it, after comments) compiled: they differ
+    by an indentation of four spaces (tabs aside) and the function around it, which `src` needs
+    only for a `nonlocal` of its own, and by `from __future__` imports, which could make valid what
+    is not without them (barry_as_FLUFL). Where that cannot be told, the overview compiles it."""
+    return "nonlocal" not in src and "\t" not in src and "from __future__" not in recompilable
 
 
 def _recompilable(src: str, code: types.CodeType) -> str:
