@@ -411,3 +411,23 @@ def test_guards_checked_together_as_each_alone():
         _overview._valid_guard.clear()
         _overview._valid_shape.clear()
         assert _overview._valid_guards(order) == [compiles(g) for g in order]
+
+
+def test_json_lines_writes_what_json_dumps_writes():
+    """json_lines encodes its items with json's C encoder made once; each line must be what
+    json.dumps(item, default=str) writes, for every kind of value a dump may hold."""
+    import json
+    from uncompile._torch._files import json_lines
+
+    class Unknown:
+        def __str__(self):
+            return "unknown \u00e9"
+
+    items = [1, 1.5, -0.0, float("nan"), float("inf"), True, None, "\u00e9\n\"\\", 10 ** 30, "", [], {},
+             [1, [2, {"a": Unknown()}]], {"k": (1, 2), "n": {1: 2, None: 3, 2.5: 4}}, Unknown(), 3 + 0j]
+    text = json_lines({"graph": 0, "nodes": items, "kind": "x", "empty": []})
+    lines = text.splitlines()
+    assert lines[1] == ' "graph": 0,' and lines[2] == ' "nodes": ['
+    assert lines[3:3 + len(items)] == ["  " + json.dumps(item, default=str) + ("," if k < len(items) - 1 else "")
+                                       for k, item in enumerate(items)]
+    assert json.loads(text)["kind"] == "x"

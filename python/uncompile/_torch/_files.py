@@ -1,10 +1,11 @@
 """Writing the dump: stable readable names, atomic writes, the rank of this process."""
 import itertools
 import json
+import json.encoder
 import os
 import re
 import tempfile
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 
 _NAME_CHARS = {ord(c): None for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"}
@@ -77,16 +78,29 @@ def process_rank() -> Tuple[Optional[int], Optional[int]]:
     return rank, world
 
 
-# json.dumps(..., default=str) builds a new encoder on every call; a dump encodes each guard and
-# graph node on its own (json_lines), hundreds per compile.
-_ENCODER = json.JSONEncoder(default=str)
+def _item_encoder() -> Callable[[Any], str]:
+    """The JSON text of one value, as json.dumps(value, default=str) writes it.
+
+    A dump encodes each guard and graph node on its own (json_lines), hundreds per compile, and
+    json.dumps builds an encoder object, and under it json's C encoder, for every one of them: here
+    the C encoder is made once. It does not look for circular references (json.dumps would raise
+    ValueError, this RecursionError): a dump encodes trees of its own records.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: the pure-Python encoder, one object for all calls
+        return json.JSONEncoder(default=str).encode
+    encode = make(None, str, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True)
+    return lambda value: "".join(encode(value, 0))
+
+
+_encode = _item_encoder()
 
 
 def json_lines(obj: Any) -> str:
     """JSON with each top-level key, and each item of a top-level list, on a line of its own:
     readable, and written by json's C encoder (any `indent=` makes json use its slow pure-Python
     one, which cost more than the rest of a dump's guard writing)."""
-    encode = _ENCODER.encode
+    encode = _encode
     if not isinstance(obj, dict):
         return encode(obj)
     parts = []
