@@ -8,7 +8,7 @@ handler on the logger (TORCH_TRACE, tlparse users) every event goes through unch
 """
 import functools
 import types
-from typing import Any, Collection, Dict, Optional
+from typing import Any, Collection, Dict, Optional, Tuple
 
 
 def _gate(*args: Any, __uncompile_gate: Any = None, **kwargs: Any) -> Any:
@@ -49,15 +49,14 @@ class TraceFilter:
         self.events, self.artifacts = frozenset(events), frozenset(artifacts)
         self.active = False
         self._function: Optional[types.FunctionType] = None
-        self._saved: Dict[str, Any] = {}
+        self._saved: Tuple[Optional[types.CodeType], Optional[dict]] = (None, None)  # original body, kw defaults
         self._gate_code: Optional[types.CodeType] = None
 
     def install(self) -> None:
         function = getattr(self.internal, "trace_structured", None)
         if not isinstance(function, types.FunctionType):
             return  # not a plain function: no filter, every event goes through
-        saved = {"__code__": function.__code__, "__defaults__": function.__defaults__,
-                 "__kwdefaults__": function.__kwdefaults__}
+        saved = (function.__code__, function.__kwdefaults__)
         # The original body, as a function of its own, for the events that go through.
         original = types.FunctionType(function.__code__, function.__globals__, function.__name__,
                                       function.__defaults__, function.__closure__)
@@ -71,16 +70,19 @@ class TraceFilter:
             return None
 
         gate_code = _gate_code(len(function.__code__.co_freevars)).replace(co_name=function.__code__.co_name)
-        function.__code__, function.__defaults__ = gate_code, None
-        function.__kwdefaults__ = {"__uncompile_gate": gate}
+        # Defaults first, then the body, so that a call from another thread at any moment finds
+        # the two matching: the original body ignores the extra keyword default, and the gate
+        # the original's defaults (it takes *args: positional defaults never apply).
+        function.__kwdefaults__ = dict(function.__kwdefaults__ or {}, __uncompile_gate=gate)
+        function.__code__ = gate_code
         self._function, self._saved, self._gate_code, self.active = function, saved, gate_code, True
 
     def remove(self) -> None:
         self.active = False  # from now on every event goes through, whatever happens below
         function, self._function = self._function, None
         if function is not None and function.__code__ is self._gate_code:  # else someone changed it since
-            for attribute, value in self._saved.items():
-                setattr(function, attribute, value)
+            function.__code__ = self._saved[0]  # body first, as on install in reverse
+            function.__kwdefaults__ = self._saved[1]
 
     def _wanted(self, name: str, args: tuple, kwargs: dict) -> bool:
         if not self.active or name in self.events:
