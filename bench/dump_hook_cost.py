@@ -62,8 +62,9 @@ def main():
     for name in ENTRY + STEPS:
         if name in _session.DumpSession.__dict__:
             timed(_session.DumpSession, name, name)
-    timed(_trace_filter.TraceFilter, "_wanted", "filter._wanted")
-    timed(_trace_filter.TraceFilter, "_swap", "filter._swap")
+    for name in ("_wanted", "_swap", "install", "remove"):  # _swap: the filter of earlier versions
+        if name in _trace_filter.TraceFilter.__dict__:
+            timed(_trace_filter.TraceFilter, name, "filter." + name)
     timed(_overview, "render", "overview.render")
     timed(_overview, "_guard_fn", "overview._guard_fn")
     timed(_codemap, "verify_equivalent", "verify_equivalent")

@@ -389,3 +389,45 @@ def test_guard_shape_compiles_exactly_when_the_guard_does():
              "x == 'a'1", "rb'a'", "u'a'", "L['x'] == \"<class 'int'>\"", "len(L['x']) == 4", "x.1", "x[0]1"]
     for text in cases:
         assert compiles(_shape(text)) == compiles(text), text
+
+
+def test_guards_checked_together_as_each_alone():
+    """The overview compiles the isolated guard shapes of a compile in one text and splits it at
+    the line an error names; each answer must be what compiling that guard alone says."""
+    from uncompile._torch import _overview
+
+    def compiles(text):
+        try:
+            compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
+            return True
+        except (SyntaxError, ValueError):
+            return False
+
+    guards = ["x == 1", "x ==", "f(a=1, a=2)", "L['x'] == 3", "(yield)", "await x", "x) + (y", "x) (y",
+              "___check_type_id(L['x'], 94), type=<class 'dict'>", "a ids == None", "x[", "]", "x == 'a",
+              "f(a, b=<c)", "x == 'a' # c", "x == \"a(\"", "x\ry", "x\0", "(__debug__ := 1)", "lambda a, a: 0",
+              "x if y else z", "[i for i in x]", "len(L['x']) == 2", "x == 1e5", "not x", "x is None"] * 2
+    for order in (guards, guards[::-1], guards[1::3]):
+        _overview._valid_guard.clear()
+        _overview._valid_shape.clear()
+        assert _overview._valid_guards(order) == [compiles(g) for g in order]
+
+
+def test_json_lines_writes_what_json_dumps_writes():
+    """json_lines encodes its items with json's C encoder made once; each line must be what
+    json.dumps(item, default=str) writes, for every kind of value a dump may hold."""
+    import json
+    from uncompile._torch._files import json_lines
+
+    class Unknown:
+        def __str__(self):
+            return "unknown \u00e9"
+
+    items = [1, 1.5, -0.0, float("nan"), float("inf"), True, None, "\u00e9\n\"\\", 10 ** 30, "", [], {},
+             [1, [2, {"a": Unknown()}]], {"k": (1, 2), "n": {1: 2, None: 3, 2.5: 4}}, Unknown(), 3 + 0j]
+    text = json_lines({"graph": 0, "nodes": items, "kind": "x", "empty": []})
+    lines = text.splitlines()
+    assert lines[1] == ' "graph": 0,' and lines[2] == ' "nodes": ['
+    assert lines[3:3 + len(items)] == ["  " + json.dumps(item, default=str) + ("," if k < len(items) - 1 else "")
+                                       for k, item in enumerate(items)]
+    assert json.loads(text)["kind"] == "x"

@@ -33,13 +33,17 @@ def _emit(module, built):
 def test_unread_events_are_not_built_while_the_dump_alone_listens():
     internal, user, calls = _fake_torch_logging()
     original = internal.trace_structured
+    original_code = original.__code__
+    original_payload_fn = original.__kwdefaults__["payload_fn"]
     logger = logging.getLogger("uncompile.test.trace")
     own = logging.NullHandler()
     logger.addHandler(own)
     try:
         trace_filter = TraceFilter(internal, logger, own, events=("dynamo_output_graph",), artifacts=("recompile_reasons",))
         trace_filter.install()
-        assert internal.trace_structured is not original and user.trace_structured is internal.trace_structured
+        # the function itself filters, so every module holding it does, with nothing rebound
+        assert internal.trace_structured is original and user.trace_structured is original
+        assert original.__code__ is not original_code
         built = []
         _emit(user, built)
         assert built == ["graph", "reasons"]
@@ -53,6 +57,7 @@ def test_unread_events_are_not_built_while_the_dump_alone_listens():
         logger.removeHandler(other)
         trace_filter.remove()
         assert internal.trace_structured is original and user.trace_structured is original
+        assert original.__code__ is original_code and original.__kwdefaults__ == {"payload_fn": original_payload_fn}
         built.clear()
         _emit(user, built)
         assert built == ["graph", "tensor", "reasons", "runnable"]

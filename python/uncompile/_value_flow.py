@@ -26,6 +26,8 @@ from that point (both sides must have one); a handler is a join of all the ways 
 Anything this model does not cover (generators, unusual opcodes) makes
 the answer "not shown equivalent": the check is only ever used to allow something, never to deny.
 """
+from __future__ import annotations  # the signatures' types are not built at import (~50 of them)
+
 import dis
 import sys
 import types

@@ -33,13 +33,19 @@ def _const_key(value: object) -> object:
     return (type(value).__name__, repr(value))
 
 
+def _const_keys(code: types.CodeType) -> List[object]:
+    return [("code",) if isinstance(c, types.CodeType) else _const_key(c) for c in code.co_consts]
+
+
 def same_code(a: types.CodeType, b: types.CodeType) -> bool:
     """Normalized structural equality: instructions, names, flags, argument counts, nested code."""
     fields = ("co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_flags", "co_names",
               "co_varnames", "co_freevars", "co_cellvars", "co_name")
     if any(getattr(a, f) != getattr(b, f) for f in fields):
         return False
-    if _normal_instructions(a) != _normal_instructions(b):
+    # The same bytes with the same constants decode to the same instructions (the names they use
+    # are compared above): decoding them (dis) costs far more than this. Nested code: below.
+    if (a.co_code != b.co_code or _const_keys(a) != _const_keys(b)) and _normal_instructions(a) != _normal_instructions(b):
         return False
     nested_a = [c for c in a.co_consts if isinstance(c, types.CodeType)]
     nested_b = [c for c in b.co_consts if isinstance(c, types.CodeType)]

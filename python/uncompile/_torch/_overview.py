@@ -6,7 +6,7 @@ Executing the file only defines things; nothing in it calls into torch internals
 """
 import functools
 import re
-from typing import List
+from typing import Dict, List
 
 from ._records import CompileRecord, FunctionRecord
 
@@ -39,11 +39,86 @@ def _shape(expr: str) -> str:
     return expr if _PREFIXED.search(shape) else _INTEGER.sub("0", shape)
 
 
+# A description Dynamo writes for some guards ("..., type=<class 'dict'>") is never an expression:
+# no expression starts with '<', and outside a string an '=' always needs one after it.
+_EQUALS_LESS = re.compile(r"=\s*<")
+_OPENING = "([{"
+_CLOSING = ")]}"
+
+# Whether each guard compiles, by guard and by shape; the overview is rewritten after every
+# compile and guards repeat. Bounded: cleared when full.
+_valid_guard: Dict[str, bool] = {}
+_valid_shape: Dict[str, bool] = {}
+_CACHE_LIMIT = 1 << 14
+
+
+def _isolated(shape: str) -> bool:
+    """Whether the line "(shape)" can share no string, bracket or comment with a neighbouring line:
+    every string is 's', no comment or backslash, as many closing brackets as opening ones."""
+    rest = shape.replace("'s'", "")
+    if any(c in rest for c in "'\"#\\\n\r"):
+        return False
+    return sum(map(rest.count, _OPENING)) == sum(map(rest.count, _CLOSING))
+
+
+def _compile_each(lines: List[str]) -> List[bool]:
+    """Whether each of `lines` compiles on its own. The lines are isolated one-line statements, so
+    they compile together exactly when each does: one compile for the lot, and where it fails,
+    the line the error names alone and the lines before and after it together again."""
+    results = [False] * len(lines)
+    todo, joined = [(0, len(lines))], 0
+    while todo:
+        start, end = todo.pop()
+        if end - start == 1 or joined >= 16:  # few lines left, or many errors: one at a time
+            results[start:end] = [_compiles(line) for line in lines[start:end]]
+            continue
+        joined += 1
+        try:
+            compile("\n".join(lines[start:end]), "<overview>", "exec", dont_inherit=True)
+            results[start:end] = [True] * (end - start)
+            continue
+        except (SyntaxError, ValueError) as exc:
+            bad = start + (getattr(exc, "lineno", None) or 0) - 1
+        if not start <= bad < end or _compiles(lines[bad]):  # not the error of one line: be plain
+            results[start:end] = [_compiles(line) for line in lines[start:end]]
+            continue
+        todo += [(a, b) for a, b in ((start, bad), (bad + 1, end)) if a < b]
+    return results
+
+
+def _valid_guards(exprs: List[str]) -> List[bool]:
+    """Whether each guard compiles as an expression ("(guard)" at top level), as compiling each
+    alone would say; only shapes not seen before are compiled, isolated ones together."""
+    if len(_valid_guard) > _CACHE_LIMIT or len(_valid_shape) > _CACHE_LIMIT:
+        _valid_guard.clear()
+        _valid_shape.clear()
+    new = [expr for expr in dict.fromkeys(exprs) if expr not in _valid_guard]
+    shapes = {expr: _shape(expr) for expr in new}
+    together = []
+    for shape in dict.fromkeys(shapes.values()):
+        if shape in _valid_shape:
+            continue
+        if not _isolated(shape):
+            _valid_shape[shape] = _compiles("(%s)" % shape)
+        elif _EQUALS_LESS.search(shape.replace("'s'", "")):
+            _valid_shape[shape] = False
+        else:
+            together.append(shape)
+    _valid_shape.update(zip(together, _compile_each(["(%s)" % shape for shape in together])))
+    _valid_guard.update((expr, _valid_shape[shape]) for expr, shape in shapes.items())
+    return [_valid_guard[expr] for expr in exprs]
+
+
 def _commented(text: str, why: str) -> str:
     return "# (%s)\n" % why + "".join("# " + line + "\n" for line in text.splitlines())
 
 
 def _rename_def(src: str, new_name: str) -> str:
+    # Decompiled code starts with its def: then no pattern is needed (nor compiled, once a process).
+    head, paren = src[4:5], src.find("(")
+    if src.startswith("def ") and paren > 4 and head.isascii() and (head.isalpha() or head == "_") and \
+            all(c == "_" or c.isalnum() for c in src[5:paren]):
+        return "def %s(" % new_name + src[paren + 1:]
     return re.sub(r"^def [A-Za-z_]\w*\(", "def %s(" % new_name, src, count=1, flags=re.M)
 
 
@@ -66,9 +141,10 @@ def _guard_fn(record: CompileRecord) -> str:
     if not guards:
         lines.append("    return True  # no guards were recorded for this compile")
         return "\n".join(lines) + "\n"
-    # Each guard checked alone (cached by shape: the overview is rewritten after every compile, and
-    # guards repeat); one Dynamo writes as a description rather than an expression stays a comment.
-    body = ["    return all(("] + [as_check(expr, where, _compiles("(%s)" % _shape(expr))) for expr, where in guards] + ["    ))"]
+    # Each guard checked as if alone; one Dynamo writes as a description rather than an expression
+    # stays a comment.
+    valid = _valid_guards([expr for expr, _ in guards])
+    body = ["    return all(("] + [as_check(expr, where, ok) for (expr, where), ok in zip(guards, valid)] + ["    ))"]
     return "\n".join(lines + body) + "\n"
 
 
@@ -106,13 +182,16 @@ def render(function: FunctionRecord) -> str:
         out.append(_guard_fn(record))
         for kind, n, payload in record.graphs:
             out.append(_graph_class(kind, n, record, payload))
+        # A decompiled source whose dumped file compiled compiles here too (see compiled_sources).
         if record.transformed_source is not None:
             src = _rename_def(record.transformed_source, "transformed_" + tag)
-            out.append(src if _compiles(src) else _commented(src, "decompiled source does not compile"))
+            ok = "transformed" in record.compiled_sources or _compiles(src)
+            out.append(src if ok else _commented(src, "decompiled source does not compile"))
         for name, src in record.resume_sources.items():
             if isinstance(src, str):
                 renamed = _rename_def(src, name)
-                out.append(renamed if _compiles(renamed) else _commented(renamed, "does not compile"))
+                ok = name in record.compiled_sources or _compiles(renamed)
+                out.append(renamed if ok else _commented(renamed, "does not compile"))
     dispatch_at = len(out) + 1
     out += ["", "def dispatch(L, G, code_name=%r):" % function.name,
             '    """The transformed code a call runs: the newest cache entry whose guards hold."""']

@@ -25,6 +25,7 @@ class CompileRecord:
     guards: List[dict] = field(default_factory=list)
     transformed_source: Optional[str] = None
     resume_sources: Dict[str, str] = field(default_factory=dict)
+    compiled_sources: Set[str] = field(default_factory=set)  # "transformed", resume names: their source compiles alone
     pending: List[tuple] = field(default_factory=list)  # (kind, metadata, payload) seen before the dir was known
 
     def next_index(self, kind: str) -> int:

@@ -421,7 +421,7 @@ class DumpSession:
         return max(record.counters.get("captured_graph", 1) - 1, 0)
 
     def _on_graph(self, record: CompileRecord, kind: str, payload: str) -> None:
-        payload = re.sub(r"^class [^(\n]*\(", "class GraphModule(", payload, count=1)  # AOT names it <lambda>
+        payload = _as_graph_module(payload)  # AOT names it <lambda>
         n = record.next_index(kind)
         graph = n if kind == "captured_graph" else self._graph_index(record)
         rel = "%s/%s_%d.py" % (record.dir, kind, n)
@@ -515,6 +515,7 @@ class DumpSession:
     def _guards_from_tree(self, record: CompileRecord) -> List[dict]:
         """Leaf guards of the printed guard tree, each with the user line its comment names."""
         known = {f.filename for f in self.functions.values()}
+        files: Dict[str, str] = {}  # file-name tail in a comment -> the file it names
         guards, source = [], None
         for line in (record.guard_tree or "").splitlines():
             manager = _TREE_MANAGER.search(line) if "GuardManager" in line else None
@@ -526,11 +527,13 @@ class DumpSession:
                 continue
             kind, rest = match.group(1), match.group(2)
             text, user_code, user_file, user_line = rest.strip(), None, None, None
-            where = _TREE_WHERE.search(rest) if _TREE_WHERE_END.search(rest) else None
+            where = _TREE_WHERE.search(rest) if "# " in rest and _TREE_WHERE_END.search(rest) else None
             if where:
                 text, user_code = rest[:where.start()].strip(), where.group(1).strip()
                 tail, user_line = where.group(2), int(where.group(3))
-                user_file = next((k for k in known if k.endswith(tail)), tail)
+                user_file = files.get(tail)
+                if user_file is None:
+                    user_file = files[tail] = next((k for k in known if k.endswith(tail)), tail)
             elif "  # " in rest:
                 text = rest.split("  # ", 1)[0].strip()
             guards.append({"text": text, "kind": kind, "source": _guard_source(text) or source,
@@ -669,6 +672,8 @@ class DumpSession:
                       "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
             text = header + _recompilable(src, code)
             candidate = _compile_or_none(text, path)
+            if candidate is not None and _compiles_alone(src, text):
+                record.compiled_sources.add(name)
             ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
                                                   _codemap.find_code(candidate, code.co_name))
             self._write(rel, text if candidate is not None else header + _as_comment(src))
@@ -694,8 +699,13 @@ class DumpSession:
             header += "# %s: a constant of Dynamo's code (a global while it runs): %s\n" % (
                 name, shown if len(shown) < 120 else shown[:117] + "...")
         body = _recompilable(src, transformed)
-        text = header + body
+        # Checked as the file it becomes when verified the usual way (Dynamo's code: same value
+        # flow), so that, comments aside, what was compiled and checked is what gets written.
+        usual_note = _verified_note("same value flow")
+        text = header + usual_note + body
         candidate = _compile_or_none(text, path)
+        if candidate is not None and _compiles_alone(src, body):
+            record.compiled_sources.add("transformed")
         ok, note = (False, "constants with no module to hold them") if constants is None else \
             _codemap.verify_equivalent(transformed, text, None if candidate is None else
                                        _codemap.find_code(candidate, transformed.co_name), constants)
@@ -703,8 +713,11 @@ class DumpSession:
             glb.update(constants or {})
             text = header + _verified_note(note) + body
             self._write(rel, text)
-            # Compiled from exactly the text written, so the lines a debugger shows are the file's.
-            replacement = _codemap.find_code(compile(text, path, "exec", dont_inherit=True), transformed.co_name)
+            # Compiled from exactly the text written, so the lines a debugger shows are the file's:
+            # the candidate is that, unless the note has another number of lines (comments only).
+            if _verified_note(note).count("\n") != usual_note.count("\n"):
+                candidate = compile(text, path, "exec", dont_inherit=True)
+            replacement = _codemap.find_code(candidate, transformed.co_name)
             record.add_file({"kind": "transformed", "path": rel, "verified": True, "note": note})
             return replacement
         body = src if candidate is not None else _as_comment(src)
@@ -840,6 +853,15 @@ def _compile_or_none(text: str, path: str) -> Optional[types.CodeType]:
         return None
 
 
+def _compiles_alone(src: str, recompilable: str) -> bool:
+    """Whether `src` (one function definition) compiles at top level, known without compiling it,
+    given that `recompilable` (what _recompilable made of it, after comments) compiled: they differ
+    by an indentation of four spaces (tabs aside) and the function around it, which `src` needs
+    only for a `nonlocal` of its own, and by `from __future__` imports, which could make valid what
+    is not without them (barry_as_FLUFL). Where that cannot be told, the overview compiles it."""
+    return "nonlocal" not in src and "\t" not in src and "from __future__" not in recompilable
+
+
 def _recompilable(src: str, code: types.CodeType) -> str:
     """`src`, decompiled from `code`, written so that compiling it gives code with the same free
     variables and compiler flags: the `from __future__` imports its module had (they show only as
@@ -865,13 +887,16 @@ def _in_closure(src: str, freevars: Tuple[str, ...]) -> str:
         # A free variable the code never reads (Dynamo inlined the call that used it) is still one
         # of its free variables: `nonlocal` declares it without adding an instruction.
         names, line = unused
-        indent = re.match(r"\s*", body[line]).group(0) if line < len(body) else "    "
+        indent = body[line][:len(body[line]) - len(body[line].lstrip())] if line < len(body) else "    "
         body.insert(line, "%snonlocal %s" % (indent, ", ".join(names)))
     lines = ["def __uncompile_closure__():",
              "    # binds the free variables of the function below; never called",
              "    %s = None" % " = ".join(freevars)]
     lines += [("    " + line) if line.strip() else line for line in body]
     return "\n".join(lines) + "\n"
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _unreferenced(src: str, freevars: Tuple[str, ...]) -> Optional[Tuple[List[str], int]]:
@@ -885,9 +910,14 @@ def _unreferenced(src: str, freevars: Tuple[str, ...]) -> Optional[Tuple[List[st
     fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if fn is None or not fn.body:
         return None
-    used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
-    if "super" in used:
-        used.add("__class__")
+    # A free variable no word of the text spells is named nowhere, and then the tree need not be
+    # walked (a non-ASCII name can spell an ASCII one: NFKC normalization).
+    words = set(_WORD.findall(src)) if src.isascii() else None
+    used: set = set()
+    if words is None or any(v in words or (v == "__class__" and "super" in words) for v in freevars):
+        used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+        if "super" in used:
+            used.add("__class__")
     first = fn.body[0]
     docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
     line = first.end_lineno if docstring else first.lineno - 1
@@ -901,6 +931,16 @@ def _as_comment(text: str) -> str:
 def _dedent(text: str) -> str:
     import textwrap
     return textwrap.dedent(text)
+
+
+def _as_graph_module(payload: str) -> str:
+    """`payload` with the class it starts with named GraphModule: what re.sub(r"^class [^(\\n]*\\(",
+    "class GraphModule(", payload, count=1) does, without compiling a pattern in every process."""
+    if payload.startswith("class "):
+        paren = payload.find("(", 6)
+        if paren >= 0 and "\n" not in payload[6:paren]:
+            return "class GraphModule(" + payload[paren + 1:]
+    return payload
 
 
 def _reason_text(payload: Any) -> Optional[str]:
@@ -954,8 +994,11 @@ def _guard_kind(code: str) -> Optional[str]:
     return None
 
 
+_GUARD_SOURCE = re.compile(r"\b[LG]\[[^\]]+\](?:\.[A-Za-z_]\w*|\[[^\]]+\])*")
+
+
 def _guard_source(code: str) -> Optional[str]:
-    match = re.search(r"\b[LG]\[[^\]]+\](?:\.[A-Za-z_]\w*|\[[^\]]+\])*", code)
+    match = _GUARD_SOURCE.search(code)
     return match.group(0) if match else None
 
 
@@ -979,13 +1022,20 @@ def _node_target(rhs: str, names: set) -> Tuple[Optional[str], Optional[str]]:
     binary = _BINARY.match(rhs)
     if binary:
         return "call_function", "operator." + _OPERATORS[binary.group(1)]
-    if re.match(r"^[\w.]+\[", rhs):
+    bracket = rhs.find("[")
+    if bracket > 0 and _dotted(rhs[:bracket]):  # x[...]
         return "call_function", "operator.getitem"
-    if re.match(r"^(-|~|not )[\w.]+$", rhs):
+    if (rhs[:1] in ("-", "~") and _dotted(rhs[1:])) or (rhs.startswith("not ") and _dotted(rhs[4:])):
         return "call_function", {"-": "operator.neg", "~": "operator.invert"}.get(rhs[0], "operator.not_")
-    if re.match(r"^self\.[\w.]+$", rhs):
+    if rhs.startswith("self.") and _dotted(rhs[5:]):
         return "get_attr", rhs[len("self."):]
     return None, None
+
+
+def _dotted(text: str) -> bool:
+    """Whether `text` matches [\\w.]+ (word characters and dots); str methods, not a pattern:
+    these lines are few, and compiling patterns for them cost more than matching them."""
+    return bool(text) and all(c == "." or c == "_" or c.isalnum() for c in text)
 
 
 def _parse_graph_nodes(payload: str) -> List[dict]:
