@@ -4661,6 +4661,106 @@ EQUIVALENT_NOW |= {(name, v) for name in ("with_clause_returns_constant", "with_
                    for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
 
 
+# Shapes random programs (tools/program_fuzz.py) found refused.
+LOOP_BREAK_CHAIN_SNIPPETS = {
+    # A comparison chain testing an if with an empty body: its jump over the clean-up goes straight
+    # to the code after the if, where its false side goes too.
+    "chain_if_empty_body": ("""
+def g(a, b, c, log):
+    if a < b <= c:
+        pass
+    log.append(a)
+    if a < b < c < 9:
+        pass
+    elif a:
+        log.append(b)
+    return log
+
+def f():
+    return g(1, 2, 3, []), g(3, 2, 1, []), g(1, 2, 9, [])
+""", "f()"),
+    # A `break` laid out last in a for body: 3.10/3.11 fall from it (after popping the iterator)
+    # into the loop's exit.
+    "for_break_falls_into_exit": ("""
+def g(items, log):
+    for j in items:
+        break
+    for j in items:
+        if j:
+            log.append(j)
+            break
+    for j in items:
+        for k in items:
+            log.append(k)
+            break
+        log.append(j)
+        break
+    log.append('end')
+    return log
+
+def f():
+    return g([0, 1, 2], []), g([], [])
+""", "f()"),
+    # A rotated while whose test ends in a comparison chain: the chain's clean-up (a POP_TOP, then
+    # the way out) and its jump over it are roles of their own in both copies of the test.
+    "while_and_chain": ("""
+def g(n, lo, hi):
+    while n < 5 and lo < n <= hi:
+        n += 1
+    return n
+
+def h(n, lo, hi, log):
+    while n < 5 and lo < n <= hi:
+        n += 1
+    log.append(n)
+    return log
+
+def f():
+    return g(1, 0, 9), g(1, 2, 9), g(6, 0, 9), h(2, 1, 3, [])
+""", "f()"),
+    # A while body whose with statement always raises: only a suppressed exception goes on, from
+    # the handler, to the rest of the body or the repeated test.
+    "while_with_raise": ("""
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+
+def g(n, log):
+    while len(log) < n:
+        with CM(log, True):
+            raise ValueError(1)
+
+def h(n, log):
+    while len(log) < n:
+        log.append(0)
+        with CM(log, True):
+            raise ValueError(1)
+        log.append(1)
+    return log
+
+def k(log):
+    try:
+        g(3, log)
+        while log:
+            with CM(log, False):
+                raise KeyError(2)
+    except KeyError:
+        pass
+    return log
+
+def f():
+    return g(4, []), h(5, []), k([])
+""", "f()"),
+}
+SNIPPETS.update(LOOP_BREAK_CHAIN_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in LOOP_BREAK_CHAIN_SNIPPETS for v in ALL_VERSIONS}
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):

@@ -2620,6 +2620,9 @@ private:
         // The false side was written as `else:` (a comparison chain's clean-up falls into it where
         // the compiler would have copied it had it been code after the `if`).
         bool else_written = false;
+        // The last test is a comparison chain's: its clean-up's layout shows which way it jumps, so
+        // it was never the first operand of `or` as itself, nor of `and` negated.
+        bool chain = false;
     };
 
     // Reads the condition that ends `block`; `then` is the fallthrough side when it can be.
@@ -2692,6 +2695,7 @@ private:
             c.then_block = over_jump_past(fall, cleanup, cur, cleanup_blocks);
             c.else_block = over_jump_past(target, cleanup, cur, cleanup_blocks);
             c.last_block = cur;
+            c.chain = true;
             c.merged_blocks.insert(c.merged_blocks.end(), blocks.begin(), blocks.end());
             c.merged_blocks.insert(c.merged_blocks.end(), cleanup_blocks.begin(), cleanup_blocks.end());
             stack = s;
@@ -2917,11 +2921,11 @@ private:
                 auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks, loop_test); };
                 if (side == c.then_block && joins(next->else_block)) {
                     merged.test = bool_op("and", c.test, next->test);
-                } else if (side == c.else_block && joins(next->then_block)) {
+                } else if (side == c.else_block && !c.chain && joins(next->then_block)) {
                     merged.test = bool_op("or", c.test, next->test);
                 } else if (side == c.then_block && joins(next->then_block)) {
                     merged.test = bool_op("or", negate(c.test), next->test);
-                } else if (side == c.else_block && joins(next->else_block)) {
+                } else if (side == c.else_block && !c.chain && joins(next->else_block)) {
                     merged.test = bool_op("and", negate(c.test), next->test);
                 } else {
                     continue;
@@ -3053,10 +3057,12 @@ private:
 
     // Whether `copy` (from op `skip` on) holds the same ops as `original` with the same lines, as the
     // compiler's copy of an exit block has (the same code written twice has lines of its own).
+    // (An original without a line, the implicit `return None` 3.12+ leave line-less, gives its
+    // copies the line of the jump they replace.)
     static bool same_copied_ops(const std::vector<const NeutralOp*>& copy, const std::vector<const NeutralOp*>& original, size_t skip) {
         if (original.empty() || copy.size() != original.size() + skip) return false;
         for (size_t i = 0; i < original.size(); ++i)
-            if (!same_op(*copy[i + skip], *original[i]) || copy[i + skip]->line != original[i]->line) return false;
+            if (!same_op(*copy[i + skip], *original[i]) || (copy[i + skip]->line != original[i]->line && original[i]->line >= 0)) return false;
         return true;
     }
 
@@ -3257,6 +3263,11 @@ private:
             // (else they would leak into whatever path is structured next).
             if (!parallel_targets_.empty()) unsupported("an assignment whose stores span blocks (unusual bytecode)");
             if (!term) {
+                if (falls_into_break(b, loop, stack)) {
+                    ++loop->breaks;
+                    out.push_back(make_stmt(StmtKind::Break));
+                    return false;
+                }
                 b = b + 1 < cfg_.size() ? b + 1 : -1;
                 continue;
             }
@@ -3436,6 +3447,14 @@ private:
     bool breaks_through_bare_exit(const Loop* loop, int target) const {
         return loop && !loop->is_for && loop->exit >= 0 && loop->break_to == loop->exit && target < loop->header &&
                is_bare_back_jump(loop->exit, target);
+    }
+
+    // A `break` laid out last in a for loop's body (3.10/3.11): after the POP_TOP of the iterator,
+    // the block falls into the loop's exit, where no other path of the body falls (the body ends
+    // with its jump back). The iterator is gone from the stack.
+    bool falls_into_break(int b, const Loop* loop, const std::vector<ExprPtr>& stack) const {
+        if (!loop || !loop->is_for || b + 1 != loop->exit || loop->break_to != loop->exit || !loop->blocks.count(b)) return false;
+        return std::none_of(stack.begin(), stack.end(), [&](const ExprPtr& v) { return v.get() == loop->iterator; });
     }
 
     bool is_threaded_break(Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
@@ -4013,7 +4032,9 @@ private:
         int merge = merge_point(c, loop, stop);
         std::vector<ExprPtr> then_stack = stack, else_stack = stack;
         Body then_body, else_body;
-        bool then_flows = emit_region(c.then_block, merge, then_body, loop, then_stack, base);
+        // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
+        // chain's jump over its clean-up goes to the code after the if.)
+        bool then_flows = c.then_block == merge && merge >= 0 ? true : emit_region(c.then_block, merge, then_body, loop, then_stack, base);
         std::vector<bool> before_else = emitted_;
         // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`.
         bool else_continues = loop && loop->body_start >= 0 && c.else_block == loop->header;
@@ -4263,9 +4284,14 @@ private:
         // Where the loop ends may be the compiler's copies of a short exit (a `return`), one for
         // each jump out of each test.
         std::set<int> copies;
+        // (A comparison chain's clean-up, a POP_TOP then the way out, is a role of its own; the
+        // chain's jump over it on top is the way into the body.)
+        std::vector<int> cleanups;
         auto top_role = [&](int block) {
             if (block == exit || block == exit_alias || copied_exit_of(block, exit)) return -1;
-            if (block == body) return -2;
+            if (block == body || (block > c.last_block && block < body && through_jumps(block) == body)) return -2;
+            std::vector<int> scratch;
+            if (block > header && block < body && starts_with_pop(block) && cleanup_goes_to(block, exit, scratch)) return -4;
             if (block >= header && block <= header + n) return block - header;
             return -3;
         };
@@ -4276,6 +4302,13 @@ private:
                 return -1;
             }
             if (block == body_from_bottom || (block > bottom && block <= latch && is_bare_back_jump(block, body))) return -2;
+            if (block > latch && starts_with_pop(block) && cfg_.block(block).preds.size() == 1) {
+                std::vector<int> blocks;
+                if (cleanup_goes_to(block, exit, blocks)) {
+                    cleanups.insert(cleanups.end(), blocks.begin(), blocks.end());
+                    return -4;
+                }
+            }
             auto at = std::find(bottom_blocks.begin(), bottom_blocks.end(), block);
             return at == bottom_blocks.end() ? -3 : int(at - bottom_blocks.begin());
         };
@@ -4287,6 +4320,8 @@ private:
             if (!copies_exit(k, exit, blocks)) return std::nullopt;
             exit_copy.insert(exit_copy.end(), blocks.begin(), blocks.end());
         }
+        for (int k : cleanups)
+            if (std::find(exit_copy.begin(), exit_copy.end(), k) == exit_copy.end()) exit_copy.push_back(k);
         // The first block of the repeated test: on its own when it simulates to just the same value.
         bool pure = false, only_test = false;
         {
@@ -4307,7 +4342,9 @@ private:
     // `block` is the compiler's copy of the short exit block `exit` that ends the function (3.10+).
     bool copied_exit_of(int block, int exit) const {
         if (!exits_copied_ || block < 0 || exit < 0 || block == exit || cfg_.block(block).handler != cfg_.block(exit).handler) return false;
-        return same_copied_ops(straight_ops(block), straight_ops(exit), 0);
+        // (Either may be the line-less original: a top test's exit copies it, a bottom test's jumps to it.)
+        std::vector<const NeutralOp*> a = straight_ops(block), b = straight_ops(exit);
+        return same_copied_ops(a, b, 0) || same_copied_ops(b, a, 0);
     }
 
     // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
@@ -4315,7 +4352,8 @@ private:
     bool copies_exit(int copy, int exit, std::vector<int>& blocks) const {
         if (copy < 0 || copy == exit || cfg_.block(copy).preds.size() != 1) return false;
         if (!same_ops(straight_ops(copy), straight_ops(exit))) return false;
-        for (int k = copy; k >= 0; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
+        // (A jump to `exit` itself (3.11) is the way out, not a copy: `exit` is not one of its blocks.)
+        for (int k = copy; k >= 0 && k != exit; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
             blocks.push_back(k);
             if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
         }
@@ -4395,7 +4433,7 @@ private:
             loop.first_test = ast::print_expression(*c.first_value);
         }
         for (int k = m->body_start; k <= m->latch; ++k) loop.blocks.insert(k);
-        loop.break_to = find_break_target(loop);
+        loop.break_to = find_break_target(loop, m->exit_copy);
         if (loop.break_to == loop.exit)
             if (int end = break_inside_layout(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
@@ -4741,7 +4779,8 @@ private:
     }
 
     // Where `break` jumps: the loop's exit, unless jumps from inside skip past an `else` clause.
-    int find_break_target(const Loop& loop) {
+    // (`exit_copy`: the compiler's copies of the exit that the loop's repeated test leaves through.)
+    int find_break_target(const Loop& loop, const std::vector<int>& exit_copy = {}) {
         int best = loop.exit;
         std::set<int> blocks = loop.blocks;
         // A for loop's body is everything laid out before its exit: 3.12+ write `if t: continue`
@@ -4753,7 +4792,8 @@ private:
             // (A bare jump to the exit is the way out laid out after a handler, never a `break`,
             // which skips what the exit begins.)
             for (int s : blk.succs)
-                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit))
+                if (!blocks.count(s) && s != loop.exit && s > loop.latch && loop.exit >= 0 && s > loop.exit && !is_bare_back_jump(s, loop.exit) &&
+                    std::find(exit_copy.begin(), exit_copy.end(), s) == exit_copy.end())
                     best = std::max(best, s);
         }
         return best;
@@ -5653,6 +5693,7 @@ private:
             if (last == N::Return || last == N::Raise || last == N::Reraise) return ops;
             if (blk.succs.size() != 1) break;
             block = blk.succs[0];
+            i = 0;  // (only the first block starts in its middle; a jump may go back to an earlier one)
         }
         return {};
     }
@@ -5723,9 +5764,15 @@ private:
         while (i < blk.last && (ops_[i].kind == N::Pop || ops_[i].kind == N::PopExcept || ops_[i].kind == N::Nop)) ++i;
         if (i == blk.last) unsupported("a with statement whose suppressed exception goes on oddly");
         if (next == kFlowEnded) {
+            // (The handler's pops dropped the statement's __exit__ too, which the normal path keeps
+            // until its own call of it.)
             stack.resize(std::min(stack.size(), normal_depth));
+            if (!stack.empty() && with_exits_.count(stack.back().get())) stack.pop_back();
             Body after;
-            bool flows = emit_region(enter_at(i), stop, after, loop, stack, base);
+            // (Where that is where the statement ends, nothing follows in it: a region starting at its
+            // stop would be a loop's body.)
+            int from = enter_at(i);
+            bool flows = from == stop && cfg_.block(from).first == i ? true : emit_region(from, stop, after, loop, stack, base);
             // The compiler copies a short ending (`return None`) into both paths: a copy of what the
             // normal path already ended with is not code of its own.
             size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
