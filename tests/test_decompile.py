@@ -4535,7 +4535,7 @@ def k():
 """, "k()"),
 }
 SNIPPETS.update(FINALLY_EXIT_SNIPPETS)
-EQUIVALENT_NOW |= {("finally_body_exits", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_body_exits", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 
 @pytest.mark.parametrize("version", VERSIONS)
