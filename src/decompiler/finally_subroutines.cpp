@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -79,6 +80,10 @@ private:
         std::unordered_map<int64_t, int64_t> map;
         for (size_t i = 0; i < ops_.size(); ++i) map.emplace(ops_[i].offset, offset_of_index(i));
         map.emplace(end_offset_, offset_of_index(ops_.size()));  // the end of the code
+        std::set<int64_t> done;
+        for (int64_t offset : done_)
+            if (auto it = map.find(offset); it != map.end()) done.insert(it->second);
+        done_ = std::move(done);
         for (auto& op : ops_) {
             if (op.target < 0) continue;
             auto it = map.find(op.target);
@@ -167,6 +172,7 @@ private:
     // ------------------------------------------------------------------ one subroutine
     bool rewrite(size_t at) {
         const NeutralOp& setup = ops_[at];
+        if (done_.count(setup.offset)) return false;
         Role role = setup.kind == N::SetupWith ? Role::With : setup.handler_lasti ? Role::NameCleanup : Role::Finally;
         size_t entry = index_of(setup.target);
         if (entry == kNone) return false;
@@ -242,13 +248,14 @@ private:
             default: work.emplace_back(i + 1, depth); break;
             }
         }
-        if (body.end == kNone && !body.exits.empty()) {
+        if (body.end == kNone && !seen.empty()) {
             // A body that never ends normally (every way returns, breaks or raises): its
             // END_FINALLY, which nothing reaches (normalize made it a RERAISE), follows its last
-            // op, and the placeholder's POP_TOP follows that.
+            // op, and with ways out of its own, the placeholder's POP_TOP follows that.
             size_t last = seen.rbegin()->first;
-            if (last + 2 < ops_.size() && (ops_[last + 1].kind == N::EndFinally || ops_[last + 1].kind == N::Reraise) &&
-                ops_[last + 2].kind == N::Pop && !is_target(ops_[last + 1].offset))
+            bool at_end = last + 1 < ops_.size() && !is_target(ops_[last + 1].offset) &&
+                          (ops_[last + 1].kind == N::EndFinally || ops_[last + 1].kind == N::Reraise);
+            if (at_end && (body.exits.empty() || (last + 2 < ops_.size() && ops_[last + 2].kind == N::Pop)))
                 body.end = last + 1;
         }
         if (body.end == kNone) return none;
@@ -424,6 +431,7 @@ private:
             }
             if (normal_exit < 0) return false;
         }
+        done_.insert(ops_[setup].offset);
         std::vector<NeutralOp> out;
         out.reserve(ops_.size());
         for (size_t i = 0; i < ops_.size(); ++i) {
@@ -516,6 +524,8 @@ private:
     std::vector<NeutralOp>& ops_;
     int64_t next_offset_ = 0;  // for ops made by a rewrite, until the next renumbering
     int64_t end_offset_ = 0;   // one past the last op
+    // SETUP_FINALLY ops whose body is rewritten already: its handler still ends as a body does.
+    std::set<int64_t> done_;
 };
 
 }  // namespace
