@@ -4492,6 +4492,71 @@ EQUIVALENT_NOW |= {("while_try_break_in_layout", v) for v in ("3.11", "3.12", "3
 EQUIVALENT_NOW |= {("while_true_broken_from_clauses", v) for v in ("3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_try_clauses_break", "3.11")}
 
+# A return, break or continue that leaves a finally body (3.8 runs it through POP_FINALLY /
+# CALL_FINALLY, 3.9/3.10 pop the exception's three values before POP_EXCEPT).
+FINALLY_EXIT_SNIPPETS = {
+    "finally_body_exits": ("""
+def f(a, b):
+    try:
+        if a:
+            raise KeyError(a)
+    finally:
+        if b:
+            return b
+
+
+def g(xs, stop):
+    out = []
+    for x in xs:
+        try:
+            if x < 0:
+                raise ValueError(x)
+            out.append(x)
+        finally:
+            if x == stop:
+                break
+            if x < 0:
+                continue
+            out.append(-x)
+    return out
+
+
+def h(a, b):
+    try:
+        r = 1 // a
+    finally:
+        if b:
+            return b + a
+    return r
+
+
+def k():
+    return f(0, 0), f(1, 2), g([1, -1, 2, 3], 2), g([-1, 4], 9), h(1, 0), h(0, 5), h(2, 1)
+""", "k()"),
+    # A finally body that always raises (3.8: its END_FINALLY is unreachable); read back as an except
+    # clause and an else clause, which mean the same.
+    "finally_body_raises": ("""
+def m(a):
+    try:
+        r = 1 // a
+    finally:
+        raise KeyError(a)
+
+
+def catch(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:
+        return type(e).__name__, type(e.__context__).__name__
+
+
+def k():
+    return catch(m, 0), catch(m, 1)
+""", "k()"),
+}
+SNIPPETS.update(FINALLY_EXIT_SNIPPETS)
+EQUIVALENT_NOW |= {("finally_body_exits", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 
 # ---- Except clauses inside with statements (found by tools/program_fuzz.py): 3.12+ lays the
 # clauses out after the code the try goes on to and jumps back there; a `return` in a clause

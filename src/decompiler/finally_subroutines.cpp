@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -45,7 +46,7 @@ public:
         for (bool progress = true; progress;) {
             progress = false;
             for (size_t i = 0; i < ops_.size() && !progress; ++i)
-                if (ops_[i].kind == N::SetupFinally || ops_[i].kind == N::SetupWith) progress = rewrite(ops_[i]);
+                if (ops_[i].kind == N::SetupFinally || ops_[i].kind == N::SetupWith) progress = rewrite(i);
         }
         for (auto& op : ops_)
             if (is_finally_marker(op.kind)) {
@@ -79,6 +80,10 @@ private:
         std::unordered_map<int64_t, int64_t> map;
         for (size_t i = 0; i < ops_.size(); ++i) map.emplace(ops_[i].offset, offset_of_index(i));
         map.emplace(end_offset_, offset_of_index(ops_.size()));  // the end of the code
+        std::set<int64_t> done;
+        for (int64_t offset : done_)
+            if (auto it = map.find(offset); it != map.end()) done.insert(it->second);
+        done_ = std::move(done);
         for (auto& op : ops_) {
             if (op.target < 0) continue;
             auto it = map.find(op.target);
@@ -165,21 +170,37 @@ private:
     }
 
     // ------------------------------------------------------------------ one subroutine
-    bool rewrite(const NeutralOp& setup) {
+    bool rewrite(size_t at) {
+        const NeutralOp& setup = ops_[at];
+        if (done_.count(setup.offset)) return false;
         Role role = setup.kind == N::SetupWith ? Role::With : setup.handler_lasti ? Role::NameCleanup : Role::Finally;
         size_t entry = index_of(setup.target);
         if (entry == kNone) return false;
         size_t start = ops_[entry].kind == N::PushExcInfo ? entry + 1 : entry;
-        return role == Role::With ? rewrite_with(entry, start) : rewrite_finally(role, entry, start);
+        return role == Role::With ? rewrite_with(entry, start) : rewrite_finally(role, at, entry, start);
     }
 
-    // The END_FINALLY that ends the body starting at `start`, following the ways the body goes on
-    // normally: a BEGIN_FINALLY inside opens a nested subroutine that its own END_FINALLY (or
-    // POP_FINALLY) closes; CALL_FINALLY returns to the op after it.
-    size_t body_end(size_t start) const {
+    // A finally body: the END_FINALLY that ends it, and its ways out by return / break / continue:
+    // `POP_FINALLY k; [ROT_TWO]; POP_TOP` (k = 1 keeps a returned value above what it pops), then the
+    // enclosing statements' own ways out (outer finally bodies' POP_FINALLY among them) and the
+    // return or jump. 3.8 then compiles a placeholder value below the statement (LOAD_CONST None
+    // before SETUP_FINALLY, POP_TOP after END_FINALLY) that the last POP_TOP pops.
+    struct Body {
+        size_t end = kNone;
+        std::vector<size_t> exits;        // the body's own POP_FINALLY ops
+        std::vector<size_t> outer_exits;  // POP_FINALLY ops of enclosing finally bodies on those ways out
+    };
+
+    static constexpr int kLeaving = -1000;  // depth of the ops after one of the body's own POP_FINALLY ops
+
+    // Follows the ways the body starting at `start` goes on normally: a BEGIN_FINALLY inside opens a
+    // nested subroutine that its own END_FINALLY (or POP_FINALLY) closes; CALL_FINALLY returns to
+    // the op after it.
+    Body body_end(size_t start) const {
         std::map<size_t, int> seen;
         std::vector<std::pair<size_t, int>> work = {{start, 0}};
-        size_t end = kNone;
+        Body body;
+        const Body none;
         auto go = [&](int64_t target, int depth) {
             size_t k = index_of(target);
             work.emplace_back(k, k == kNone ? -1 : depth);
@@ -187,24 +208,37 @@ private:
         while (!work.empty()) {
             auto [i, depth] = work.back();
             work.pop_back();
-            if (i == kNone || i < start || i >= ops_.size() || depth < 0) return kNone;
+            if (i == kNone || i < start || i >= ops_.size() || (depth < 0 && depth != kLeaving)) return none;
             if (auto it = seen.find(i); it != seen.end()) {
-                if (it->second != depth) return kNone;
+                if (it->second != depth) return none;
                 continue;
             }
             seen[i] = depth;
             const NeutralOp& op = ops_[i];
+            if (depth == kLeaving) {
+                if (!leaving_step(i, body, work)) return none;
+                continue;
+            }
             switch (op.kind) {
             case N::EndFinally:
                 if (depth == 0) {
-                    if (end != kNone && end != i) return kNone;
-                    end = i;
+                    if (body.end != kNone && body.end != i) return none;
+                    body.end = i;
                 } else {
                     work.emplace_back(i + 1, depth - 1);
                 }
                 break;
             case N::BeginFinally: work.emplace_back(i + 1, depth + 1); break;
-            case N::PopFinally: work.emplace_back(i + 1, depth - 1); break;  // at depth 0: a return out of the body
+            case N::PopFinally:
+                if (depth > 0) {
+                    work.emplace_back(i + 1, depth - 1);
+                    break;
+                }
+                if (!is_way_out(i)) return none;
+                body.exits.push_back(i);
+                for (size_t k = i + 1; k <= i + 1 + size_t(ops_[i].arg); ++k) seen[k] = kLeaving;
+                work.emplace_back(i + 2 + size_t(ops_[i].arg), kLeaving);
+                break;
             case N::Jump: go(op.target, depth); break;
             case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:
                 go(op.target, depth);
@@ -214,20 +248,115 @@ private:
             default: work.emplace_back(i + 1, depth); break;
             }
         }
-        if (end == kNone) return kNone;
+        if (body.end == kNone && !seen.empty()) {
+            // A body that never ends normally (every way returns, breaks or raises): its
+            // END_FINALLY, which nothing reaches (normalize made it a RERAISE), follows its last
+            // op, and with ways out of its own, the placeholder's POP_TOP follows that.
+            size_t last = seen.rbegin()->first;
+            bool at_end = last + 1 < ops_.size() && !is_target(ops_[last + 1].offset) &&
+                          (ops_[last + 1].kind == N::EndFinally || ops_[last + 1].kind == N::Reraise);
+            if (at_end && (body.exits.empty() || (last + 2 < ops_.size() && ops_[last + 2].kind == N::Pop)))
+                body.end = last + 1;
+        }
+        if (body.end == kNone) return none;
         for (const auto& [i, depth] : seen)
-            if (i > end) return kNone;
-        return end;
+            if (i > body.end) return none;
+        for (size_t i : body.outer_exits)
+            if (std::find(body.exits.begin(), body.exits.end(), i) != body.exits.end()) return none;
+        std::sort(body.exits.begin(), body.exits.end());
+        return body;
     }
 
-    // A copy of ops [start, end) with offsets of its own; jumps to `end` go to `exit` instead.
-    std::vector<NeutralOp> copy_body(size_t start, size_t end, int64_t exit) {
-        std::unordered_map<int64_t, int64_t> map;
+    // `POP_FINALLY k; [ROT_TWO]; POP_TOP`, entered only at its first op.
+    bool is_way_out(size_t i) const {
+        const size_t k = size_t(ops_[i].arg);
+        if (k > 1 || i + 2 + k > ops_.size()) return false;
+        if (k == 1 && (ops_[i + 1].kind != N::Swap || ops_[i + 1].arg != 2)) return false;
+        if (ops_[i + 1 + k].kind != N::Pop) return false;
+        for (size_t n = i + 1; n <= i + 1 + k; ++n)
+            if (is_target(ops_[n].offset)) return false;
+        return true;
+    }
+
+    // One op on a way out of the body after its POP_FINALLY: the enclosing statements' ways out
+    // (copies of outer finally bodies among them: branches inside, forward) to a return, a raise or
+    // the jump out of the body, which is not followed.
+    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work) const {
+        const NeutralOp& op = ops_[i];
+        switch (op.kind) {
+        case N::Return: case N::Raise: case N::Jump: return true;
+        case N::PopFinally: body.outer_exits.push_back(i); break;
+        case N::JumpIf: case N::JumpIfOrPop:
+            if (op.target <= int64_t(op.offset)) return false;
+            if (size_t k = index_of(op.target); k != kNone) work.emplace_back(k, kLeaving);
+            else return false;
+            break;
+        case N::ForIter: case N::BeginFinally: case N::CallFinally: case N::EndFinally: case N::WithCleanupStart:
+        case N::WithCleanupFinish: case N::Reraise: case N::Unsupported:
+            return false;
+        default: break;
+        }
+        work.emplace_back(i + 1, kLeaving);
+        return true;
+    }
+
+    // How a copy of the body leaves it where the source returns, breaks or continues inside it:
+    // in the copy run on the way out of the try body (Inline), in the copy run by a return from the
+    // try body, whose value waits below (KeepValue: 3.9 pops it, ROT_TWO; POP_TOP for a returned
+    // value), or in the exception handler (Handler: 3.9 pops the exception, then POP_EXCEPT).
+    enum class Exit { Inline, KeepValue, Handler };
+
+    // What replaces `POP_FINALLY k; [ROT_TWO]; POP_TOP` (the placeholder's pop) in one copy; the
+    // first op keeps the POP_FINALLY's offset, for the jumps that reach it.
+    std::vector<NeutralOp> way_out(const NeutralOp& pop_finally, Exit how) {
+        const bool keeps = pop_finally.arg == 1;
+        std::vector<NeutralOp> out;
+        auto add = [&](N kind, int64_t arg = 0) {
+            out.push_back(fresh(kind, pop_finally));
+            out.back().arg = arg;
+        };
+        switch (how) {
+        case Exit::Inline: add(N::Nop); break;
+        case Exit::KeepValue:
+            add(N::Nop);
+            if (keeps) add(N::Swap, 2);
+            add(N::Pop);
+            break;
+        case Exit::Handler:
+            if (keeps) add(N::Swap, 2);
+            add(N::Pop);
+            if (keeps) add(N::Swap, 2);
+            add(N::PopExcept);
+            break;
+        }
+        out.front().offset = pop_finally.offset;
+        return out;
+    }
+
+    // Ops [start, end) with the body's ways out rewritten for `how`.
+    std::vector<NeutralOp> with_ways_out(size_t start, size_t end, const Body& body, Exit how) {
         std::vector<NeutralOp> out;
         for (size_t i = start; i < end; ++i) {
-            out.push_back(ops_[i]);
+            if (!std::binary_search(body.exits.begin(), body.exits.end(), i)) {
+                out.push_back(ops_[i]);
+                continue;
+            }
+            std::vector<NeutralOp> repl = way_out(ops_[i], how);
+            out.insert(out.end(), repl.begin(), repl.end());
+            i += 1 + size_t(ops_[i].arg);
+        }
+        return out;
+    }
+
+    // A copy of the body for `how`, with offsets of its own; jumps to `end` go to `exit` instead.
+    std::vector<NeutralOp> copy_body(size_t start, size_t end, const Body& body, Exit how, int64_t exit) {
+        std::vector<NeutralOp> src = with_ways_out(start, end, body, how);
+        std::unordered_map<int64_t, int64_t> map;
+        std::vector<NeutralOp> out;
+        for (const NeutralOp& op : src) {
+            out.push_back(op);
             out.back().offset = uint32_t(next_offset_);
-            map[ops_[i].offset] = next_offset_;
+            map[op.offset] = next_offset_;
             next_offset_ += 2;
         }
         for (auto& op : out) {
@@ -244,20 +373,56 @@ private:
         return k != N::Jump && k != N::Return && k != N::Raise && k != N::Reraise;
     }
 
-    bool rewrite_finally(Role role, size_t entry, size_t start) {
-        size_t end = body_end(start);
+    bool is_none_const(size_t i) const {
+        return ops_[i].kind == N::LoadConst && ops_[i].value && ops_[i].value->kind == PyValue::Kind::None;
+    }
+
+    bool rewrite_finally(Role role, size_t setup, size_t entry, size_t start) {
+        const Body body = body_end(start);
+        const size_t end = body.end;
         if (end == kNone || end + 1 >= ops_.size()) return false;
-        for (size_t i = start; i < end; ++i)
-            if (is_finally_marker(ops_[i].kind)) return false;  // a subroutine inside goes first
+        for (size_t i = start; i < end; ++i) {
+            bool own = std::binary_search(body.exits.begin(), body.exits.end(), i) ||
+                       std::find(body.outer_exits.begin(), body.outer_exits.end(), i) != body.outer_exits.end();
+            if (is_finally_marker(ops_[i].kind) && !own) return false;  // a subroutine inside goes first
+        }
         const int64_t entry_offset = ops_[entry].offset;
-        const int64_t after = ops_[end + 1].offset;
+        // A body with ways out of its own has 3.8's placeholder around the statement; 3.9 has none.
+        std::vector<bool> drop(ops_.size(), false);
+        const bool placeholder = !body.exits.empty();
+        if (placeholder) {
+            if (role != Role::Finally || setup == 0 || !is_none_const(setup - 1) || is_target(ops_[setup].offset)) return false;
+            if (end + 1 >= ops_.size() || ops_[end + 1].kind != N::Pop || is_target(ops_[end + 1].offset)) return false;
+            drop[end + 1] = true;
+            if (is_target(ops_[setup - 1].offset)) ops_[setup - 1].kind = N::Nop;
+            else drop[setup - 1] = true;
+        }
+        // Each CALL_FINALLY from the try body, and how its copy leaves the body.
+        std::map<size_t, Exit> calls;
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            if (ops_[i].kind != N::CallFinally || ops_[i].target != entry_offset) continue;
+            calls[i] = Exit::Inline;
+            if (!placeholder) continue;
+            // return value: POP_BLOCK; ROT_TWO; POP_TOP (the placeholder); CALL_FINALLY
+            // otherwise:    POP_BLOCK; CALL_FINALLY; POP_TOP (the placeholder)
+            if (i >= 2 && ops_[i - 1].kind == N::Pop && ops_[i - 2].kind == N::Swap && ops_[i - 2].arg == 2 &&
+                !is_target(ops_[i - 1].offset) && !is_target(ops_[i - 2].offset) && !is_target(ops_[i].offset)) {
+                calls[i] = Exit::KeepValue;
+                drop[i - 1] = drop[i - 2] = true;
+            } else if (i + 2 < ops_.size() && ops_[i + 1].kind == N::Pop && !is_target(ops_[i + 1].offset)) {
+                drop[i + 1] = true;
+            } else {
+                return false;
+            }
+        }
+        const size_t after = placeholder ? end + 2 : end + 1;
         bool normal_entry = entry > 0 && ops_[entry - 1].kind == N::BeginFinally;
         // `except ... as name`: the clause's POP_EXCEPT (and its jump out) follow the END_FINALLY;
         // 3.9 pops the exception before unbinding the name.
         size_t drop_from = end + 1, drop_to = end + 1;
-        int64_t normal_exit = threaded(after);
+        int64_t normal_exit = after < ops_.size() ? threaded(ops_[after].offset) : end_offset_;
         if (role == Role::NameCleanup) {
-            if (ops_[end + 1].kind != N::PopExcept || is_target(after)) return false;
+            if (ops_[end + 1].kind != N::PopExcept || is_target(ops_[end + 1].offset)) return false;
             drop_to = end + 2;
             normal_exit = end + 2 < ops_.size() ? ops_[end + 2].offset : -1;
             if (end + 2 < ops_.size() && ops_[end + 2].kind == N::Jump && !is_target(ops_[end + 2].offset)) {
@@ -266,32 +431,40 @@ private:
             }
             if (normal_exit < 0) return false;
         }
+        done_.insert(ops_[setup].offset);
         std::vector<NeutralOp> out;
         out.reserve(ops_.size());
         for (size_t i = 0; i < ops_.size(); ++i) {
             const NeutralOp& op = ops_[i];
-            if (i >= drop_from && i < drop_to) continue;
+            if ((i >= drop_from && i < drop_to) || drop[i]) continue;
             if (normal_entry && i == entry - 1) {
-                std::vector<NeutralOp> body;
-                if (role == Role::NameCleanup) body.push_back(fresh(N::PopExcept, op));
-                std::vector<NeutralOp> copy = copy_body(start, end, normal_exit);
-                body.insert(body.end(), copy.begin(), copy.end());
-                if (falls_through(body)) {
-                    body.push_back(fresh(N::Jump, op));
-                    body.back().target = normal_exit;
+                std::vector<NeutralOp> copy;
+                if (role == Role::NameCleanup) copy.push_back(fresh(N::PopExcept, op));
+                std::vector<NeutralOp> body_copy = copy_body(start, end, body, Exit::Inline, normal_exit);
+                copy.insert(copy.end(), body_copy.begin(), body_copy.end());
+                if (falls_through(copy)) {
+                    copy.push_back(fresh(N::Jump, op));
+                    copy.back().target = normal_exit;
                 }
-                body.front().offset = op.offset;  // jumps to the BEGIN_FINALLY reach the copy
-                out.insert(out.end(), body.begin(), body.end());
+                copy.front().offset = op.offset;  // jumps to the BEGIN_FINALLY reach the copy
+                out.insert(out.end(), copy.begin(), copy.end());
                 continue;
             }
-            if (op.kind == N::CallFinally && op.target == entry_offset) {
-                int64_t back = i + 1 < ops_.size() ? threaded(ops_[i + 1].offset) : -1;
-                std::vector<NeutralOp> copy = copy_body(start, end, back);
+            if (auto call = calls.find(i); call != calls.end()) {
+                size_t next = i + 1 < ops_.size() && drop[i + 1] ? i + 2 : i + 1;
+                int64_t back = next < ops_.size() ? threaded(ops_[next].offset) : -1;
+                std::vector<NeutralOp> copy = copy_body(start, end, body, call->second, back);
                 if (copy.empty()) {
                     copy.push_back(fresh(N::Nop, op));
                 }
                 copy.front().offset = op.offset;
                 out.insert(out.end(), copy.begin(), copy.end());
+                continue;
+            }
+            if (i == start && !body.exits.empty()) {
+                std::vector<NeutralOp> handler = with_ways_out(start, end, body, Exit::Handler);
+                out.insert(out.end(), handler.begin(), handler.end());
+                i = end - 1;
                 continue;
             }
             out.push_back(op);
@@ -351,6 +524,8 @@ private:
     std::vector<NeutralOp>& ops_;
     int64_t next_offset_ = 0;  // for ops made by a rewrite, until the next renumbering
     int64_t end_offset_ = 0;   // one past the last op
+    // SETUP_FINALLY ops whose body is rewritten already: its handler still ends as a body does.
+    std::set<int64_t> done_;
 };
 
 }  // namespace

@@ -15,9 +15,14 @@ namespace uncompile {
 //                                          -> the __exit__(None, None, None) call, and in the
 //                                             handler 3.9's WITH_EXCEPT_START test
 //   `except ... as name` left normally     -> POP_EXCEPT before the `name = None; del name` copy
+//   return / break / continue inside a finally body (POP_FINALLY k; [ROT_TWO]; POP_TOP, with 3.8's
+//   placeholder None pushed before SETUP_FINALLY and popped after END_FINALLY)
+//                                          -> no unwinding in the normal-path and CALL_FINALLY copies
+//                                             (a try-body return's value still popped below the new
+//                                             one), the exception popped and POP_EXCEPT in the handler
 // Copies get offsets of their own, so every op is renumbered (offsets stay increasing). A marker
-// in any other shape (a return or break inside a finally body: POP_FINALLY) is left to become an
-// Unsupported op, so the function is refused rather than guessed at.
+// in any other shape is left to become an Unsupported op, so the function is refused rather than
+// guessed at.
 void inline_finally_subroutines(std::vector<NeutralOp>& ops);
 
 }  // namespace uncompile

@@ -323,6 +323,8 @@ private:
                 clause_starts_.insert(next.jump_target);
                 triple_pops_.insert(next.jump_target);
                 triple_pops_.insert(ins_[n + 1].offset);
+            } else if (i.op == O::POP_TOP && pops_triple_before_pop_except(k)) {
+                triple_pops_.insert(i.offset);  // a return / break / continue leaving a finally handler
             } else if (i.op == O::WITH_EXCEPT_START) {
                 // An async with awaits __aexit__'s result before testing it.
                 size_t end = next.op == O::GET_AWAITABLE ? delegation_end(n) : 0;
@@ -330,6 +332,19 @@ private:
                 if (test && test->op == O::POP_JUMP_IF_TRUE) triple_pops_.insert(test->jump_target);
             }
         }
+    }
+
+    // `POP_TOP; POP_TOP; POP_TOP; [ROT_FOUR]; POP_EXCEPT` at `k`, entered only at its start: what
+    // the compiler emits to leave a finally handler's body by return, break or continue (3.9/3.10).
+    bool pops_triple_before_pop_except(size_t k) const {
+        using O = Opcode;
+        if (k + 4 > ins_.size()) return false;
+        for (size_t n = 1; n < 3; ++n)
+            if (ins_[k + n].op != O::POP_TOP || jump_targets_.count(ins_[k + n].offset)) return false;
+        size_t at = k + 3;
+        if (at < ins_.size() && ins_[at].op == O::ROT_FOUR && !jump_targets_.count(ins_[at].offset)) ++at;
+        return at < ins_.size() && ins_[at].op == O::POP_EXCEPT && !jump_targets_.count(ins_[at].offset) &&
+               !handler_roles_.count(ins_[at].offset);
     }
 
     bool is_finally_handler(int64_t offset) const {
@@ -398,6 +413,10 @@ private:
 
     // ROT_FOUR that moves a value below the previous exception's three values, for POP_EXCEPT.
     bool rot_four_past_exception() const {
+        // The value returned moves below the exception, popped just after (a return leaving a
+        // finally handler; a second ROT_FOUR then moves it below the previous exception).
+        if (peek(1) && peek(1)->op == Opcode::POP_TOP && triple_pops_.count(peek(1)->offset))
+            return peek(4) && peek(4)->op == Opcode::ROT_FOUR && peek(5) && peek(5)->op == Opcode::POP_EXCEPT;
         for (size_t k = 1; peek(k); ++k) {
             if (peek(k)->op == Opcode::POP_EXCEPT) return true;
             if (peek(k)->op != Opcode::POP_BLOCK || jump_targets_.count(peek(k)->offset)) return false;
