@@ -5037,7 +5037,7 @@ private:
             // (So is a `return` that leaves enclosing except clauses too: their POP_EXCEPTs, then
             // the return.)
             if (cfg_.block(next).preds.size() == 1 &&
-                (is_return_of_constant_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
+                (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
                  is_return_leaving_withs(next)))
                 continue;
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
@@ -5711,13 +5711,16 @@ private:
                a.kwnames == b.kwnames && a.call_slots == b.call_slots && a.target < 0 && b.target < 0;
     }
 
-    // `return <constant>` after copies of the finally bodies of open try statements: the compiler
-    // loads a returned constant after running them, so such a tail after POP_EXCEPT is a `return`
+    // `return <constant>` or `return <value>` after copies of the finally bodies of open try
+    // statements: the compiler loads a returned constant after running them, and a value computed
+    // in the clause waits on the stack below them, so such a tail after POP_EXCEPT is a `return`
     // inside the except clause (anything else there is code after the statement).
-    bool is_return_of_constant_after_finally_copies(int block) const {
+    bool is_return_after_finally_copies(int block) const {
         std::vector<const NeutralOp*> tail = straight_ops(block);
-        if (tail.size() < 2 || tail.back()->kind != N::Return || tail[tail.size() - 2]->kind != N::LoadConst) return false;
-        size_t pos = 0, end = tail.size() - 2;
+        if (tail.empty() || tail.back()->kind != N::Return) return false;
+        // (`return constant` loads it after the copies; a value the clause computed waits below them.)
+        bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
+        size_t pos = 0, end = tail.size() - (constant ? 2 : 1);
         std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
         for (auto it = open.rbegin(); it != open.rend() && pos < end; ++it) {
             if (handlers_.at(*it).kind != HandlerKind::Try) continue;
