@@ -369,17 +369,19 @@ def test_recompilable_source_keeps_free_variables_and_future_flags():
     assert "nonlocal fn" in text and "nonlocal scale" not in text and "nonlocal fn, scale" not in text
 
 
+def _compiles_as_expression(text):
+    """The oracle: whether "(text)" compiles alone, as the overview's guard checks must say."""
+    try:
+        compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
 def test_guard_shape_compiles_exactly_when_the_guard_does():
     """The overview compiles one text per guard shape (strings 's', integers 0); a shape must
     compile exactly when its guard does, or a guard would become a comment (or a check) wrongly."""
     from uncompile._torch._overview import _shape
-
-    def compiles(text):
-        try:
-            compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
-            return True
-        except (SyntaxError, ValueError):
-            return False
 
     assert _shape("hasattr(L['fn']._modules['12'], '_x') == False") == "hasattr(L['s']._modules['s'], 's') == False"
     assert _shape("___check_obj_id(G['torch'], 139850412397312)") == "___check_obj_id(G['s'], 0)"
@@ -388,20 +390,13 @@ def test_guard_shape_compiles_exactly_when_the_guard_does():
              "'a", "x['a' 'b']", "x # '1'", 'x == "a\'b"', "x == 'a\\'b'", "x == '\\N{bad}'", "'a'if x else 'b'",
              "x == 'a'1", "rb'a'", "u'a'", "L['x'] == \"<class 'int'>\"", "len(L['x']) == 4", "x.1", "x[0]1"]
     for text in cases:
-        assert compiles(_shape(text)) == compiles(text), text
+        assert _compiles_as_expression(_shape(text)) == _compiles_as_expression(text), text
 
 
 def test_guards_checked_together_as_each_alone():
     """The overview compiles the isolated guard shapes of a compile in one text and splits it at
     the line an error names; each answer must be what compiling that guard alone says."""
     from uncompile._torch import _overview
-
-    def compiles(text):
-        try:
-            compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
-            return True
-        except (SyntaxError, ValueError):
-            return False
 
     guards = ["x == 1", "x ==", "f(a=1, a=2)", "L['x'] == 3", "(yield)", "await x", "x) + (y", "x) (y",
               "___check_type_id(L['x'], 94), type=<class 'dict'>", "a ids == None", "x[", "]", "x == 'a",
@@ -410,7 +405,7 @@ def test_guards_checked_together_as_each_alone():
     for order in (guards, guards[::-1], guards[1::3]):
         _overview._valid_guard.clear()
         _overview._valid_shape.clear()
-        assert _overview._valid_guards(order) == [compiles(g) for g in order]
+        assert _overview._valid_guards(order) == [_compiles_as_expression(g) for g in order]
 
 
 def test_json_lines_writes_what_json_dumps_writes():

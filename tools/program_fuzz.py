@@ -16,6 +16,7 @@ program prints the seed, the function and both sources, and exits with status 1.
 The generator is deterministic per seed, so a failure is reproduced by its seed.
 """
 import argparse
+import json
 import os
 import random
 import subprocess
@@ -338,7 +339,6 @@ def run_version(version: str, python: str, seeds: List[int], functions: int, kee
             if ran.returncode != 0:
                 stats["failures"].append({"seed": seed, "what": "runner failed", "detail": ran.stderr[-2000:]})
                 continue
-            import json
             result = json.loads(ran.stdout)
             if "load_error" in result:
                 stats["failures"].append({"seed": seed, "what": "decompiled module does not load",

@@ -47,6 +47,13 @@ constexpr uint32_t kCoFutureAnnotations = 0x1000000;  // `from __future__ import
 
 [[noreturn]] void unsupported(const std::string& what) { throw Error(Error::Kind::Unsupported, what); }
 
+// The stand-ins only an exception handler's code has: the exception, the one it replaced, its
+// match test and the re-raise (folded into except clauses; one left over is a shape not read).
+constexpr const char* kException = "<exception>";
+constexpr const char* kPreviousException = "<previous exception>";
+constexpr const char* kExceptionMatches = "<exception matches>";
+constexpr const char* kReraise = "<re-raise>";
+
 ExprPtr marker(const char* what) {
     auto e = make_expr(ExprKind::Name);
     e->id = what;
@@ -243,7 +250,7 @@ public:
     // printed as if it were code, at any depth of an expression.
     static void check_no_marker_in(const ExprPtr& e) {
         if (e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<') {
-            for (const char* handler_only : {"<exception>", "<previous exception>", "<exception matches>", "<re-raise>"})
+            for (const char* handler_only : {kException, kPreviousException, kExceptionMatches, kReraise})
                 if (e->id == handler_only) unsupported("exception handling of an unusual shape (" + e->id + " left over)");
             unsupported("a value of unusual bytecode (" + e->id + ") left in the output");
         }
@@ -6466,10 +6473,10 @@ private:
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");
     ExprPtr for_value_, for_target_;
-    ExprPtr exception_ = marker("<exception>");
-    ExprPtr previous_exception_ = marker("<previous exception>");
-    ExprPtr exception_matches_ = marker("<exception matches>");
-    ExprPtr reraise_ = marker("<re-raise>");
+    ExprPtr exception_ = marker(kException);
+    ExprPtr previous_exception_ = marker(kPreviousException);
+    ExprPtr exception_matches_ = marker(kExceptionMatches);
+    ExprPtr reraise_ = marker(kReraise);
     std::map<int, HandlerInfo> handlers_;
     mutable std::map<std::pair<int, int>, bool> loop_edge_cache_;
     mutable std::vector<bool> reachable_;
