@@ -247,3 +247,137 @@ def test_walrus_copy_waits_while_a_statement_reads_its_name():
               ("COPY", 1), ("STORE_FAST", "x"), ("LOAD_FAST", "x"), ("STORE_FAST", "y"),
               ("LOAD_FAST", "y"), ("BINARY_OP", 0),
               ("RETURN_VALUE", None)], args=(10,))
+
+
+# -- unpacked values used as ordinary values (Dynamo unpacks a graph's outputs and keeps them) ------
+
+def test_unpacked_values_stored_in_swapped_order():
+    # UNPACK_SEQUENCE 2; SWAP 2; STORE a; STORE b is `b, a = x`, never `a, b = x`
+    src = run_both([("RESUME", 0), ("LOAD_FAST", "x"), ("UNPACK_SEQUENCE", 2), ("SWAP", 2),
+                    ("STORE_FAST", "a"), ("STORE_FAST", "b"),
+                    ("LOAD_FAST", "a"), ("LOAD_FAST", "b"), ("BUILD_TUPLE", 2), ("RETURN_VALUE", None)],
+                   args=([1, 2],))
+    assert "a, b = x" not in src
+
+
+def test_unpacked_value_returned():
+    run_both([("RESUME", 0), ("LOAD_FAST", "x"), ("UNPACK_SEQUENCE", 2),
+              ("STORE_FAST", "a"), ("RETURN_VALUE", None)], args=([1, 2],))
+
+
+def test_unpacked_value_as_an_operand_and_copied():
+    run_both([("RESUME", 0), ("LOAD_FAST", "x"), ("UNPACK_SEQUENCE", 2), ("COPY", 1),
+              ("LOAD_CONST", 1), ("BINARY_OP", 0), ("STORE_FAST", "a"), ("STORE_FAST", "b"), ("STORE_FAST", "c"),
+              ("LOAD_FAST", "a"), ("LOAD_FAST", "b"), ("LOAD_FAST", "c"), ("BUILD_TUPLE", 3),
+              ("RETURN_VALUE", None)], args=([1, 2],))
+
+
+def test_unpacked_star_value_returned():
+    # UNPACK_EX 1 (first, *rest): rest returned, first dropped
+    run_both([("RESUME", 0), ("LOAD_FAST", "x"), ("UNPACK_EX", 1), ("POP_TOP", None), ("RETURN_VALUE", None)],
+             args=([1, 2, 3],))
+
+
+def test_graph_output_unpacked_and_kept_to_the_end():
+    # torch 2.13 Dynamo's epilogue after a graph call: its single output unpacked and kept on the
+    # stack below the lists of its stack-variable bookkeeping, then returned.
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "x")] + call(1) + [
+                    ("BUILD_LIST", 0), ("SWAP", 2), ("UNPACK_SEQUENCE", 1),
+                    ("BUILD_LIST", 0), ("BUILD_LIST", 0), ("SWAP", 2), ("BUILD_LIST", 0), ("LIST_EXTEND", 2),
+                    ("POP_TOP", None), ("BUILD_LIST", 1), ("SWAP", 2), ("SWAP", 3), ("POP_TOP", None),
+                    ("POP_TOP", None), ("RETURN_VALUE", None)])
+    assert src.count("log.g(") == 1
+
+
+def _store_after_subscript(store):
+    # graph_out = log.g(x); graph_out[0] is computed, then `count` is stored (STORE_GLOBAL or
+    # STORE_DEREF), then the subscript's value is returned
+    return [("LOAD_GLOBAL", ("probe", True)), ("LOAD_FAST", "x")] + call(1) + [
+            ("STORE_FAST", "graph_out"),
+            ("LOAD_FAST", "graph_out"), ("LOAD_CONST", 0), ("BINARY_SUBSCR", None),
+            ("LOAD_CONST", 13), store,
+            ("DELETE_FAST", "graph_out"), ("RETURN_VALUE", None)]
+
+
+class _Probe:
+    """probe(x) returns an object whose items read the global `count` when they are computed."""
+
+    def __init__(self, namespace):
+        self.namespace = namespace
+
+    def __call__(self, x):
+        namespace = self.namespace
+
+        class Items:
+            def __getitem__(self, i):
+                return namespace.get("count")
+        return Items()
+
+
+def test_global_store_after_a_subscript_keeps_its_place():
+    code = assemble(template.__code__, [("RESUME", 0)] + _store_after_subscript(("STORE_GLOBAL", "count")))
+    source = uncompile.decompile(code)
+    assert not source.failures, str(source)
+    results = []
+    for original in (True, False):
+        namespace = {"count": 0}
+        namespace["probe"] = _Probe(namespace)
+        if original:
+            fn = types.FunctionType(code, namespace)
+        else:
+            exec(str(source), namespace)
+            fn = namespace["template"]
+        results.append((fn(1), namespace["count"]))
+    assert results[0] == results[1] == (0, 13), str(source)
+    namespace = {}
+    exec(str(source), namespace)
+    ok, why = same_value_flow(code, namespace["template"].__code__, stable_globals=lambda name: name == "probe")
+    assert ok, why + "\n" + str(source)
+
+
+def test_cell_store_after_a_subscript_keeps_its_place():
+    def outer():
+        count = 0
+
+        def template(x):
+            nonlocal count
+            count = x
+        return template
+    template_fn = outer()
+    code = template_fn.__code__
+    # localsplus: x, then graph_out (added by the program), then the free variable
+    cell = len(code.co_varnames) + 1 + code.co_freevars.index("count")
+    program = assemble(code, [("COPY_FREE_VARS", 1), ("RESUME", 0)] + _store_after_subscript(("STORE_DEREF", cell)))
+    source = uncompile.decompile(program)
+    assert not source.failures, str(source)
+    text = str(source)
+    assert text.index("[0]") < text.index("count = 13"), text
+    wrapped = "def outer():\n    count = None\n" + "".join("    " + line + "\n" for line in text.splitlines())
+    namespace = {}
+    exec(wrapped, namespace)
+    decompiled = next(c for c in namespace["outer"].__code__.co_consts if isinstance(c, types.CodeType))
+    ok, why = same_value_flow(program, decompiled, stable_globals=lambda name: name == "probe")
+    assert ok, why + "\n" + text
+
+
+def _cell_template(x):
+    return [x for _ in range(1)]  # x is a cell of this function, the comprehension's code a constant
+
+
+def test_cell_no_closure_captures_stays_a_cell():
+    # Dynamo traces the comprehension away but keeps the original's cells and constants: x stays a
+    # cell (LOAD_DEREF), and the comprehension's code is a constant nothing loads. The decompiled
+    # function must have the same cells (Dynamo asserts it of a replacement) and compute the same.
+    code = _cell_template.__code__
+    program = assemble(code, [("MAKE_CELL", 0), ("RESUME", 0), ("LOAD_DEREF", 0), ("LOAD_CONST", 1),
+                              ("BINARY_OP", 0), ("RETURN_VALUE", None)])
+    source = uncompile.decompile(program)
+    assert not source.failures, str(source)
+    namespace = {}
+    exec(str(source), namespace)
+    decompiled = namespace["_cell_template"]
+    assert decompiled.__code__.co_cellvars == program.co_cellvars == ("x",), str(source)
+    assert decompiled(41) == types.FunctionType(program, {})(41) == 42
+    ok, why = same_value_flow(program, decompiled.__code__, stable_globals=lambda name: False)
+    assert ok, why + "\n" + str(source)

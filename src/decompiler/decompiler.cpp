@@ -91,6 +91,7 @@ struct PendingUnpack {
     int star_index = -1;
     size_t filled = 0;
     ExprPtr parent_slot;  // the slot this unpack itself fills, for nested targets
+    std::vector<const Expr*> slots;  // element k's stand-in on the stack
     std::set<size_t> dropped;  // elements popped instead of stored (named by the store after them)
 };
 
@@ -209,9 +210,10 @@ public:
         return out;
     }
 
-    // A local that the code reads but never stores or deletes (its only binding was dead code the
-    // compiler dropped, `if False: x = 0`): the source must still bind it somewhere, or a read of it
-    // would compile to a global one. `if False: x = None` does, and compiles to nothing.
+    // Names the source must bind in code that never runs. A local that the code reads but never
+    // stores or deletes (its only binding was dead code the compiler dropped, `if False: x = 0`):
+    // a read of it would compile to a global one. `if False: x = None` binds it, and compiles to
+    // nothing. (Cells: below.)
     Body dead_bindings() const {
         if (!(code_.flags & kCoOptimized)) return {};
         size_t args = size_t(code_.argcount + code_.kwonlyargcount) + ((code_.flags & kCoVarargs) ? 1 : 0) +
@@ -237,10 +239,52 @@ public:
             auto store = make_stmt(StmtKind::Assign);
             store->targets.push_back(make_name(name));
             store->value = make_constant(none_value());
-            auto dead = make_stmt(StmtKind::If);
-            dead->test = make_constant(false_value());
-            dead->body.push_back(store);
-            out.push_back(dead);
+            out.push_back(never_run(store));
+        }
+        // Cells no nested function closes over (a rewriter dropped the comprehension or closure
+        // that used them: Dynamo keeps the original's cells): `if False: lambda: (a, b)` makes
+        // them cells again, and compiles to nothing.
+        if (auto cells = uncaptured_cells(); !cells.empty()) {
+            auto lambda = make_expr(ExprKind::Lambda);
+            lambda->args = std::make_shared<Arguments>();
+            if (cells.size() == 1) {
+                lambda->value = make_name(cells[0]);
+            } else {
+                lambda->value = make_expr(ExprKind::Tuple);
+                for (const auto& name : cells) lambda->value->elts.push_back(make_name(name));
+            }
+            auto use = make_stmt(StmtKind::Expr);
+            use->value = lambda;
+            out.push_back(never_run(use));
+        }
+        return out;
+    }
+
+    static StmtPtr never_run(const StmtPtr& s) {
+        auto dead = make_stmt(StmtKind::If);
+        dead->test = make_constant(false_value());
+        dead->body.push_back(s);
+        return dead;
+    }
+
+    // A function's cell variables that no code object it loads (to make a function, class body or
+    // comprehension) has as a free variable; the compiler's own cells of class bodies and type
+    // parameters aside. (Dynamo keeps the original's constants: a comprehension it traced through
+    // is still among them, no longer loaded.)
+    std::vector<std::string> uncaptured_cells() const {
+        std::vector<std::string> out;
+        if (!(code_.flags & kCoOptimized)) return out;
+        for (const auto& name : code_.cellvars) {
+            if (name == "__class__" || name == "__classdict__" || name.empty() || name[0] == '.') continue;
+            if (std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end()) continue;
+            bool captured = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) {
+                const ObjectRef& c = op.value;
+                return op.kind == N::LoadConst && c && c->kind == PyValue::Kind::Code && c->code &&
+                       std::find(c->code->freevars.begin(), c->code->freevars.end(), name) != c->code->freevars.end();
+            });
+            if (captured) continue;
+            if (!is_identifier(name)) unsupported("a cell variable whose name is not an identifier");
+            out.push_back(name);
         }
         return out;
     }
@@ -512,6 +556,10 @@ private:
         // before it keep their place.
         if (s.kind == StmtKind::Delete) last_effect = first_effect = UINT64_MAX;
         std::set<std::string> bound = names_bound_by(s);
+        // A store to a name other code can read (a global, a cell, a module or class namespace)
+        // is itself an action, after the statement's own effects: a value with effects computed
+        // before it (a subscript may run __getitem__, which may read that name) keeps its place.
+        if (binds_shared_name(bound)) last_effect = UINT64_MAX;
         std::vector<ExprPtr> spill;
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
@@ -549,6 +597,21 @@ private:
             out.push_back(assign_stmt);
             replace_everywhere(stack, v, assign_stmt->targets[0]);
         }
+    }
+
+    // Whether one of `names` is bound where code outside this frame sees it: everything in a module
+    // or class body (a namespace), and in a function a global (a name of co_names that is no local)
+    // or a cell or free variable. (The decompiler's own temporaries are in no table: locals.)
+    bool binds_shared_name(const std::set<std::string>& names) const {
+        if (names.empty()) return false;
+        if (!(code_.flags & kCoOptimized)) return true;
+        auto in = [](const std::vector<std::string>& table, const std::string& name) {
+            return std::find(table.begin(), table.end(), name) != table.end();
+        };
+        for (const auto& name : names)
+            if (in(code_.cellvars, name) || in(code_.freevars, name) || (in(code_.names, name) && !in(code_.varnames, name)))
+                return true;
+        return false;
     }
 
     // Writes `value` to a name (its alias if a store already named it) and puts the name in its
@@ -821,7 +884,7 @@ private:
             return;
         }
         if (auto it = slots_.find(value.get()); it != slots_.end()) {
-            fill_slot(out, it->second, target);
+            fill_slot(out, it->second, value, target);
             return;
         }
         if (auto it = imports_.find(value.get()); it != imports_.end()) return assign_import(out, target, value, it->second);
@@ -860,10 +923,18 @@ private:
         }
     }
 
-    void fill_slot(Body& out, const std::shared_ptr<PendingUnpack>& unpack, const ExprPtr& target) {
-        // Slots are filled in order: the first store takes the first element.
-        size_t index = unpack->filled++;
-        if (index >= unpack->targets.size()) unsupported("unpacking with more stores than targets");
+    // The compiler's code stores the elements of an unpacked value first to last: `a, b = v` is
+    // UNPACK_SEQUENCE 2; STORE a; STORE b. An element taken out of that order (a rewriter's SWAP
+    // between the stores) would print as another assignment.
+    size_t take_slot_in_order(PendingUnpack& unpack, const ExprPtr& slot) {
+        size_t index = unpack.filled++;
+        if (index >= unpack.targets.size()) unsupported("unpacking with more stores than targets");
+        if (unpack.slots[index] != slot.get()) unsupported("unpacked values stored out of order (unusual bytecode)");
+        return index;
+    }
+
+    void fill_slot(Body& out, const std::shared_ptr<PendingUnpack>& unpack, const ExprPtr& slot, const ExprPtr& target) {
+        size_t index = take_slot_in_order(*unpack, slot);
         unpack->targets[index] = (int(index) == unpack->star_index) ? starred(target) : target;
         // Elements dropped right before this store went to the same name (3.13 drops the first of
         // two stores to one name: `_, _, x = ...`).
@@ -894,9 +965,96 @@ private:
         for (size_t k = 0; k < count; ++k) {
             auto slot = marker("<unpack slot>");
             slots_[keep(slot)] = unpack;
+            unpack->slots.push_back(slot.get());
             stack.push_back(slot);
         }
         std::reverse(stack.end() - count, stack.end());
+    }
+
+    // Whether the `count` values the unpack at ops_[at] pushes are taken as the compiler's code
+    // takes them: each by a store, a nested unpack or a drop, first element first, with nothing
+    // else reading or moving them before. False when the ops that follow provably use one as an
+    // ordinary value (rewritten bytecode: returned, shuffled, an operand). Where control flow
+    // starts before they are all taken, the answer is true: the stores themselves check the order.
+    bool unpacked_values_stored(size_t at, size_t count) const {
+        constexpr int kOther = -1;
+        std::vector<int> stack;  // above the unpacked value: element numbers, or kOther
+        for (size_t k = count; k-- > 0;) stack.push_back(int(k));
+        size_t next = 0;
+        // Takes `n` values off the top; false if one is an element (an operand, not a target).
+        auto pop_operands = [&](size_t n) {
+            for (size_t k = 0; k < n; ++k) {
+                if (stack.empty() || stack.back() != kOther) return false;
+                stack.pop_back();
+            }
+            return true;
+        };
+        // Takes the value stored or unpacked: an element must be the next one.
+        auto take_target_value = [&]() {
+            if (stack.empty()) return false;
+            int v = stack.back();
+            stack.pop_back();
+            if (v == kOther) return true;
+            return size_t(v) == next++;
+        };
+        for (size_t i = at + 1; i < ops_.size() && next < count; ++i) {
+            const NeutralOp& op = ops_[i];
+            switch (op.kind) {
+            case N::Store: case N::Pop:
+                if (!take_target_value()) return false;
+                continue;
+            case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice: {
+                size_t operands = op.kind == N::StoreAttr ? 1 : op.kind == N::StoreSubscr ? 2 : 3;
+                if (!pop_operands(operands) || !take_target_value()) return false;
+                continue;
+            }
+            case N::UnpackSequence: case N::UnpackEx: {
+                if (!take_target_value()) return false;
+                size_t pushed = op.kind == N::UnpackSequence ? size_t(op.arg) : size_t((op.arg & 0xff) + 1 + (op.arg >> 8));
+                stack.insert(stack.end(), pushed, kOther);
+                continue;
+            }
+            case N::Swap: case N::Copy: {
+                size_t depth = size_t(op.arg);
+                if (depth == 0 || depth > stack.size()) return false;
+                if (stack.back() != kOther || stack[stack.size() - depth] != kOther) return false;
+                if (op.kind == N::Swap) std::swap(stack.back(), stack[stack.size() - depth]);
+                else stack.push_back(kOther);
+                continue;
+            }
+            case N::Return: case N::Yield:  // the last op looked at: the value on top leaves
+                return stack.empty() || stack.back() == kOther;
+            case N::Raise:
+                return pop_operands(size_t(op.arg));
+            default: break;
+            }
+            if (op.target >= 0 || op.kind == N::ForIter) return true;  // control flow: the stores decide
+            std::optional<int> effect = stack_effect(op);
+            if (!effect) return true;
+            // An operation computing one value from the ones on top (what target expressions are).
+            int operands = 1 - *effect;
+            if (operands < 0) operands = 0;
+            if (!pop_operands(size_t(operands))) return false;
+            stack.push_back(kOther);
+        }
+        return true;
+    }
+
+    // An unpacked value whose elements rewritten bytecode uses as ordinary values: unpacked into
+    // temporaries where the bytecode unpacks it, the temporaries pushed in the elements' places.
+    void unpack_into_temporaries(Body& out, std::vector<ExprPtr>& stack, const ExprPtr& value, size_t count, int star_index) {
+        auto tuple = make_expr(ExprKind::Tuple);
+        std::vector<std::string> names;
+        for (size_t k = 0; k < count; ++k) {
+            names.push_back(new_temporary());
+            ExprPtr name = make_name(names.back());
+            tuple->elts.push_back(int(k) == star_index ? starred(name) : name);
+        }
+        auto s = make_stmt(StmtKind::Assign);
+        s->targets.push_back(tuple);
+        s->value = lambda_or(value);
+        emit_stmt(out, s);
+        for (size_t k = count; k-- > 0;) stack.push_back(make_name(names[k]));
     }
 
     void assign_import(Body& out, const ExprPtr& target, const ExprPtr& value, const ImportValue& imp) {
@@ -1575,7 +1733,7 @@ private:
             if (accumulators_.count(v.get())) unsupported("an inlined comprehension whose result is dropped before its loop ends");
             if (auto it = slots_.find(v.get()); it != slots_.end()) {  // an unpacked element whose store was dropped
                 const auto& unpack = it->second;
-                size_t index = unpack->filled++;
+                size_t index = take_slot_in_order(*unpack, v);
                 if (index + 1 >= unpack->targets.size()) unsupported("an unpacked element dropped without a store after it");
                 unpack->dropped.insert(index);
                 return;
@@ -1881,10 +2039,14 @@ private:
             // `[] = value` (UNPACK_SEQUENCE 0) stores nothing, but it iterates the value and checks
             // that it is empty: an assignment to an empty target, not a value dropped.
             if (op.arg == 0) return assign(out, make_expr(ExprKind::List), pop(stack), stack);
+            if (!unpacked_values_stored(current_op_, size_t(op.arg)))
+                return unpack_into_temporaries(out, stack, pop(stack), size_t(op.arg), -1);
             push_unpack(stack, pop(stack), size_t(op.arg), -1);
             return;
         case N::UnpackEx: {
             size_t before = size_t(op.arg & 0xff), after = size_t(op.arg >> 8);
+            if (!unpacked_values_stored(current_op_, before + 1 + after))
+                return unpack_into_temporaries(out, stack, pop(stack), before + 1 + after, int(before));
             push_unpack(stack, pop(stack), before + 1 + after, int(before));
             return;
         }
