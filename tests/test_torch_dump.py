@@ -12,7 +12,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import uncompile  # noqa: E402
-from uncompile._torch import _compat  # noqa: E402
+from uncompile._torch import NotVerifiedWarning, _compat  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "torch_programs", "basic.py")
@@ -426,3 +426,44 @@ def test_json_lines_writes_what_json_dumps_writes():
     assert lines[3:3 + len(items)] == ["  " + json.dumps(item, default=str) + ("," if k < len(items) - 1 else "")
                                        for k, item in enumerate(items)]
     assert json.loads(text)["kind"] == "x"
+
+
+def _comprehension(x):
+    parts = [x[i] * i for i in range(x.shape[0]) if i % 2 == 0]  # x: a cell of this function
+    return sum(parts)
+
+
+def _cond(x):
+    return torch.cond(x.sum() > 0, lambda t: t.sin(), lambda t: t.cos(), (x,))  # one output, unpacked
+
+
+def _closure_counter():
+    count = 0
+
+    def bump(x):
+        nonlocal count
+        count += 1  # a cell stored after the graph's output is read
+        return x + count
+    return bump
+
+
+@pytest.mark.parametrize("make", [lambda: _comprehension, lambda: _cond, _closure_counter],
+                         ids=["comprehension_cell", "unpacked_output", "cell_store"])
+def test_dynamo_shapes_of_common_code_are_verified(tmp_path, make):
+    # Dynamo's code for these keeps cells nothing captures, unpacks a graph's single output onto the
+    # stack, or stores a cell after reading the graph's output: the decompiled source must be
+    # verified (and so run) rather than fall back to Dynamo's bytecode.
+    x = torch.randn(4, 3)
+    torch._dynamo.reset()
+    expected = torch.compile(make(), backend="eager")(x)
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NotVerifiedWarning)
+        with uncompile.prepare_debug(str(tmp_path)):
+            got = torch.compile(make(), backend="eager")(x)
+    torch._dynamo.reset()
+    assert torch.equal(got, expected)
+    manifest = check_manifest(tmp_path)
+    transformed = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
+                   if e["kind"] == "transformed"]
+    assert transformed and all(e["verified"] for e in transformed), transformed
