@@ -381,3 +381,48 @@ def test_cell_no_closure_captures_stays_a_cell():
     assert decompiled(41) == types.FunctionType(program, {})(41) == 42
     ok, why = same_value_flow(program, decompiled.__code__, stable_globals=lambda name: False)
     assert ok, why + "\n" + str(source)
+
+
+def _closure_template(x):
+    scale = x
+
+    def apply(y):
+        return y * scale
+    return apply
+
+
+def test_cell_object_passed_as_a_value_is_refused():
+    # Dynamo passes LOAD_CLOSURE's cell to a helper that builds the function: no expression spells a
+    # cell (printed as the name, the value would be passed instead), so the function is refused.
+    code = _closure_template.__code__
+    cell = len(code.co_varnames) + code.co_cellvars.index("scale")
+    program = assemble(code, [("MAKE_CELL", cell), ("RESUME", 0),
+                              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"),
+                              ("LOAD_CLOSURE", cell), ("BUILD_TUPLE", 1)] + call(1) + [("RETURN_VALUE", None)])
+    source = uncompile.decompile(program)
+    assert source.failures and "<cell scale>" in source.failures[0].reason, str(source)
+
+
+def test_global_loaded_before_a_call_that_rebinds_it_keeps_its_order():
+    # target is loaded, rebind() (which rebinds the global target) runs as a statement, then the
+    # target loaded first is called: the old one, never `rebind(); return target(x)`.
+    code = assemble(template.__code__, [("RESUME", 0), ("LOAD_GLOBAL", ("target", True)),
+                                        ("LOAD_GLOBAL", ("rebind", True))] + call(0) + [("POP_TOP", None),
+                                        ("LOAD_FAST", "x")] + call(1) + [("RETURN_VALUE", None)])
+    source = uncompile.decompile(code)
+    assert not source.failures, str(source)
+    results = []
+    for original in (True, False):
+        namespace = {"target": lambda v: ("old", v)}
+        namespace["rebind"] = lambda: namespace.update(target=lambda v: ("new", v))
+        if original:
+            fn = types.FunctionType(code, namespace)
+        else:
+            exec(str(source), namespace)
+            fn = namespace["template"]
+        results.append(fn(1))
+    assert results[0] == results[1] == ("old", 1), str(source)
+    namespace = {}
+    exec(str(source), namespace)
+    ok, why = same_value_flow(code, namespace["template"].__code__, stable_globals=lambda name: False)
+    assert ok, why + "\n" + str(source)

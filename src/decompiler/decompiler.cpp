@@ -127,8 +127,8 @@ struct Loop {
 
 class StructuredDecompiler {
 public:
-    StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures)
-        : code_(code), failures_(failures), table_(table_for(code)),
+    StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures, const DecompileOptions& options)
+        : code_(code), failures_(failures), options_(options), table_(table_for(code)),
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
           dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
           assert_loads_global_(asserts_load_global(code.version)),
@@ -597,6 +597,11 @@ private:
             out.push_back(assign_stmt);
             replace_everywhere(stack, v, assign_stmt->targets[0]);
         }
+    }
+
+    bool is_stable_global(const std::string& name) const {
+        return std::any_of(options_.stable_global_prefixes.begin(), options_.stable_global_prefixes.end(),
+                           [&](const std::string& prefix) { return name.compare(0, prefix.size(), prefix) == 0; });
     }
 
     // Whether one of `names` is bound where code outside this frame sees it: everything in a module
@@ -1216,7 +1221,7 @@ private:
         if (it == functions_.end() || it->second.code->name != name || it->second.defaults || it->second.kwdefaults ||
             it->second.annotations)
             unsupported("a type parameter of unusual bytecode");
-        StructuredDecompiler inner(*it->second.code, failures_);
+        StructuredDecompiler inner(*it->second.code, failures_, options_);
         inner.private_name_ = private_name_;
         Body body = inner.run();
         if (body.size() != 1 || body[0]->kind != StmtKind::Return || !body[0]->value)
@@ -1247,7 +1252,7 @@ private:
     ExprPtr generic_definition(const FunctionValue& wrapper, const std::vector<ExprPtr>& args) {
         const CodeObject& code = *wrapper.code;
         if (int64_t(args.size()) != code.argcount || code.varnames.size() < args.size()) unsupported("generic parameters of unusual bytecode");
-        StructuredDecompiler inner(code, failures_);
+        StructuredDecompiler inner(code, failures_, options_);
         inner.private_name_ = private_name_;
         inner.own_static_attributes_ = own_static_attributes_;  // a generic method's class's
         Body body = inner.run();
@@ -1517,7 +1522,7 @@ private:
     void nested_body(const CodeObject& code, Body& body, bool may_have_docstring, const std::string* class_name = nullptr) {
         Body declared;
         try {
-            StructuredDecompiler inner(code, failures_);
+            StructuredDecompiler inner(code, failures_, options_);
             inner.private_name_ = class_name ? *class_name : private_name_;
             inner.class_static_attributes_ = own_static_attributes_;
             declared = inner.declarations();  // for the stub, should the body be refused
@@ -1771,10 +1776,16 @@ private:
         case N::PushNull: stack.push_back(null_); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
         case N::Load: case N::LoadClosure: {
-            ExprPtr name = make_name(op.name);
+            // LOAD_CLOSURE pushes the cell itself, which only a closure tuple takes (MAKE_FUNCTION
+            // drops it: a def closes over its names by itself); no expression spells a cell, so one
+            // anywhere else is left in the output as a stand-in and the function refused (printed
+            // as the name, it passed the value). A class body's own cells are read below.
+            bool cell = op.kind == N::LoadClosure && op.name != "__class__" && op.name != "__classdict__";
+            ExprPtr name = make_name(cell ? "<cell " + op.name + ">" : op.name);
             // LOAD_CLOSURE, or 3.13's LOAD_FAST of the cell: a class body's own code cannot load it.
             if (op.name == "__class__" && (op.kind == N::LoadClosure || op.scope == Scope::Fast)) class_cell_loads_.push_back(name);
-            if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref))
+            if (op.kind == N::Load && (op.scope == Scope::Deref || op.scope == Scope::ClassDeref ||
+                                       (op.scope == Scope::Global && !is_stable_global(op.name))))
                 rebindable_reads_.insert(keep(name));
             for (const auto& w : walrus_stores_)
                 if (op.kind == N::Load && w.first == op.name) ordered_reads_.insert(keep(name));
@@ -2719,7 +2730,7 @@ private:
     ExprPtr comprehension(const FunctionValue& f, const ExprPtr& iterable) {
         const CodeObject& c = *f.code;
         Body body;
-        StructuredDecompiler inner(c, failures_);
+        StructuredDecompiler inner(c, failures_, options_);
         body = inner.run();
         // Shape: [result = BUILD_*] for target in .0: [if ...:] ... append(elt); return result
         const std::string& n = c.name;
@@ -6618,6 +6629,7 @@ public:
 private:
     const CodeObject& code_;
     std::vector<DecompileFailure>& failures_;
+    const DecompileOptions& options_;
     const OpcodeTable& table_;
     std::vector<NeutralOp> ops_;
     std::vector<Instruction> raw_;  // the instructions before normalizing, read when needed
@@ -6712,10 +6724,10 @@ private:
     // a class body's are handed to the decompiler of the class statement, which strips the store.
     std::vector<ExprPtr> class_cell_loads_;
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
-    // Loads of cells: a call may rebind them (a closure's `nonlocal`), so such a load that waits on
-    // the stack while a statement with effects runs is read first; rewriters (Dynamo) leave them
-    // there. Locals cannot change behind a call. (Globals could, but a rewriter's own globals are
-    // never rebound and ordinary bytecode keeps no global load across statements.)
+    // Loads of cells and globals: a call may rebind them (a closure's `nonlocal`, a `global`), so
+    // such a load that waits on the stack while a statement with effects runs is read first;
+    // rewriters (Dynamo) leave them there, ordinary bytecode never does. Locals cannot change
+    // behind a call, nor can the globals the caller names stable (DecompileOptions).
     std::set<const Expr*> rebindable_reads_;
     // Assignment expressions built (name, scope); loads of those names after one was built are
     // ordered like effects, so an operand read after the binding is never printed before it.
@@ -6749,19 +6761,19 @@ private:
 
 }  // namespace
 
-DecompileOutput decompile(const CodeObject& code) {
+DecompileOutput decompile(const CodeObject& code, const DecompileOptions& options) {
     DecompileOutput result;
     Body body;
     try {
         if (code.name != "<module>") {
             CodeObject empty;
             empty.version = code.version;
-            StructuredDecompiler host(empty, result.failures);
+            StructuredDecompiler host(empty, result.failures, options);
             body.push_back(host.standalone_definition(code));
             result.source = print_module(body, print_options(code.version));
             return result;
         }
-        StructuredDecompiler top(code, result.failures);
+        StructuredDecompiler top(code, result.failures, options);
         body = top.run_module();
         // A module docstring is stored into __doc__.
         if (!body.empty() && body[0]->kind == StmtKind::Assign && body[0]->targets.size() == 1 &&

@@ -25,7 +25,15 @@ struct DecompileOutput {
     std::vector<DecompileFailure> failures;
 };
 
+struct DecompileOptions {
+    // Globals the caller knows nothing rebinds while the code runs (names starting with one of
+    // these: a bytecode rewriter's own, such as Dynamo's `__compiled_fn_`). Any other global that
+    // rewritten bytecode loads early and keeps on the stack while statements with effects run is
+    // read into a temporary where the bytecode reads it, since those statements could rebind it.
+    std::vector<std::string> stable_global_prefixes;
+};
+
 // A module code object decompiles to the module's source; any other code object to a `def` of it.
-DecompileOutput decompile(const CodeObject& code);
+DecompileOutput decompile(const CodeObject& code, const DecompileOptions& options = {});
 
 }  // namespace uncompile

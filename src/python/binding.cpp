@@ -142,10 +142,11 @@ NB_MODULE(_core, m) {
         "Structured instructions of every code object, depth-first.");
     m.def(
         "decompile",
-        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders) {
+        [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders,
+           const std::vector<std::string>& stable_global_prefixes) {
             auto code = load(data, version, placeholders);
             try {
-                DecompileOutput result = decompile(*code);
+                DecompileOutput result = decompile(*code, DecompileOptions{stable_global_prefixes});
                 nb::list failures;
                 for (const auto& f : result.failures)
                     failures.append(nb::make_tuple(to_python(f.qualname), f.firstlineno, to_python(f.reason)));
@@ -155,7 +156,9 @@ NB_MODULE(_core, m) {
             }
         },
         nb::arg("data"), nb::arg("version"), nb::arg("placeholders"),
-        "Decompile to (source, [(qualname, firstlineno, reason), ...]).");
+        nb::arg("stable_global_prefixes") = std::vector<std::string>(),
+        "Decompile to (source, [(qualname, firstlineno, reason), ...]); globals starting with one of\n"
+        "`stable_global_prefixes` are never rebound while the code runs (see DecompileOptions).");
     m.def(
         "compare_marshal",
         [](nb::bytes original, nb::bytes recompiled, const std::string& version,

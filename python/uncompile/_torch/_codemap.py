@@ -52,10 +52,13 @@ def same_code(a: types.CodeType, b: types.CodeType) -> bool:
     return len(nested_a) == len(nested_b) and all(same_code(x, y) for x, y in zip(nested_a, nested_b))
 
 
+# Globals Dynamo installs for its own code (compiled graphs, resume functions, module aliases) and
+# never rebinds while that code runs.
+DYNAMO_GLOBAL_PREFIXES = ("__compiled_fn_", "__resume_at_", "__import_")
+
+
 def _installed_by_dynamo(name: str) -> bool:
-    """Globals Dynamo installs for its own code (compiled graphs, resume functions, module aliases)
-    and never rebinds while that code runs."""
-    return name.startswith(("__compiled_fn_", "__resume_at_", "__import_"))
+    return name.startswith(DYNAMO_GLOBAL_PREFIXES)
 
 
 def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[types.CodeType],
@@ -109,10 +112,26 @@ def listing_lines(code: types.CodeType) -> List[Tuple[int, str]]:
     for ins in dis.get_instructions(code):
         if ins.opname == "CACHE":
             continue
-        arg = ins.argrepr if ins.argrepr else ("" if ins.arg is None else str(ins.arg))
+        arg = _short_argrepr(ins)
         rows.append((ins.offset, "%s(%r)  # offset %d" % (ins.opname, arg, ins.offset) if arg
                      else "%s()  # offset %d" % (ins.opname, ins.offset)))
     return rows
+
+
+_LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis), types.CodeType)
+_MAX_ARGREPR = 120
+
+
+def _short_argrepr(ins: dis.Instruction) -> str:
+    """The argument as the listing shows it. Dynamo's constants can be any object (a module's
+    globals dict, a tensor): such a one is named by its type, and any long text is cut, so that a
+    listing line stays a line."""
+    value = ins.argval
+    if ins.opcode in dis.hasconst and not (isinstance(value, _LITERALS) or
+                                           (isinstance(value, (tuple, frozenset)) and all(isinstance(v, _LITERALS) for v in value))):
+        return "<%s object>" % type(value).__name__
+    arg = ins.argrepr if ins.argrepr else ("" if ins.arg is None else str(ins.arg))
+    return arg if len(arg) <= _MAX_ARGREPR else arg[:_MAX_ARGREPR - 3] + "..."
 
 
 def _svarint(value: int) -> bytes:

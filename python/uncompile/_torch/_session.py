@@ -840,7 +840,9 @@ def _decompile_with_constants(code: types.CodeType, prefix: str) -> Tuple[str, D
     from .._bridge import marshal_code
     try:
         marshalled = marshal_code(code, prefix)
-        text, _ = _core.decompile(marshalled.data, marshalled.version, marshalled.placeholders)
+        # Dynamo's own globals and the constants' stand-ins are never rebound: kept in place.
+        stable = _codemap.DYNAMO_GLOBAL_PREFIXES + (prefix,)
+        text, _ = _core.decompile(marshalled.data, marshalled.version, marshalled.placeholders, list(stable))
         return text, marshalled.constants
     except Exception as exc:
         return "# uncompile could not decompile %s: %s\n" % (code.co_name, exc), {}
