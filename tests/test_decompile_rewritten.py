@@ -426,3 +426,16 @@ def test_global_loaded_before_a_call_that_rebinds_it_keeps_its_order():
     exec(str(source), namespace)
     ok, why = same_value_flow(code, namespace["template"].__code__, stable_globals=lambda name: False)
     assert ok, why + "\n" + str(source)
+
+
+def test_method_loaded_before_an_assignment_expression_keeps_its_order():
+    # log.g is loaded (LOAD_METHOD), then (tmp := log.f) is computed and kept, then `k = 2` is
+    # stored, which writes the assignment expression out: log.g's lookup, computed before it, is
+    # written first (BERT's output-building code under Dynamo: kwargs.update loaded early).
+    src = run_both([("RESUME", 0),
+                    ("LOAD_GLOBAL", ("log", False)), ("LOAD_METHOD", "g"),
+                    ("PUSH_NULL", None), ("LOAD_GLOBAL", ("log", False)), ("LOAD_ATTR", "f"),
+                    ("COPY", 1), ("STORE_FAST", "tmp"),
+                    ("LOAD_CONST", 2), ("STORE_FAST", "k")] + call(0) + call(1) + [
+                    ("RETURN_VALUE", None)])
+    assert src.index("log.g") < src.index("log.f"), src

@@ -447,8 +447,18 @@ def _closure_counter():
     return bump
 
 
-@pytest.mark.parametrize("make", [lambda: _comprehension, lambda: _cond, _closure_counter],
-                         ids=["comprehension_cell", "unpacked_output", "cell_store"])
+@torch.compiler.disable
+def _not_traced(t):
+    return t * 3
+
+
+def _graph_break_call(x):
+    y = x.sin()
+    return _not_traced(y).cos() + y  # Dynamo loads _not_traced before it unpacks the graph's output
+
+
+@pytest.mark.parametrize("make", [lambda: _comprehension, lambda: _cond, _closure_counter, lambda: _graph_break_call],
+                         ids=["comprehension_cell", "unpacked_output", "cell_store", "graph_break_call"])
 def test_dynamo_shapes_of_common_code_are_verified(tmp_path, make):
     # Dynamo's code for these keeps cells nothing captures, unpacks a graph's single output onto the
     # stack, or stores a cell after reading the graph's output: the decompiled source must be
@@ -464,6 +474,6 @@ def test_dynamo_shapes_of_common_code_are_verified(tmp_path, make):
     torch._dynamo.reset()
     assert torch.equal(got, expected)
     manifest = check_manifest(tmp_path)
-    transformed = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
-                   if e["kind"] == "transformed"]
-    assert transformed and all(e["verified"] for e in transformed), transformed
+    decompiled = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
+                  if e["kind"] in ("transformed", "resume")]
+    assert decompiled and all(e["verified"] for e in decompiled), decompiled

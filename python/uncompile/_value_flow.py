@@ -298,6 +298,12 @@ class _Checker:
             return _Event(("CALL", ins.arg, kw, operands), pushes=1)
         elif op == "CALL_FUNCTION_EX":
             operands = list(_callable(self._pop(st, 3 + (ins.arg & 1))))
+            items = None if ins.arg & 1 else self._items_of(st, operands[1])
+            if items is not None:
+                # f(*args) of arguments known one by one is the call f(a, b, ...): what a compiler
+                # writes for a call of many arguments (more than 30 in 3.11+) that Dynamo makes
+                # with CALL.
+                return _Event(("CALL", len(items), None, (operands[0],) + tuple(items)), pushes=1)
             if self._private(st, operands[1], "list"):
                 # The interpreter passes an exact list of arguments on as a tuple copy of it.
                 operands[1] = self._new(st, "tuple", st.heap[operands[1][1]][1])

@@ -561,22 +561,33 @@ private:
         // before it (a subscript may run __getitem__, which may read that name) keeps its place.
         if (binds_shared_name(bound)) last_effect = UINT64_MAX;
         std::vector<ExprPtr> spill;
-        for (size_t k = base_; k < stack.size(); ++k) {
-            const ExprPtr& v = stack[k];
-            if (is_marker_value(v) || v == s.value || own.count(v.get()) || consumed_after_cleanup_.count(v.get()) ||
-                std::find(parallel_values_.begin(), parallel_values_.end(), v) != parallel_values_.end() ||
-                std::find(spill.begin(), spill.end(), v) != spill.end())
-                continue;
-            std::unordered_set<const Expr*> nodes;
-            collect_nodes(v, nodes);
-            bool needed = false;
-            for (const Expr* n : nodes) {
-                if (own.count(n)) continue;
-                if (n->kind == ExprKind::Name && bound.count(n->id)) needed = true;
-                if (n->kind == ExprKind::NamedExpr) needed = true;  // its binding came before the statement
-                if ((has_own_effect(*n) || rebindable_reads_.count(n)) && n->serial < last_effect) needed = true;
+        auto ordered = [&](const Expr& n) { return has_own_effect(n) || rebindable_reads_.count(&n); };
+        uint64_t spilled_last = 0;  // the last effect of the values written so far
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (size_t k = base_; k < stack.size(); ++k) {
+                const ExprPtr& v = stack[k];
+                if (is_marker_value(v) || v == s.value || own.count(v.get()) || consumed_after_cleanup_.count(v.get()) ||
+                    std::find(parallel_values_.begin(), parallel_values_.end(), v) != parallel_values_.end() ||
+                    std::find(spill.begin(), spill.end(), v) != spill.end())
+                    continue;
+                std::unordered_set<const Expr*> nodes;
+                collect_nodes(v, nodes);
+                bool needed = false;
+                uint64_t last = 0;
+                for (const Expr* n : nodes) {
+                    if (own.count(n)) continue;
+                    if (n->kind == ExprKind::Name && bound.count(n->id)) needed = true;
+                    if (n->kind == ExprKind::NamedExpr) needed = true;  // its binding came before the statement
+                    if (ordered(*n) && n->serial < std::max(last_effect, spilled_last)) needed = true;
+                    if (ordered(*n)) last = std::max(last, n->serial);
+                }
+                if (!needed) continue;
+                // A value written now goes before the statement: one whose effects came before its
+                // own is written too (an assignment expression is written whatever the statement).
+                spill.push_back(v);
+                if (last > spilled_last) spilled_last = last, grew = true;
             }
-            if (needed) spill.push_back(v);
         }
         if (spill.empty()) return;
         std::stable_sort(spill.begin(), spill.end(), [](const ExprPtr& a, const ExprPtr& b) { return a->serial < b->serial; });
