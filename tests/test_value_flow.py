@@ -47,12 +47,20 @@ SAME = [
      "def f(x, y):\n    __stack0 = [x]\n    __stack0.extend([y])\n    return g(*__stack0)\n"),
 ]
 
+SAME.append(
+    # a call of arguments known one by one, and the same call through *args of a list built here
+    # (how CPython compiles a call of more than 30 arguments, which Dynamo makes with CALL)
+    ("def f(a, b):\n    return g(a, b, 1)\n",
+     "def f(a, b):\n    return g(*[a, b, 1])\n"))
+
 DIFFERENT = [
     # two calls in the other order
     ("def f(x):\n    a = g(1)\n    b = g(2)\n    return (a, b)\n",
      "def f(x):\n    b = g(2)\n    a = g(1)\n    return (a, b)\n"),
     # another constant
     ("def f(x):\n    return g(x, 1)\n", "def f(x):\n    return g(x, 2)\n"),
+    # arguments through *args in another order
+    ("def f(a, b):\n    return g(a, b)\n", "def f(a, b):\n    return g(*[b, a])\n"),
     # arguments swapped
     ("def f(x, y):\n    return g(x, y)\n", "def f(x, y):\n    return g(y, x)\n"),
     # outcomes of a branch swapped
