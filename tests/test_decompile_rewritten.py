@@ -439,3 +439,18 @@ def test_method_loaded_before_an_assignment_expression_keeps_its_order():
                     ("LOAD_CONST", 2), ("STORE_FAST", "k")] + call(0) + call(1) + [
                     ("RETURN_VALUE", None)])
     assert src.index("log.g") < src.index("log.f"), src
+
+
+def test_method_loaded_before_a_loop_and_called_after_it():
+    # As above, with the callee loaded by LOAD_METHOD (a method and its self on the stack across the
+    # loop; BERT's output code under Dynamo): the decompiled source holds it as one attribute.
+    program = [("RESUME", 0),
+               ("LOAD_GLOBAL", ("log", False)), ("LOAD_METHOD", "f"), ("LOAD_CONST", 1),
+               ("LOAD_FAST", "x"), ("LOAD_METHOD", "items")] + call(0) + [("GET_ITER", None),
+               ("label", "top"), ("FOR_ITER", "end"), ("UNPACK_SEQUENCE", 2), ("STORE_FAST", "a"), ("STORE_FAST", "b"),
+               ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "a"), ("LOAD_FAST", "b")] + call(2) + [
+               ("POP_TOP", None), ("JUMP_BACKWARD", "top"),
+               ("label", "end"), ("LOAD_CONST", None), ("POP_TOP", None)] + call(1) + [("POP_TOP", None),
+               ("LOAD_CONST", None), ("RETURN_VALUE", None)]
+    src = run_both(program, args=({"k": 1, "j": 2},))
+    assert src.index("log.f") < src.index("for ")

@@ -643,12 +643,21 @@ class _Checker:
                     sa.pairs, sb.pairs = saved
             return False
 
+        def method_half(x: object) -> bool:  # a method load's pair, its result held on the other side
+            return isinstance(x, tuple) and len(x) == 2 and x[0] in ("method", "self") and ("result", x[1]) in held
+
         for x in sa.stack[:below]:
-            if pure(x) or (isinstance(x, tuple) and x[:1] != ("obj",) and x in held):
+            if pure(x) or (isinstance(x, tuple) and x[:1] != ("obj",) and x in held) or method_half(x):
                 continue
             if not (isinstance(x, tuple) and x[:1] == ("obj",) and held_container(x)):
                 raise _NotShown("different stacks where paths join")
         fresh: Dict[object, tuple] = {}
+        # A method and its self (LOAD_METHOD) that the other side holds as one loaded attribute:
+        # after the join the pair is one joined symbol's, and so is the attribute, so that calling
+        # either is calling the same thing (see _callable).
+        for k, x in enumerate(sa.stack[:below]):
+            if method_half(x):  # (named by where the pair starts: the same at every visit of the join)
+                fresh.setdefault(("result", x[1]), ("result", ("joined", key, "method%d" % k)))
 
         def symbol(value: object, where: str) -> tuple:
             if value == ("top",):
@@ -657,7 +666,8 @@ class _Checker:
                 fresh[value] = ("joined", key, where)
             return fresh[value]
 
-        stack_below = [x if pure(x) else symbol(x, "below%d" % k) for k, x in enumerate(sa.stack[:below])]
+        stack_below = [x if pure(x) else (x[0], fresh[("result", x[1])][1]) if method_half(x) else symbol(x, "below%d" % k)
+                       for k, x in enumerate(sa.stack[:below])]
         stack = []
         for k, (x, y) in enumerate(zip(sa.stack[below:], sb.stack)):
             if not self._same(x, y, sa, sb):
