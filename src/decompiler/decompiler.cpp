@@ -60,6 +60,23 @@ ExprPtr marker(const char* what) {
     return e;
 }
 
+// One of a decompiler's own stand-ins, made on first use: a decompiler is made per code object
+// (and a host one around a function decompiled on its own), and most use few of them. Until it is
+// made, no value is it. (Its creation serial does not matter: a Name runs no code.)
+class LazyMarker {
+public:
+    explicit LazyMarker(const char* name) : name_(name) {}
+    const ExprPtr& get() {
+        if (!node_) node_ = marker(name_);
+        return node_;
+    }
+    bool is(const ExprPtr& v) const { return node_ && v == node_; }
+
+private:
+    const char* name_;
+    ExprPtr node_;
+};
+
 std::vector<std::string> split_dotted(const std::string& path) {
     std::vector<std::string> parts;
     size_t start = 0;
@@ -135,7 +152,6 @@ public:
           while_test_repeated_(repeats_while_test(code.version)),
           comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
         emitted_.assign(cfg_.size(), false);
-        silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
@@ -318,7 +334,11 @@ private:
         stack.resize(stack.size() - n);
         return items;
     }
-    bool is_null(const ExprPtr& e) const { return e == null_; }
+    bool is_null(const ExprPtr& e) const { return null_.is(e); }
+    // Values that print nothing when left as an expression statement.
+    bool is_silent(const ExprPtr& e) const {
+        return exception_.is(e) || previous_exception_.is(e) || silent_.count(e.get());
+    }
 
     // Side tables are keyed by node address; the node is kept alive so its address is never reused.
     const Expr* keep(const ExprPtr& e) {
@@ -408,11 +428,11 @@ private:
     bool is_marker_value(const ExprPtr& v) const {
         // Every stand-in is a Name node made by marker(), named in <angle brackets> except
         // AssertionError's: most values are not, and are told apart without the side tables.
-        if (v && (v->kind != ExprKind::Name || ((v->id.empty() || v->id[0] != '<') && v != assertion_error_))) return false;
-        return !v || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
+        if (v && (v->kind != ExprKind::Name || ((v->id.empty() || v->id[0] != '<') && !assertion_error_.is(v)))) return false;
+        return !v || is_null(v) || v == for_value_ || is_silent(v) || slots_.count(v.get()) || imports_.count(v.get()) ||
                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
-               with_context_.count(v.get()) || v == build_class_ || v == assertion_error_ || v == exception_ ||
-               v == previous_exception_ || v == reraise_ || v == element_marker_ || generic_defs_.count(v.get()) ||
+               with_context_.count(v.get()) || build_class_.is(v) || assertion_error_.is(v) || exception_.is(v) ||
+               previous_exception_.is(v) || reraise_.is(v) || element_marker_.is(v) || generic_defs_.count(v.get()) ||
                type_param_values_.count(v.get()) || generic_functions_.count(v.get());
     }
 
@@ -727,7 +747,7 @@ private:
     }
 
     void emit_expr_stmt(Body& out, const ExprPtr& e) {
-        if (is_null(e) || e == for_value_ || silent_.count(e.get())) return;
+        if (is_null(e) || e == for_value_ || is_silent(e)) return;
         if (e->kind != ExprKind::Constant && is_scratch(e)) return;
         // LOAD_CONST None; POP_TOP (a rewriter's placeholder) does nothing; no source compiles to it.
         if (is_const_kind(e, PyValue::Kind::None)) return;
@@ -749,7 +769,7 @@ private:
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
             // (A value a try or with body returns waits below its finally or __exit__ copy's statements.)
-            if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
+            if (v == stored || is_null(v) || v == for_value_ || is_silent(v) || slots_.count(v.get()) || imports_.count(v.get()) ||
                 functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
                 consumed_after_cleanup_.count(v.get()))
                 continue;
@@ -1610,7 +1630,7 @@ private:
             std::swap(stack.back(), stack[stack.size() - op.arg]);
             return;
         }
-        case N::PushNull: stack.push_back(null_); return;
+        case N::PushNull: stack.push_back(null_.get()); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
         case N::Load: case N::LoadClosure: {
             ExprPtr name = make_name(op.name);
@@ -1623,7 +1643,7 @@ private:
             if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError") {
                 // A module or class body loads a written name with LOAD_NAME: a LOAD_GLOBAL of it is an assert's.
                 if (!(code_.flags & kCoOptimized)) {
-                    stack.push_back(assertion_error_);
+                    stack.push_back(assertion_error_.get());
                     return;
                 }
                 global_assertion_errors_.insert(name.get());
@@ -1692,9 +1712,9 @@ private:
             emit_stmt(out, s);
             return;
         }
-        case N::LoadAssertionError: stack.push_back(assertion_error_); return;
-        case N::LoadBuildClass: stack.push_back(build_class_); return;
-        case N::LoadLocals: stack.push_back(null_); return;
+        case N::LoadAssertionError: stack.push_back(assertion_error_.get()); return;
+        case N::LoadBuildClass: stack.push_back(build_class_.get()); return;
+        case N::LoadLocals: stack.push_back(null_.get()); return;
         case N::LoadSuperAttr: {
             auto self = pop(stack), cls = pop(stack), super_fn = pop(stack);
             auto call = make_expr(ExprKind::Call);
@@ -1950,7 +1970,7 @@ private:
             if (add_display_item(op, stack)) return;
             require_comprehension_code();
             element_ = {lambda_or(pop(stack))};
-            emit_expr_stmt(out, element_marker_);
+            emit_expr_stmt(out, element_marker_.get());
             return;
         }
         case N::MapAdd: {
@@ -1959,7 +1979,7 @@ private:
             require_comprehension_code();
             auto value = pop(stack), key = pop(stack);
             element_ = {lambda_or(key), lambda_or(value)};
-            emit_expr_stmt(out, element_marker_);
+            emit_expr_stmt(out, element_marker_.get());
             return;
         }
         case N::Yield: {
@@ -1983,21 +2003,21 @@ private:
         }
         case N::PushExcInfo: {
             ExprPtr exc = pop(stack);
-            if (exc != exception_) unsupported("PUSH_EXC_INFO outside an exception handler");
-            stack.push_back(previous_exception_);
+            if (!exception_.is(exc)) unsupported("PUSH_EXC_INFO outside an exception handler");
+            stack.push_back(previous_exception_.get());
             stack.push_back(exc);
             return;
         }
         case N::PopExcept: {
-            if (pop(stack) != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+            if (!previous_exception_.is(pop(stack))) unsupported("POP_EXCEPT of an unusual stack");
             pop_except_serial_ = make_expr(ExprKind::Name)->serial;
             return;
         }
         case N::CheckExcMatch: {
             ExprPtr type = pop(stack);
-            if (stack.empty() || stack.back() != exception_) unsupported("CHECK_EXC_MATCH of an unusual stack");
+            if (stack.empty() || !exception_.is(stack.back())) unsupported("CHECK_EXC_MATCH of an unusual stack");
             auto test = make_expr(ExprKind::Call);
-            test->value = exception_matches_;
+            test->value = exception_matches_.get();
             test->elts.push_back(type);
             stack.push_back(test);
             return;
@@ -2092,7 +2112,7 @@ private:
         // `class C(*bases)` or `class C(**kw)` passes __build_class__ its arguments as a list or tuple:
         // the class body's function first.
         size_t below = stack.size() - (!stack.empty() && is_null(stack.back()) ? 1 : 0);  // 3.13 pushes NULL after the callable
-        bool class_arguments = op.kind != N::BuildSet && below > 0 && stack[below - 1] == build_class_;
+        bool class_arguments = op.kind != N::BuildSet && below > 0 && build_class_.is(stack[below - 1]);
         for (auto& x : e->elts) {
             if ((op.kind == N::BuildTuple && is_starred_annotation(x)) || (class_arguments && x == e->elts[0])) continue;
             if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
@@ -2268,7 +2288,7 @@ private:
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
         }
-        if (callable == build_class_) {
+        if (build_class_.is(callable)) {
             std::vector<Keyword> keywords;
             for (size_t k = 0; k < kwnames.size(); ++k) keywords.push_back({kwnames[k], args[npos + k]});
             return stack.push_back(class_definition(positional, keywords));
@@ -2361,7 +2381,7 @@ private:
         if (!self.empty()) unsupported("CALL_FUNCTION_EX with a bound self (unusual bytecode)");
         auto e = make_expr(ExprKind::Call);
         e->value = callable;
-        if (callable == build_class_ && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
+        if (build_class_.is(callable) && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
             unsupported("a class of unusual bytecode");
         if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
         else if (is_const_kind(args, PyValue::Kind::Tuple))
@@ -2379,7 +2399,7 @@ private:
                 e->keywords.push_back({std::nullopt, kwargs});
             }
         }
-        if (callable == build_class_) return stack.push_back(class_definition(e->elts, e->keywords));
+        if (build_class_.is(callable)) return stack.push_back(class_definition(e->elts, e->keywords));
         stack.push_back(e);
     }
 
@@ -2581,7 +2601,7 @@ private:
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
-                } else if (s->kind == StmtKind::Expr && s->value == inner.element_marker_) {
+                } else if (s->kind == StmtKind::Expr && inner.element_marker_.is(s->value)) {
                 } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
                            s->value->value) {
                     inner.element_ = {s->value->value};
@@ -3311,9 +3331,9 @@ private:
                 return false;
             }
             case N::Reraise: {  // the compiler's re-raise at the end of a `finally` or of unmatched `except`s
-                if (term->arg != 0 || pop(stack) != exception_) unsupported("RERAISE outside the end of a handler");
+                if (term->arg != 0 || !exception_.is(pop(stack))) unsupported("RERAISE outside the end of a handler");
                 auto s = make_stmt(StmtKind::Raise);
-                s->value = reraise_;
+                s->value = reraise_.get();
                 // After the POP_EXCEPT of its block: an except clause is over, and this is the
                 // compiler's copy of the re-raise that ends the enclosing finally body after it.
                 if (pops_except_before(b, term)) tail_after_clause_.insert(s.get());
@@ -3888,7 +3908,7 @@ private:
 
     // The test of an except clause (the handler's structure is read from its if/else nesting).
     bool is_exception_match(const ExprPtr& test) const {
-        return test->kind == ExprKind::Call && test->value == exception_matches_;
+        return test->kind == ExprKind::Call && exception_matches_.is(test->value);
     }
 
     // Whether every path from `from` stays in the blocks before `until` and ends there: by return,
@@ -4088,7 +4108,7 @@ private:
             // A branch that goes on to the next iteration has left the with statements it was in.
             bool to_next_iteration = merge == next_iteration(loop);
             for (size_t k = after.size(); k < stack.size(); ++k)
-                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(to_next_iteration && with_exits_.count(stack[k].get())))
+                if (!exception_.is(stack[k]) && !previous_exception_.is(stack[k]) && !(to_next_iteration && with_exits_.count(stack[k].get())))
                     unsupported("branches that leave different stacks");
             stack.resize(after.size());
         }
@@ -4174,7 +4194,7 @@ private:
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
         auto is_assertion_error = [&](const ExprPtr& e) {
-            return e == assertion_error_ || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
+            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
         };
         ExprPtr msg;
         if (exc && is_assertion_error(exc)) {
@@ -4547,7 +4567,7 @@ private:
             }
             // (Going on where the clause does, `break` ran the clause's POP_EXCEPT.)
             if (loop.break_end >= 0 && loop.break_end == open_clauses_.back().after) {
-                if (stack.empty() || stack.back() != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+                if (stack.empty() || !previous_exception_.is(stack.back())) unsupported("POP_EXCEPT of an unusual stack");
                 stack.pop_back();
             }
             emit_stmt(out, s);
@@ -5146,7 +5166,7 @@ private:
         if (info.lasti || (info.depth != stack.size() && !values_across_try))
             unsupported("a try statement with values on the stack");
         std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
-        handler_stack.push_back(exception_);
+        handler_stack.push_back(exception_.get());
         int after = handler_exit(handler, loop);
         // Clauses that all leave by continue/break (which they then say): the statement ends where
         // the layout says, or where the enclosing region does when the body goes on there.
@@ -5334,11 +5354,11 @@ private:
     int emit_except_star_clauses(int handler, int after, int exit, std::vector<ExceptHandler>& clauses, std::vector<ExprPtr>& stack,
                                  Body& tail) {
         auto refuse = [&](const char* why) { unsupported(std::string("an except* statement of an unusual shape: ") + why); };
-        if (stack.empty() || stack.back() != exception_) refuse("handler stack");
+        if (stack.empty() || !exception_.is(stack.back())) refuse("handler stack");
         // The clauses run above the previous exception, the group, the list and the unmatched rest.
         std::vector<ExprPtr> clause_stack(stack.begin(), stack.end() - 1);
-        clause_stack.push_back(previous_exception_);
-        clause_stack.push_back(exception_);
+        clause_stack.push_back(previous_exception_.get());
+        clause_stack.push_back(exception_.get());
         clause_stack.push_back(marker("<raised groups>"));
         clause_stack.push_back(marker("<unmatched group>"));
         emitted_[handler] = true;
@@ -5629,7 +5649,7 @@ private:
     // of the clause because it could not be hoisted after the statement, would mean another thing.
     void require_no_raise_after_clause(const Stmt& t) const {
         for (const ExceptHandler& h : t.handlers)
-            if (!h.body.empty() && h.body.back()->kind == StmtKind::Raise && h.body.back()->value != reraise_ &&
+            if (!h.body.empty() && h.body.back()->kind == StmtKind::Raise && !reraise_.is(h.body.back()->value) &&
                 tail_after_clause_.count(h.body.back().get()))
                 unsupported("a raise after an except clause that the compiler copied into it");
     }
@@ -5988,10 +6008,10 @@ private:
     }
 
     bool is_except_clause_test(const ExprPtr& test) const {
-        return test->kind == ExprKind::Call && test->value == exception_matches_;
+        return test->kind == ExprKind::Call && exception_matches_.is(test->value);
     }
 
-    bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && s->value == reraise_; }
+    bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && reraise_.is(s->value); }
 
     // The handler body simulates to `if <match T1>: ... elif <match T2>: ... else: <re-raise>` or
     // ends in a bare `except` body; each branch is one clause.
@@ -6023,7 +6043,7 @@ private:
 
     void finish_clause(ExceptHandler& h) {
         auto& b = h.body;
-        if (!b.empty() && b[0]->kind == StmtKind::Assign && b[0]->value == exception_ && b[0]->targets.size() == 1 &&
+        if (!b.empty() && b[0]->kind == StmtKind::Assign && exception_.is(b[0]->value) && b[0]->targets.size() == 1 &&
             b[0]->targets[0]->kind == ExprKind::Name) {
             h.name = b[0]->targets[0]->id;
             b.erase(b.begin());
@@ -6450,7 +6470,7 @@ public:
     }
 
     std::vector<ExprPtr> element_;
-    ExprPtr element_marker_ = marker("<element>");
+    LazyMarker element_marker_{"<element>"};
     int64_t next_loop_constant_ = 0;  // see infinite_loop_test
 
 private:
@@ -6469,14 +6489,14 @@ private:
     bool loop_test_constant_kept_;
     bool while_test_repeated_;
     bool comprehension_jumps_by_line_;
-    ExprPtr null_ = marker("<NULL>");
-    ExprPtr build_class_ = marker("<build class>");
-    ExprPtr assertion_error_ = marker("AssertionError");
+    LazyMarker null_{"<NULL>"};
+    LazyMarker build_class_{"<build class>"};
+    LazyMarker assertion_error_{"AssertionError"};
     ExprPtr for_value_, for_target_;
-    ExprPtr exception_ = marker(kException);
-    ExprPtr previous_exception_ = marker(kPreviousException);
-    ExprPtr exception_matches_ = marker(kExceptionMatches);
-    ExprPtr reraise_ = marker(kReraise);
+    LazyMarker exception_{kException};
+    LazyMarker previous_exception_{kPreviousException};
+    LazyMarker exception_matches_{kExceptionMatches};
+    LazyMarker reraise_{kReraise};
     std::map<int, HandlerInfo> handlers_;
     mutable std::map<std::pair<int, int>, bool> loop_edge_cache_;
     mutable std::vector<bool> reachable_;
