@@ -166,6 +166,18 @@ public:
         find_matches();
     }
 
+    // A host for a code object decompiled outside its parent (see decompile()): it has no code of
+    // its own (`empty` is an empty code object of the version), so nothing is decoded, normalized
+    // or structured; only the definition's own part (arguments, defaults) is read in it.
+    struct Host {};
+    StructuredDecompiler(Host, const CodeObject& empty, std::vector<DecompileFailure>& failures)
+        : code_(empty), failures_(failures), table_(table_for(empty)), cfg_(ops_),
+          dead_code_kept_(keeps_dead_code(empty.version)), exits_copied_(copies_exit_blocks(empty.version)),
+          assert_loads_global_(asserts_load_global(empty.version)),
+          loop_test_constant_kept_(keeps_loop_test_constant(empty.version)),
+          while_test_repeated_(repeats_while_test(empty.version)),
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)) {}
+
     Body run() {
         Body body;
         std::vector<ExprPtr> stack;
@@ -6614,7 +6626,7 @@ DecompileOutput decompile(const CodeObject& code) {
         if (code.name != "<module>") {
             CodeObject empty;
             empty.version = code.version;
-            StructuredDecompiler host(empty, result.failures);
+            StructuredDecompiler host(StructuredDecompiler::Host{}, empty, result.failures);
             body.push_back(host.standalone_definition(code));
             result.source = print_module(body, print_options(code.version));
             return result;
