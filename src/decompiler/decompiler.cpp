@@ -454,27 +454,31 @@ private:
     }
 
     // The children evaluated when `e` is evaluated in this scope: a lambda's body and a
-    // comprehension's element and conditions run later, in a scope of their own.
+    // comprehension's element and conditions run later, in a scope of their own. Only the
+    // children there are (most of a node's slots are empty, and this is on the hot path).
     template <class F>
     static void for_each_evaluated_child(const Expr& e, F&& f) {
+        auto visit = [&](const ExprPtr& c) {
+            if (c) f(c);
+        };
         switch (e.kind) {
         case ExprKind::Lambda:
             if (e.args) {
-                for (const auto& d : e.args->defaults) f(d);
-                for (const auto& d : e.args->kw_defaults) f(d);
+                for (const auto& d : e.args->defaults) visit(d);
+                for (const auto& d : e.args->kw_defaults) visit(d);
             }
             return;
         case ExprKind::ListComp: case ExprKind::SetComp: case ExprKind::DictComp: case ExprKind::GeneratorExp:
-            if (!e.generators.empty()) f(e.generators[0].iter);
+            if (!e.generators.empty()) visit(e.generators[0].iter);
             return;
         default: break;
         }
         for (const ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper,
                                  &e.step, &e.elt, &e.format_spec})
-            f(*p);
-        for (const auto& x : e.elts) f(x);
-        for (const auto& x : e.values) f(x);
-        for (const auto& k : e.keywords) f(k.value);
+            visit(*p);
+        for (const auto& x : e.elts) visit(x);
+        for (const auto& x : e.values) visit(x);
+        for (const auto& k : e.keywords) visit(k.value);
     }
 
     static void collect_nodes(const ExprPtr& e, std::unordered_set<const Expr*>& out) {
