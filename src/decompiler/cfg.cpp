@@ -43,6 +43,9 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
         if (it != ops.end()) leader[it - ops.begin()] = true;
     }
     op_block_.assign(ops.size(), -1);
+    size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), true));
+    blocks_.reserve(count);
+    offset_index_.reserve(count);
     for (size_t i = 0; i < ops.size();) {
         Block b;
         b.first = i;
@@ -66,11 +69,12 @@ void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
     for (int id = 0; id < size(); ++id) {
         Block& b = blocks_[id];
         const NeutralOp& last = ops[b.last - 1];
-        if (!ends_flow(last.kind) && id + 1 < size()) b.succs.push_back(id + 1);
-        if (last.target >= 0 && is_block_terminator(last.kind)) {
-            int t = block_at_offset(last.target);
-            if (t >= 0) b.succs.push_back(t);
-        }
+        int fallthrough = !ends_flow(last.kind) && id + 1 < size() ? id + 1 : -1;
+        int target = last.target >= 0 && is_block_terminator(last.kind) ? block_at_offset(last.target) : -1;
+        // (Sized first: growing a vector to two allocates twice.)
+        b.succs.reserve(size_t(fallthrough >= 0) + size_t(target >= 0));
+        for (int s : {fallthrough, target})
+            if (s >= 0) b.succs.push_back(s);
     }
     for (int id = 0; id < size(); ++id) {
         for (int s : blocks_[id].succs) blocks_[s].preds.push_back(id);
