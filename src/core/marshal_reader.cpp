@@ -167,18 +167,8 @@ private:
             obj->imag = read_float_text();
             return obj;
         }
-        case 's': return make_text(K::Bytes, std::string(in_.bytes(read_size())));
-        case 'u':
-        case 't': {
-            std::string_view raw = in_.bytes(read_size());
-            if (!is_valid_utf8_surrogatepass(raw))
-                fail_bad_input("marshal data holds a string that is not valid UTF-8 at offset " + std::to_string(start));
-            return make_text(K::Str, std::string(raw));
-        }
-        case 'a':
-        case 'A': return make_text(K::Str, latin1_to_utf8(in_.bytes(read_size())));
-        case 'z':
-        case 'Z': return make_text(K::Str, latin1_to_utf8(in_.bytes(in_.u8())));
+        case 's': return make_text(K::Bytes, read_text(type, start));
+        case 'u': case 't': case 'a': case 'A': case 'z': case 'Z': return make_text(K::Str, read_text(type, start));
         default: {
             std::ostringstream msg;
             msg << "marshal data has an unknown type code 0x" << std::hex << int(type) << std::dec << " at offset "
@@ -186,6 +176,28 @@ private:
             fail_bad_input(msg.str());
         }
         }
+    }
+
+    // The contents of a bytes ('s') or str leaf, as UTF-8.
+    std::string read_text(uint8_t type, size_t start) {
+        switch (type) {
+        case 's': return std::string(in_.bytes(read_size()));
+        case 'u':
+        case 't': {
+            std::string_view raw = in_.bytes(read_size());
+            if (!is_valid_utf8_surrogatepass(raw))
+                fail_bad_input("marshal data holds a string that is not valid UTF-8 at offset " + std::to_string(start));
+            return std::string(raw);
+        }
+        case 'a':
+        case 'A': return latin1_to_utf8(in_.bytes(read_size()));
+        default: return latin1_to_utf8(in_.bytes(in_.u8()));  // 'z', 'Z'
+        }
+    }
+
+    static bool is_text_type(uint8_t type, PyValue::Kind kind) {
+        if (kind == PyValue::Kind::Bytes) return type == 's';
+        return type == 'u' || type == 't' || type == 'a' || type == 'A' || type == 'z' || type == 'Z';
     }
 
     // A count or length; each element needs at least one byte, so a count larger than the rest of
@@ -294,8 +306,26 @@ private:
         return obj;
     }
 
-    std::string read_str_field(const char* field) { return read_typed_field(PyValue::Kind::Str, field)->text; }
-    std::string read_bytes_field(const char* field) { return read_typed_field(PyValue::Kind::Bytes, field)->text; }
+    std::string read_str_field(const char* field) { return read_text_field(PyValue::Kind::Str, field); }
+    std::string read_bytes_field(const char* field) { return read_text_field(PyValue::Kind::Bytes, field); }
+
+    // A code object's str or bytes field. One that nothing refers back to (no FLAG_REF) is read
+    // straight into the string it is kept as, with read_object's checks and accounting for a
+    // leaf, instead of into a value that is copied and dropped (this runs for every field of
+    // every code object); anything else goes through read_object.
+    std::string read_text_field(PyValue::Kind kind, const char* field) {
+        size_t start = in_.position();
+        if (in_.remaining() == 0 || !is_text_type(uint8_t(in_.peek()), kind)) return read_typed_field(kind, field)->text;
+        if (++depth_ > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
+        uint8_t type = in_.u8();
+        std::string text = read_text(type, start);
+        const Extent leaf{1, 1};
+        if (leaf.height > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
+        extent_ = {std::max(extent_.height, leaf.height), extent_.objects + leaf.objects};
+        if (extent_.objects > max_expanded_) fail_too_many_objects(max_expanded_);
+        --depth_;
+        return text;
+    }
 
     std::vector<std::string> read_names_field(const char* field) {
         ObjectRef tuple = read_typed_field(PyValue::Kind::Tuple, field);
