@@ -6501,7 +6501,7 @@ private:
     bool exits_copied_;  // the compiler copies short exit blocks into jumps to them (3.10+)
     bool assert_loads_global_;
     // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
-    std::unordered_set<const Expr*> global_assertion_errors_;
+    std::set<const Expr*> global_assertion_errors_;
     bool loop_test_constant_kept_;
     bool while_test_repeated_;
     bool comprehension_jumps_by_line_;
@@ -6531,7 +6531,7 @@ private:
         size_t bodies;
     };
     std::vector<OpenClause> open_clauses_;
-    std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
+    std::map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).
     std::set<const Expr*> async_withs_, async_exit_results_;
@@ -6539,20 +6539,20 @@ private:
     // comprehensions of coroutine code objects whose await has not been seen yet.
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
     std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
-    std::unordered_map<const Expr*, FunctionValue> functions_;
-    std::unordered_map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
-    std::unordered_map<const Expr*, StmtPtr> classes_;
-    std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
-    std::unordered_map<const Expr*, ImportValue> imports_;
-    std::unordered_map<const Expr*, std::pair<ExprPtr, std::string>> import_froms_;
-    std::unordered_map<const Stmt*, const Expr*> open_from_;
+    std::map<const Expr*, FunctionValue> functions_;
+    std::map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
+    std::map<const Expr*, StmtPtr> classes_;
+    std::map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
+    std::map<const Expr*, ImportValue> imports_;
+    std::map<const Expr*, std::pair<ExprPtr, std::string>> import_froms_;
+    std::map<const Stmt*, const Expr*> open_from_;
     std::vector<ExprPtr> keep_alive_;
     std::vector<StmtPtr> keep_stmt_;
     std::vector<ExprPtr> parallel_targets_, parallel_values_;
     size_t base_ = 0;  // stack depth below which values belong to enclosing loops, not the statement
     std::vector<ExprPtr>* current_stack_ = nullptr;  // while step() runs: the stack emit_stmt keeps correct
     size_t current_op_ = 0;                          // while step() runs: the op's index in ops_
-    std::unordered_map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
+    std::map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
     int temporaries_ = 0;
     // This scope's number, unique in the thread (an address could be reused by the next scope).
     const uint64_t scope_number_ = [] {
@@ -6599,8 +6599,8 @@ private:
     std::set<std::pair<std::string, Scope>> comprehension_walrus_stores_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
-    std::unordered_map<const Expr*, std::string> saved_bindings_;
-    std::unordered_map<const Expr*, ExprKind> accumulators_;
+    std::map<const Expr*, std::string> saved_bindings_;
+    std::map<const Expr*, ExprKind> accumulators_;
     // Dict displays of more than 16 entries (3.10+): built by MAP_ADD 1, chunk by chunk.
     std::set<const Expr*> chunked_dicts_;
     // The name of the innermost enclosing class (private names are mangled with it); empty outside.
@@ -6609,9 +6609,9 @@ private:
     // Type parameters (see type_params.h): `<type parameter>` markers -> what they are; a generic
     // wrapper's `<generic function>` markers -> the function and its type parameter tuple; the
     // calls of generic wrappers -> the definition (def, class or type statement) they make.
-    std::unordered_map<const Expr*, TypeParam> type_param_values_;
-    std::unordered_map<const Expr*, std::pair<FunctionValue, ExprPtr>> generic_functions_;
-    std::unordered_map<const Expr*, StmtPtr> generic_defs_;
+    std::map<const Expr*, TypeParam> type_param_values_;
+    std::map<const Expr*, std::pair<FunctionValue, ExprPtr>> generic_functions_;
+    std::map<const Expr*, StmtPtr> generic_defs_;
     bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
     // A 3.13+ class body's __static_attributes__ (the attributes its methods store on self, as
     // written), and for a function in a class body, its class's.
