@@ -42,7 +42,10 @@ class MarshalReader {
 public:
     MarshalReader(std::string_view data, PyVersion version, MarshalLimits limits)
         : in_(data), version_(version), limits_(limits),
-          max_expanded_(std::max<uint64_t>(1, data.size()) * limits.max_expanded_per_byte) {}
+          max_expanded_(std::max<uint64_t>(1, data.size()) * limits.max_expanded_per_byte) {
+        // (Most code objects remember a few dozen objects: names, constants, their own fields.)
+        refs_.reserve(32);
+    }
 
     ObjectRef read_root() {
         ObjectRef obj = read_object();
@@ -79,8 +82,7 @@ private:
         if (extent_.height > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
         if (remember) {
             if (!obj) fail_at("asks to remember a NULL object", start);
-            refs_[slot] = obj;
-            ref_extents_[slot] = extent_;
+            refs_[slot] = {obj, extent_};
         }
         extent_ = {std::max(siblings.height, extent_.height), siblings.objects + extent_.objects};
         if (extent_.objects > max_expanded_) fail_too_many_objects(max_expanded_);
@@ -92,7 +94,6 @@ private:
 
     size_t reserve_ref() {
         refs_.emplace_back();
-        ref_extents_.emplace_back();
         return refs_.size() - 1;
     }
 
@@ -287,10 +288,10 @@ private:
     ObjectRef read_ref() {
         uint32_t index = in_.u32();
         if (index >= refs_.size()) fail_unknown_ref(index);
-        if (!refs_[index])
+        if (!refs_[index].object)
             fail_bad_input("marshal data refers to an object that contains the reference (cyclic data)");
-        extent_ = ref_extents_[index];
-        return refs_[index];
+        extent_ = refs_[index].extent;
+        return refs_[index].object;
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void fail_unknown_ref(uint32_t index) const {
@@ -392,8 +393,12 @@ private:
     uint64_t max_expanded_;
     int depth_ = 0;
     Extent extent_;  // of the children read so far of the object being read
-    std::vector<ObjectRef> refs_;
-    std::vector<Extent> ref_extents_;
+    // The objects remembered for back-references (FLAG_REF), by reference number.
+    struct Remembered {
+        ObjectRef object;
+        Extent extent;
+    };
+    std::vector<Remembered> refs_;
 };
 
 }  // namespace
