@@ -18,6 +18,7 @@ struct Block {
 class ControlFlowGraph {
 public:
     explicit ControlFlowGraph(const std::vector<NeutralOp>& ops);
+    ControlFlowGraph() = default;  // the graph of no ops: no blocks
 
     const std::vector<Block>& blocks() const { return blocks_; }
     const Block& block(int id) const { return blocks_[id]; }

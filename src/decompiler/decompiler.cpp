@@ -171,7 +171,7 @@ public:
     // or structured; only the definition's own part (arguments, defaults) is read in it.
     struct Host {};
     StructuredDecompiler(Host, const CodeObject& empty, std::vector<DecompileFailure>& failures)
-        : code_(empty), failures_(failures), table_(table_for(empty)), cfg_(ops_),
+        : code_(empty), failures_(failures), table_(table_for(empty)),
           dead_code_kept_(keeps_dead_code(empty.version)), exits_copied_(copies_exit_blocks(empty.version)),
           assert_loads_global_(asserts_load_global(empty.version)),
           loop_test_constant_kept_(keeps_loop_test_constant(empty.version)),
