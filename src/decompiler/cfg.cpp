@@ -7,12 +7,6 @@
 
 namespace uncompile {
 
-bool ends_flow(N kind) { return kind == N::Jump || kind == N::Return || kind == N::Raise || kind == N::Reraise; }
-
-bool is_block_terminator(N kind) {
-    return ends_flow(kind) || kind == N::JumpIf || kind == N::JumpIfOrPop || kind == N::ForIter;
-}
-
 ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
     split_blocks(ops);
     link(ops);

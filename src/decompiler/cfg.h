@@ -43,7 +43,12 @@ private:
     std::vector<int> ipdom_;
 };
 
-bool is_block_terminator(N kind);
-bool ends_flow(N kind);  // no fallthrough after it
+// (Inline: asked of every op by every pass.)
+inline bool ends_flow(N kind) {  // no fallthrough after it
+    return kind == N::Jump || kind == N::Return || kind == N::Raise || kind == N::Reraise;
+}
+inline bool is_block_terminator(N kind) {
+    return ends_flow(kind) || kind == N::JumpIf || kind == N::JumpIfOrPop || kind == N::ForIter;
+}
 
 }  // namespace uncompile
