@@ -8,6 +8,7 @@
 
 #include "byte_cursor.h"
 #include "code_object.h"
+#include "node_allocator.h"
 #include "text_encoding.h"
 #include "value_format.h"
 
@@ -97,6 +98,10 @@ private:
         return refs_.size() - 1;
     }
 
+    // Values come and go by the dozen per code object (see node_allocator.h).
+    static std::shared_ptr<PyValue> new_value() { return std::allocate_shared<PyValue>(NodeAllocator<PyValue>()); }
+
+    // (Plain make_shared: made once and kept to the end of the program, after the free lists.)
     static ObjectRef make(PyValue::Kind kind) {
         auto obj = std::make_shared<PyValue>();
         obj->kind = kind;
@@ -136,33 +141,33 @@ private:
         case '.': return singleton<K::Ellipsis>();
         case 'S': return singleton<K::StopIteration>();
         case 'i': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Int;
             obj->small = in_.i32();
             return obj;
         }
         case 'l': return read_long();
         case 'g': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Float;
             obj->real = in_.f64();
             return obj;
         }
         case 'f': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Float;
             obj->real = read_float_text();
             return obj;
         }
         case 'y': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Complex;
             obj->real = in_.f64();
             obj->imag = in_.f64();
             return obj;
         }
         case 'x': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Complex;
             obj->real = read_float_text();
             obj->imag = read_float_text();
@@ -226,7 +231,7 @@ private:
     }
 
     ObjectRef make_text(PyValue::Kind kind, std::string text) {
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = kind;
         obj->text = std::move(text);
         return obj;
@@ -237,7 +242,7 @@ private:
         if (n == INT32_MIN) fail_bad_input("marshal data has a long integer of impossible size");
         size_t count = static_cast<size_t>(n < 0 ? -static_cast<int64_t>(n) : n);
         if (count * 2 > in_.remaining()) fail_bad_input("marshal data has a truncated long integer");
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = PyValue::Kind::Int;
         obj->negative = n < 0;
         std::vector<uint16_t> digits(count);
@@ -260,7 +265,7 @@ private:
     }
 
     ObjectRef read_sequence(PyValue::Kind kind, size_t count) {
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = kind;
         obj->items.reserve(count);
         for (size_t i = 0; i < count; ++i) obj->items.push_back(read_element());
@@ -274,7 +279,7 @@ private:
     }
 
     ObjectRef read_dict() {
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = PyValue::Kind::Dict;
         while (true) {
             ObjectRef key = read_object();
@@ -340,7 +345,7 @@ private:
     }
 
     ObjectRef read_code() {
-        auto code = std::make_shared<CodeObject>();
+        auto code = std::allocate_shared<CodeObject>(NodeAllocator<CodeObject>());
         code->version = version_;
         code->argcount = read_int_field();
         code->posonlyargcount = read_int_field();
@@ -371,7 +376,7 @@ private:
         code->firstlineno = read_int_field();
         code->linetable = read_bytes_field(unified_locals || version_ >= PyVersion{3, 10} ? "co_linetable" : "co_lnotab");
         if (unified_locals) code->exceptiontable = read_bytes_field("co_exceptiontable");
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = PyValue::Kind::Code;
         obj->code = std::move(code);
         return obj;
