@@ -2921,7 +2921,7 @@ private:
     // side's block goes to `inner`.
     bool read_inner_short_circuit(int block, const NeutralOp& jump, std::vector<ExprPtr>& stack, std::vector<int>& inner) {
         int right = block + 1, target = cfg_.block_at_offset(jump.target);
-        if (stack.empty() || target != right + 1 || cfg_.block(right).preds != std::vector<int>{block} ||
+        if (stack.empty() || target != right + 1 || !is_only(cfg_.block(right).preds, block) ||
             cfg_.block(target).preds.size() != 2 || seen_emitted(right) || seen_emitted(target) || is_chain_cleanup(target) ||
             cfg_.block(right).handler != cfg_.block(block).handler || cfg_.block(target).handler != cfg_.block(block).handler)
             return false;
@@ -2938,10 +2938,12 @@ private:
     // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
     // a jump that cannot raise outside the exception table's range around it (a handler of its
     // own starts a block), though it tests the value `block` computed.
+    static bool is_only(const std::vector<int>& edges, int block) { return edges.size() == 1 && edges[0] == block; }
+
     bool is_lone_jump_after(int block) const {
         if (block + 1 >= cfg_.size()) return false;
         const Block& next = cfg_.block(block + 1);
-        return cfg_.block(block).succs == std::vector<int>{block + 1} && next.preds == std::vector<int>{block} &&
+        return is_only(cfg_.block(block).succs, block + 1) && is_only(next.preds, block) &&
                next.last - next.first == 1 && ops_[next.first].kind == N::JumpIf;
     }
 
@@ -4910,9 +4912,13 @@ private:
         return chain;
     }
 
+    // Whether `handler` is in handler_chain(block) (walked without building the chain: past a
+    // cycle the walk only meets handlers it has checked already).
     bool inside(int block, int handler) const {
-        std::vector<int> chain = handler_chain(block);
-        return std::find(chain.begin(), chain.end(), handler) != chain.end();
+        int steps = 0;
+        for (int h = cfg_.block(block).handler; h >= 0 && steps < 256; h = cfg_.block(h).handler, ++steps)
+            if (h == handler) return true;
+        return false;
     }
 
     // The outermost try/with handler covering `block` whose statement is not open yet.
