@@ -1500,17 +1500,22 @@ private:
     // shuffles (SWAP) made the bytecode compute them in another order, the operands are written to
     // temporaries in the order they were computed.
     void keep_evaluation_order(const ExprPtr& node, Body& out) {
-        std::vector<ExprPtr*> slots = evaluation_slots(*node);
-        if (slots.size() < 2) return;
+        // (Checked over the slots as they are visited: almost every node is in order, and a
+        // vector of its slots per node built cost an allocation each.)
+        size_t count = 0;
+        for_each_evaluation_slot(*node, [&](ExprPtr&) { ++count; });
+        if (count < 2) return;
         uint64_t last = 0;
         bool ordered = true;
-        for (ExprPtr* slot : slots) {
-            auto span = effect_span(*slot);
-            if (!span.second) continue;
+        for_each_evaluation_slot(*node, [&](ExprPtr& slot) {
+            auto span = effect_span(slot);
+            if (!span.second) return;
             if (span.first < last) ordered = false;
             last = std::max(last, span.second);
-        }
+        });
         if (ordered) return;
+        std::vector<ExprPtr*> slots;
+        for_each_evaluation_slot(*node, [&](ExprPtr& slot) { slots.push_back(&slot); });
         std::vector<ExprPtr*> effectful;
         for (ExprPtr* slot : slots)
             if (effect_span(*slot).second && !is_marker_value(*slot)) effectful.push_back(slot);
@@ -1532,11 +1537,11 @@ private:
         node->span.owner = 0;  // (its operands changed)
     }
 
-    // The operand slots of a node in the order Python evaluates them.
-    static std::vector<ExprPtr*> evaluation_slots(Expr& e) {
-        std::vector<ExprPtr*> slots;
+    // Calls f on the operand slots of a node (those that hold one) in the order Python evaluates them.
+    template <class F>
+    static void for_each_evaluation_slot(Expr& e, F&& f) {
         auto one = [&](ExprPtr& p) {
-            if (p) slots.push_back(&p);
+            if (p) f(p);
         };
         switch (e.kind) {
         case ExprKind::Call:
@@ -1566,7 +1571,6 @@ private:
         case ExprKind::FormattedValue: one(e.value); one(e.format_spec); break;
         default: break;
         }
-        return slots;
     }
 
     // In-place updates (LIST_EXTEND and friends) of a display that COPY duplicated must update
