@@ -352,7 +352,7 @@ public:
     }
 
     void line(int depth, const std::string& text) {
-        out_ += std::string(size_t(depth * options_.indent), ' ');
+        out_.append(size_t(depth * options_.indent), ' ');
         out_ += text;
         out_ += '\n';
     }
