@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 #include "code_object.h"
 #include "concat.h"
@@ -142,8 +143,22 @@ std::string quote_code_points(const CodePoints& cps, const char* prefix, bool by
     std::string out = prefix;
     out.reserve(out.size() + cps.size() + 2);  // (the common size: few characters are escaped)
     out += quote;
-    for (auto c : cps) {
-        uint32_t cp = code_point(c);
+    // Printable ASCII other than the quote and the backslash stands for itself (in str and bytes
+    // literals alike): such runs, most of a docstring, are copied whole.
+    auto verbatim = [&](uint32_t cp) { return cp >= 0x20 && cp < 0x7f && cp != uint32_t(quote) && cp != '\\'; };
+    for (size_t k = 0; k < cps.size(); ++k) {
+        uint32_t cp = code_point(cps[k]);
+        if (verbatim(cp)) {
+            size_t end = k + 1;
+            while (end < cps.size() && verbatim(code_point(cps[end]))) ++end;
+            if constexpr (std::is_same_v<CodePoints, std::string>) {
+                out.append(cps, k, end - k);
+            } else {
+                for (size_t j = k; j < end; ++j) out += static_cast<char>(cps[j]);
+            }
+            k = end - 1;
+            continue;
+        }
         if (cp == uint32_t(quote)) {
             out += '\\';
             out += quote;
