@@ -118,7 +118,10 @@ public:
 
     std::string items(const std::vector<ExprPtr>& list, int prec) {
         std::string text;
-        for (size_t i = 0; i < list.size(); ++i) text += concat(i ? ", " : "", expr(*list[i], prec));
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (i) text += ", ";
+            text += expr(*list[i], prec);
+        }
         return text;
     }
 
@@ -146,15 +149,20 @@ public:
 
     std::string call(const Expr& e) {
         std::string text = expr(*e.value, kAtom);
-        std::vector<std::string> parts;
         if (e.elts.size() == 1 && e.keywords.empty() && e.elts[0]->kind == ExprKind::GeneratorExp)
             return concat(text, expr(*e.elts[0], kTest));
-        for (const auto& a : e.elts) parts.push_back(expr(*a, kTest));
-        for (const auto& k : e.keywords)
-            parts.push_back(k.arg ? concat(*k.arg, "=", expr(*k.value, kTest)) : concat("**", expr(*k.value, kExpr)));
         text += "(";
-        for (size_t i = 0; i < parts.size(); ++i) text += concat(i ? ", " : "", parts[i]);
-        return text + ")";
+        bool first = true;
+        auto argument = [&](const std::string& part) {
+            if (!first) text += ", ";
+            text += part;
+            first = false;
+        };
+        for (const auto& a : e.elts) argument(expr(*a, kTest));
+        for (const auto& k : e.keywords)
+            argument(k.arg ? concat(*k.arg, "=", expr(*k.value, kTest)) : concat("**", expr(*k.value, kExpr)));
+        text += ")";
+        return text;
     }
 
     std::string generators(const Expr& e) {
