@@ -4049,23 +4049,27 @@ private:
     // handler covering `floor` itself is no way for the sides to meet.)
     int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
         int own_handler = cfg_.block(floor).handler;
-        auto reach = [&](int from) {
-            std::vector<bool> seen(cfg_.size(), false);
-            std::vector<int> work = {from};
+        // Blocks reached from `a` get bit 1, from `b` bit 2 (one mark vector and one work list for
+        // both walks: this runs for every if statement).
+        std::vector<uint8_t> reached;
+        std::vector<int> work;
+        auto reach = [&](int from, uint8_t bit) {
+            work.assign(1, from);
             while (!work.empty()) {
                 int k = work.back();
                 work.pop_back();
-                if (k <= floor || seen[k]) continue;
-                seen[k] = true;
+                if (k <= floor || (reached[k] & bit)) continue;
+                reached[k] |= bit;
                 for (int s : cfg_.block(k).succs) work.push_back(s);
                 if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler) work.push_back(h);
             }
-            return seen;
         };
         if (a < 0 || b < 0) return -1;
-        std::vector<bool> from_a = reach(a), from_b = reach(b);
+        reached.assign(size_t(cfg_.size()), 0);
+        reach(a, 1);
+        reach(b, 2);
         for (int k = floor + 1; k < cfg_.size(); ++k)
-            if (from_a[k] && from_b[k]) return k;
+            if (reached[k] == 3) return k;
         return -1;
     }
 
