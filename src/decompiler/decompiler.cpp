@@ -604,17 +604,18 @@ private:
 
     static size_t references(const std::vector<ExprPtr>& stack, const Expr* node, bool* nested) {
         size_t n = 0;
-        std::function<void(const ExprPtr&, bool)> walk = [&](const ExprPtr& e, bool inner) {
-            if (!e) return;
-            if (e.get() == node) {
-                ++n;
-                if (inner && nested) *nested = true;
-                return;
-            }
-            for_each_evaluated_child(*e, [&](const ExprPtr& c) { walk(c, true); });
-        };
-        for (const auto& e : stack) walk(e, false);
+        for (const auto& e : stack) count_references(e, node, false, n, nested);
         return n;
+    }
+
+    static void count_references(const ExprPtr& e, const Expr* node, bool inner, size_t& n, bool* nested) {
+        if (!e) return;
+        if (e.get() == node) {
+            ++n;
+            if (inner && nested) *nested = true;
+            return;
+        }
+        for_each_evaluated_child(*e, [&](const ExprPtr& c) { count_references(c, node, true, n, nested); });
     }
 
     // Stack values that COPY duplicated (more than one slot holds the same node).
