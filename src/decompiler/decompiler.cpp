@@ -439,8 +439,13 @@ private:
     // augmented assignment, comparison chains) never need this; bytecode rewriters' do.
     bool is_marker_value(const ExprPtr& v) const {
         // Every stand-in is a Name node made by marker(), named in <angle brackets> except
-        // AssertionError's: most values are not, and are told apart without the side tables.
+        // AssertionError's: most values are not, and are told apart here, inline, without the
+        // side tables.
         if (v && (v->kind != ExprKind::Name || ((v->id.empty() || v->id[0] != '<') && !assertion_error_.is(v)))) return false;
+        return is_stand_in(v);
+    }
+
+    [[gnu::noinline]] bool is_stand_in(const ExprPtr& v) const {
         return !v || is_null(v) || v == for_value_ || is_silent(v) || slots_.count(v.get()) || imports_.count(v.get()) ||
                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
                with_context_.count(v.get()) || build_class_.is(v) || assertion_error_.is(v) || exception_.is(v) ||
