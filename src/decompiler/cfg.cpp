@@ -126,8 +126,4 @@ void ControlFlowGraph::compute_post_dominators() {
             }
 }
 
-bool ControlFlowGraph::post_dominates(int a, int b) const {
-    return (pdom_[size_t(b) * words_ + size_t(a) / 64] >> (a % 64)) & 1;
-}
-
 }  // namespace uncompile

@@ -28,7 +28,9 @@ public:
     int block_of_op(size_t op) const { return op_block_[op]; }
     // Immediate post-dominator, or -1 when only the function's exit post-dominates.
     int ipdom(int block) const { return ipdom_[block]; }
-    bool post_dominates(int a, int b) const;  // a post-dominates b
+    bool post_dominates(int a, int b) const {  // a post-dominates b
+        return (pdom_[size_t(b) * words_ + size_t(a) / 64] >> (a % 64)) & 1;
+    }
 
 private:
     void split_blocks(const std::vector<NeutralOp>& ops);

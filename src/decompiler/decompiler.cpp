@@ -1487,6 +1487,11 @@ private:
     std::pair<uint64_t, uint64_t> effect_span(const ExprPtr& e) {
         if (!e) return {0, 0};
         if (e->span.owner == scope_number_) return {e->span.first, e->span.last};
+        return compute_effect_span(e);
+    }
+
+    // (Out of line: the memoized answer above is the common one, inlined at the callers.)
+    [[gnu::noinline]] std::pair<uint64_t, uint64_t> compute_effect_span(const ExprPtr& e) {
         std::pair<uint64_t, uint64_t> span{0, 0};
         auto add = [&](std::pair<uint64_t, uint64_t> s) {
             if (!s.second) return;

@@ -203,15 +203,6 @@ void collect_effects(const Body& body, std::vector<const Expr*>& out) {
 
 }  // namespace
 
-bool has_own_effect(const Expr& e) {
-    switch (e.kind) {
-    case ExprKind::Name: case ExprKind::Constant: case ExprKind::Slice: case ExprKind::Tuple: case ExprKind::List:
-    case ExprKind::Lambda: case ExprKind::JoinedStr:
-        return false;
-    default: return true;
-    }
-}
-
 std::set<std::string> names_bound_by(const Stmt& s) {
     std::set<std::string> out;
     for (const auto& t : s.targets) add_target_names(t, out);
