@@ -4,12 +4,21 @@
 
 namespace uncompile::ast {
 
+namespace {
+thread_local uint64_t last_serial = 0;  // the creation serial given last (see Expr::serial)
+}  // namespace
+
 ExprPtr make_expr(ExprKind kind) {
-    static thread_local uint64_t next_serial = 0;
     auto e = std::allocate_shared<Expr>(NodeAllocator<Expr>());
     e->kind = kind;
-    e->serial = ++next_serial;
+    e->serial = ++last_serial;
     return e;
+}
+
+uint64_t reserve_serials(uint64_t n) {
+    uint64_t first = last_serial + 1;
+    last_serial += n;
+    return first;
 }
 
 ExprPtr make_name(std::string id) {

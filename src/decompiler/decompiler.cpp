@@ -62,18 +62,24 @@ ExprPtr marker(const char* what) {
 
 // One of a decompiler's own stand-ins, made on first use: a decompiler is made per code object
 // (and a host one around a function decompiled on its own), and most use few of them. Until it is
-// made, no value is it. (Its creation serial does not matter: a Name runs no code.)
+// made, no value is it. It carries the creation serial reserved for it when its decompiler was
+// made, so that it orders against other nodes as one made then would.
 class LazyMarker {
 public:
     explicit LazyMarker(const char* name) : name_(name) {}
+    void reserve_serial(uint64_t serial) { serial_ = serial; }
     const ExprPtr& get() {
-        if (!node_) node_ = marker(name_);
+        if (!node_) {
+            node_ = marker(name_);
+            node_->serial = serial_;
+        }
         return node_;
     }
     bool is(const ExprPtr& v) const { return node_ && v == node_; }
 
 private:
     const char* name_;
+    uint64_t serial_ = 0;
     ExprPtr node_;
 };
 
@@ -151,6 +157,7 @@ public:
           loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
           while_test_repeated_(repeats_while_test(code.version)),
           comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
+        reserve_marker_serials();
         emitted_.assign(cfg_.size(), false);
         classify_handlers();
         for (const auto& op : ops_)
@@ -176,7 +183,18 @@ public:
           assert_loads_global_(asserts_load_global(empty.version)),
           loop_test_constant_kept_(keeps_loop_test_constant(empty.version)),
           while_test_repeated_(repeats_while_test(empty.version)),
-          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)) {}
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)) {
+        reserve_marker_serials();
+    }
+
+    // The stand-ins were made with the decompiler before they were made on first use; their
+    // serials are taken now, in the order they were made in.
+    void reserve_marker_serials() {
+        uint64_t serial = reserve_serials(8);
+        for (LazyMarker* m : {&element_marker_, &null_, &build_class_, &assertion_error_, &exception_, &previous_exception_,
+                              &exception_matches_, &reraise_})
+            m->reserve_serial(serial++);
+    }
 
     Body run() {
         Body body;
