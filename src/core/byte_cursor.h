@@ -22,6 +22,8 @@ public:
         need(1);
         return static_cast<uint8_t>(data_[pos_++]);
     }
+    // The next byte, not consumed (the caller checks that one remains).
+    char peek() const { return data_[pos_]; }
     uint16_t u16() {
         need(2);
         uint16_t v = static_cast<uint8_t>(data_[pos_]) | (static_cast<uint8_t>(data_[pos_ + 1]) << 8);
@@ -53,10 +55,13 @@ public:
     }
 
 private:
+    // (The check inlines into every read; the message is built out of line.)
     void need(size_t n) const {
-        if (n > remaining())
-            fail_bad_input(what_ + " is truncated: needed " + std::to_string(n) + " more byte(s) at offset " +
-                           std::to_string(pos_) + ", but only " + std::to_string(remaining()) + " remain");
+        if (n > remaining()) [[unlikely]] fail_truncated(n);
+    }
+    [[noreturn, gnu::noinline, gnu::cold]] void fail_truncated(size_t n) const {
+        fail_bad_input(what_ + " is truncated: needed " + std::to_string(n) + " more byte(s) at offset " +
+                       std::to_string(pos_) + ", but only " + std::to_string(remaining()) + " remain");
     }
 
     std::string_view data_;

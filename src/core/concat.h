@@ -13,4 +13,10 @@ std::string concat(const Parts&... parts) {
     return out;
 }
 
+// Appends pieces to `out`, without a temporary string of their join.
+template <class... Parts>
+void append(std::string& out, const Parts&... parts) {
+    (out.append(std::string_view(parts)), ...);
+}
+
 }  // namespace uncompile

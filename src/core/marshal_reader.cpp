@@ -8,6 +8,7 @@
 
 #include "byte_cursor.h"
 #include "code_object.h"
+#include "node_allocator.h"
 #include "text_encoding.h"
 #include "value_format.h"
 
@@ -42,7 +43,10 @@ class MarshalReader {
 public:
     MarshalReader(std::string_view data, PyVersion version, MarshalLimits limits)
         : in_(data), version_(version), limits_(limits),
-          max_expanded_(std::max<uint64_t>(1, data.size()) * limits.max_expanded_per_byte) {}
+          max_expanded_(std::max<uint64_t>(1, data.size()) * limits.max_expanded_per_byte) {
+        // (Most code objects remember a few dozen objects: names, constants, their own fields.)
+        refs_.reserve(32);
+    }
 
     ObjectRef read_root() {
         ObjectRef obj = read_object();
@@ -79,8 +83,7 @@ private:
         if (extent_.height > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
         if (remember) {
             if (!obj) fail_at("asks to remember a NULL object", start);
-            refs_[slot] = obj;
-            ref_extents_[slot] = extent_;
+            refs_[slot] = {obj, extent_};
         }
         extent_ = {std::max(siblings.height, extent_.height), siblings.objects + extent_.objects};
         if (extent_.objects > max_expanded_) fail_too_many_objects(max_expanded_);
@@ -92,10 +95,13 @@ private:
 
     size_t reserve_ref() {
         refs_.emplace_back();
-        ref_extents_.emplace_back();
         return refs_.size() - 1;
     }
 
+    // Values come and go by the dozen per code object (see node_allocator.h).
+    static std::shared_ptr<PyValue> new_value() { return std::allocate_shared<PyValue>(NodeAllocator<PyValue>()); }
+
+    // (Plain make_shared: made once and kept to the end of the program, after the free lists.)
     static ObjectRef make(PyValue::Kind kind) {
         auto obj = std::make_shared<PyValue>();
         obj->kind = kind;
@@ -135,50 +141,40 @@ private:
         case '.': return singleton<K::Ellipsis>();
         case 'S': return singleton<K::StopIteration>();
         case 'i': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Int;
             obj->small = in_.i32();
             return obj;
         }
         case 'l': return read_long();
         case 'g': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Float;
             obj->real = in_.f64();
             return obj;
         }
         case 'f': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Float;
             obj->real = read_float_text();
             return obj;
         }
         case 'y': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Complex;
             obj->real = in_.f64();
             obj->imag = in_.f64();
             return obj;
         }
         case 'x': {
-            auto obj = std::make_shared<PyValue>();
+            auto obj = new_value();
             obj->kind = K::Complex;
             obj->real = read_float_text();
             obj->imag = read_float_text();
             return obj;
         }
-        case 's': return make_text(K::Bytes, std::string(in_.bytes(read_size())));
-        case 'u':
-        case 't': {
-            std::string_view raw = in_.bytes(read_size());
-            if (!is_valid_utf8_surrogatepass(raw))
-                fail_bad_input("marshal data holds a string that is not valid UTF-8 at offset " + std::to_string(start));
-            return make_text(K::Str, std::string(raw));
-        }
-        case 'a':
-        case 'A': return make_text(K::Str, latin1_to_utf8(in_.bytes(read_size())));
-        case 'z':
-        case 'Z': return make_text(K::Str, latin1_to_utf8(in_.bytes(in_.u8())));
+        case 's': return make_text(K::Bytes, read_text(type, start));
+        case 'u': case 't': case 'a': case 'A': case 'z': case 'Z': return make_text(K::Str, read_text(type, start));
         default: {
             std::ostringstream msg;
             msg << "marshal data has an unknown type code 0x" << std::hex << int(type) << std::dec << " at offset "
@@ -186,6 +182,28 @@ private:
             fail_bad_input(msg.str());
         }
         }
+    }
+
+    // The contents of a bytes ('s') or str leaf, as UTF-8.
+    std::string read_text(uint8_t type, size_t start) {
+        switch (type) {
+        case 's': return std::string(in_.bytes(read_size()));
+        case 'u':
+        case 't': {
+            std::string_view raw = in_.bytes(read_size());
+            if (!is_valid_utf8_surrogatepass(raw))
+                fail_bad_input("marshal data holds a string that is not valid UTF-8 at offset " + std::to_string(start));
+            return std::string(raw);
+        }
+        case 'a':
+        case 'A': return latin1_to_utf8(in_.bytes(read_size()));
+        default: return latin1_to_utf8(in_.bytes(in_.u8()));  // 'z', 'Z'
+        }
+    }
+
+    static bool is_text_type(uint8_t type, PyValue::Kind kind) {
+        if (kind == PyValue::Kind::Bytes) return type == 's';
+        return type == 'u' || type == 't' || type == 'a' || type == 'A' || type == 'z' || type == 'Z';
     }
 
     // A count or length; each element needs at least one byte, so a count larger than the rest of
@@ -213,7 +231,7 @@ private:
     }
 
     ObjectRef make_text(PyValue::Kind kind, std::string text) {
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = kind;
         obj->text = std::move(text);
         return obj;
@@ -224,7 +242,7 @@ private:
         if (n == INT32_MIN) fail_bad_input("marshal data has a long integer of impossible size");
         size_t count = static_cast<size_t>(n < 0 ? -static_cast<int64_t>(n) : n);
         if (count * 2 > in_.remaining()) fail_bad_input("marshal data has a truncated long integer");
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = PyValue::Kind::Int;
         obj->negative = n < 0;
         std::vector<uint16_t> digits(count);
@@ -247,7 +265,7 @@ private:
     }
 
     ObjectRef read_sequence(PyValue::Kind kind, size_t count) {
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = kind;
         obj->items.reserve(count);
         for (size_t i = 0; i < count; ++i) obj->items.push_back(read_element());
@@ -261,7 +279,7 @@ private:
     }
 
     ObjectRef read_dict() {
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = PyValue::Kind::Dict;
         while (true) {
             ObjectRef key = read_object();
@@ -275,10 +293,10 @@ private:
     ObjectRef read_ref() {
         uint32_t index = in_.u32();
         if (index >= refs_.size()) fail_unknown_ref(index);
-        if (!refs_[index])
+        if (!refs_[index].object)
             fail_bad_input("marshal data refers to an object that contains the reference (cyclic data)");
-        extent_ = ref_extents_[index];
-        return refs_[index];
+        extent_ = refs_[index].extent;
+        return refs_[index].object;
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void fail_unknown_ref(uint32_t index) const {
@@ -294,8 +312,26 @@ private:
         return obj;
     }
 
-    std::string read_str_field(const char* field) { return read_typed_field(PyValue::Kind::Str, field)->text; }
-    std::string read_bytes_field(const char* field) { return read_typed_field(PyValue::Kind::Bytes, field)->text; }
+    std::string read_str_field(const char* field) { return read_text_field(PyValue::Kind::Str, field); }
+    std::string read_bytes_field(const char* field) { return read_text_field(PyValue::Kind::Bytes, field); }
+
+    // A code object's str or bytes field. One that nothing refers back to (no FLAG_REF) is read
+    // straight into the string it is kept as, with read_object's checks and accounting for a
+    // leaf, instead of into a value that is copied and dropped (this runs for every field of
+    // every code object); anything else goes through read_object.
+    std::string read_text_field(PyValue::Kind kind, const char* field) {
+        size_t start = in_.position();
+        if (in_.remaining() == 0 || !is_text_type(uint8_t(in_.peek()), kind)) return read_typed_field(kind, field)->text;
+        if (++depth_ > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
+        uint8_t type = in_.u8();
+        std::string text = read_text(type, start);
+        const Extent leaf{1, 1};
+        if (leaf.height > limits_.max_depth) fail_nested_too_deep(limits_.max_depth);
+        extent_ = {std::max(extent_.height, leaf.height), extent_.objects + leaf.objects};
+        if (extent_.objects > max_expanded_) fail_too_many_objects(max_expanded_);
+        --depth_;
+        return text;
+    }
 
     std::vector<std::string> read_names_field(const char* field) {
         ObjectRef tuple = read_typed_field(PyValue::Kind::Tuple, field);
@@ -309,7 +345,7 @@ private:
     }
 
     ObjectRef read_code() {
-        auto code = std::make_shared<CodeObject>();
+        auto code = std::allocate_shared<CodeObject>(NodeAllocator<CodeObject>());
         code->version = version_;
         code->argcount = read_int_field();
         code->posonlyargcount = read_int_field();
@@ -340,7 +376,7 @@ private:
         code->firstlineno = read_int_field();
         code->linetable = read_bytes_field(unified_locals || version_ >= PyVersion{3, 10} ? "co_linetable" : "co_lnotab");
         if (unified_locals) code->exceptiontable = read_bytes_field("co_exceptiontable");
-        auto obj = std::make_shared<PyValue>();
+        auto obj = new_value();
         obj->kind = PyValue::Kind::Code;
         obj->code = std::move(code);
         return obj;
@@ -362,8 +398,12 @@ private:
     uint64_t max_expanded_;
     int depth_ = 0;
     Extent extent_;  // of the children read so far of the object being read
-    std::vector<ObjectRef> refs_;
-    std::vector<Extent> ref_extents_;
+    // The objects remembered for back-references (FLAG_REF), by reference number.
+    struct Remembered {
+        ObjectRef object;
+        Extent extent;
+    };
+    std::vector<Remembered> refs_;
 };
 
 }  // namespace

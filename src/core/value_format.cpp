@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 #include "code_object.h"
 #include "concat.h"
@@ -122,17 +123,42 @@ void append_escape(std::string& out, uint32_t cp) {
     out += buf;
 }
 
-char pick_quote(const std::vector<uint32_t>& cps) {
-    bool single = std::find(cps.begin(), cps.end(), uint32_t('\'')) != cps.end();
-    bool dbl = std::find(cps.begin(), cps.end(), uint32_t('"')) != cps.end();
+// A code point of a sequence: the elements of decoded text, or the bytes of bytes or ASCII text.
+uint32_t code_point(uint32_t cp) { return cp; }
+uint32_t code_point(char byte) { return static_cast<unsigned char>(byte); }
+
+template <class CodePoints>
+char pick_quote(const CodePoints& cps) {
+    bool single = false, dbl = false;
+    for (auto c : cps) {
+        single = single || code_point(c) == '\'';
+        dbl = dbl || code_point(c) == '"';
+    }
     return single && !dbl ? '"' : '\'';
 }
 
-std::string quote_code_points(const std::vector<uint32_t>& cps, const char* prefix, bool bytes) {
+template <class CodePoints>
+std::string quote_code_points(const CodePoints& cps, const char* prefix, bool bytes) {
     char quote = pick_quote(cps);
     std::string out = prefix;
+    out.reserve(out.size() + cps.size() + 2);  // (the common size: few characters are escaped)
     out += quote;
-    for (uint32_t cp : cps) {
+    // Printable ASCII other than the quote and the backslash stands for itself (in str and bytes
+    // literals alike): such runs, most of a docstring, are copied whole.
+    auto verbatim = [&](uint32_t cp) { return cp >= 0x20 && cp < 0x7f && cp != uint32_t(quote) && cp != '\\'; };
+    for (size_t k = 0; k < cps.size(); ++k) {
+        uint32_t cp = code_point(cps[k]);
+        if (verbatim(cp)) {
+            size_t end = k + 1;
+            while (end < cps.size() && verbatim(code_point(cps[end]))) ++end;
+            if constexpr (std::is_same_v<CodePoints, std::string>) {
+                out.append(cps, k, end - k);
+            } else {
+                for (size_t j = k; j < end; ++j) out += static_cast<char>(cps[j]);
+            }
+            k = end - 1;
+            continue;
+        }
         if (cp == uint32_t(quote)) {
             out += '\\';
             out += quote;
@@ -240,14 +266,13 @@ std::string int_text(const PyValue& value) {
 
 std::string str_literal(const std::string& utf8) {
     if (plain_ascii(utf8, '\'')) return quoted(0, utf8, '\'');
+    // ASCII text is its own code points (docstrings mostly: ASCII with newlines to escape).
+    if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return quote_code_points(utf8, "", false);
     return quote_code_points(utf8_code_points(utf8), "", false);
 }
 
-std::string bytes_literal(const std::string& bytes) {
-    std::vector<uint32_t> cps(bytes.begin(), bytes.end());
-    for (auto& cp : cps) cp &= 0xff;
-    return quote_code_points(cps, "b", true);
-}
+std::string bytes_literal(const std::string& bytes) { return quote_code_points(bytes, "b", true); }
 
 std::string value_repr(const PyValue& v) {
     using K = PyValue::Kind;

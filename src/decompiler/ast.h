@@ -232,6 +232,9 @@ struct Stmt {
 ExprPtr make_name(std::string id);
 ExprPtr make_constant(ObjectRef value);
 ExprPtr make_expr(ExprKind kind);
+// Takes `n` consecutive creation serials now, for nodes made later that are to be ordered as if
+// made now (their maker sets them); returns the first.
+uint64_t reserve_serials(uint64_t n);
 StmtPtr make_stmt(StmtKind kind);
 
 // Every expression field of a node, in no particular order (for searching and rewriting).

@@ -7,12 +7,6 @@
 
 namespace uncompile {
 
-bool ends_flow(N kind) { return kind == N::Jump || kind == N::Return || kind == N::Raise || kind == N::Reraise; }
-
-bool is_block_terminator(N kind) {
-    return ends_flow(kind) || kind == N::JumpIf || kind == N::JumpIfOrPop || kind == N::ForIter;
-}
-
 ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
     split_blocks(ops);
     link(ops);
@@ -43,6 +37,9 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
         if (it != ops.end()) leader[it - ops.begin()] = true;
     }
     op_block_.assign(ops.size(), -1);
+    size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), true));
+    blocks_.reserve(count);
+    offset_index_.reserve(count);
     for (size_t i = 0; i < ops.size();) {
         Block b;
         b.first = i;
@@ -66,11 +63,12 @@ void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
     for (int id = 0; id < size(); ++id) {
         Block& b = blocks_[id];
         const NeutralOp& last = ops[b.last - 1];
-        if (!ends_flow(last.kind) && id + 1 < size()) b.succs.push_back(id + 1);
-        if (last.target >= 0 && is_block_terminator(last.kind)) {
-            int t = block_at_offset(last.target);
-            if (t >= 0) b.succs.push_back(t);
-        }
+        int fallthrough = !ends_flow(last.kind) && id + 1 < size() ? id + 1 : -1;
+        int target = last.target >= 0 && is_block_terminator(last.kind) ? block_at_offset(last.target) : -1;
+        // (Sized first: growing a vector to two allocates twice.)
+        b.succs.reserve(size_t(fallthrough >= 0) + size_t(target >= 0));
+        for (int s : {fallthrough, target})
+            if (s >= 0) b.succs.push_back(s);
     }
     for (int id = 0; id < size(); ++id) {
         for (int s : blocks_[id].succs) blocks_[s].preds.push_back(id);
@@ -126,10 +124,6 @@ void ControlFlowGraph::compute_post_dominators() {
                 ipdom_[id] = c;
                 break;
             }
-}
-
-bool ControlFlowGraph::post_dominates(int a, int b) const {
-    return (pdom_[size_t(b) * words_ + size_t(a) / 64] >> (a % 64)) & 1;
 }
 
 }  // namespace uncompile

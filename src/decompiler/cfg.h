@@ -18,6 +18,7 @@ struct Block {
 class ControlFlowGraph {
 public:
     explicit ControlFlowGraph(const std::vector<NeutralOp>& ops);
+    ControlFlowGraph() = default;  // the graph of no ops: no blocks
 
     const std::vector<Block>& blocks() const { return blocks_; }
     const Block& block(int id) const { return blocks_[id]; }
@@ -27,7 +28,9 @@ public:
     int block_of_op(size_t op) const { return op_block_[op]; }
     // Immediate post-dominator, or -1 when only the function's exit post-dominates.
     int ipdom(int block) const { return ipdom_[block]; }
-    bool post_dominates(int a, int b) const;  // a post-dominates b
+    bool post_dominates(int a, int b) const {  // a post-dominates b
+        return (pdom_[size_t(b) * words_ + size_t(a) / 64] >> (a % 64)) & 1;
+    }
 
 private:
     void split_blocks(const std::vector<NeutralOp>& ops);
@@ -42,7 +45,12 @@ private:
     std::vector<int> ipdom_;
 };
 
-bool is_block_terminator(N kind);
-bool ends_flow(N kind);  // no fallthrough after it
+// (Inline: asked of every op by every pass.)
+inline bool ends_flow(N kind) {  // no fallthrough after it
+    return kind == N::Jump || kind == N::Return || kind == N::Raise || kind == N::Reraise;
+}
+inline bool is_block_terminator(N kind) {
+    return ends_flow(kind) || kind == N::JumpIf || kind == N::JumpIfOrPop || kind == N::ForIter;
+}
 
 }  // namespace uncompile

@@ -60,6 +60,29 @@ ExprPtr marker(const char* what) {
     return e;
 }
 
+// One of a decompiler's own stand-ins, made on first use: a decompiler is made per code object
+// (and a host one around a function decompiled on its own), and most use few of them. Until it is
+// made, no value is it. It carries the creation serial reserved for it when its decompiler was
+// made, so that it orders against other nodes as one made then would.
+class LazyMarker {
+public:
+    explicit LazyMarker(const char* name) : name_(name) {}
+    void reserve_serial(uint64_t serial) { serial_ = serial; }
+    const ExprPtr& get() {
+        if (!node_) {
+            node_ = marker(name_);
+            node_->serial = serial_;
+        }
+        return node_;
+    }
+    bool is(const ExprPtr& v) const { return node_ && v == node_; }
+
+private:
+    const char* name_;
+    uint64_t serial_ = 0;
+    ExprPtr node_;
+};
+
 std::vector<std::string> split_dotted(const std::string& path) {
     std::vector<std::string> parts;
     size_t start = 0;
@@ -135,8 +158,8 @@ public:
           loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
           while_test_repeated_(repeats_while_test(code.version)),
           comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
+        reserve_marker_serials();
         emitted_.assign(cfg_.size(), false);
-        silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
@@ -149,6 +172,29 @@ public:
                     if (item->kind == PyValue::Kind::Str) own_static_attributes_->insert(item->text);
             }
         find_matches();
+    }
+
+    // A host for a code object decompiled outside its parent (see decompile()): it has no code of
+    // its own (`empty` is an empty code object of the version), so nothing is decoded, normalized
+    // or structured; only the definition's own part (arguments, defaults) is read in it.
+    struct Host {};
+    StructuredDecompiler(Host, const CodeObject& empty, std::vector<DecompileFailure>& failures, const DecompileOptions& options)
+        : code_(empty), failures_(failures), options_(options), table_(table_for(empty)),
+          dead_code_kept_(keeps_dead_code(empty.version)), exits_copied_(copies_exit_blocks(empty.version)),
+          assert_loads_global_(asserts_load_global(empty.version)),
+          loop_test_constant_kept_(keeps_loop_test_constant(empty.version)),
+          while_test_repeated_(repeats_while_test(empty.version)),
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)) {
+        reserve_marker_serials();
+    }
+
+    // The stand-ins were made with the decompiler before they were made on first use; their
+    // serials are taken now, in the order they were made in.
+    void reserve_marker_serials() {
+        uint64_t serial = reserve_serials(8);
+        for (LazyMarker* m : {&element_marker_, &null_, &build_class_, &assertion_error_, &exception_, &previous_exception_,
+                              &exception_matches_, &reraise_})
+            m->reserve_serial(serial++);
     }
 
     Body run() {
@@ -362,7 +408,11 @@ private:
         stack.resize(stack.size() - n);
         return items;
     }
-    bool is_null(const ExprPtr& e) const { return e == null_; }
+    bool is_null(const ExprPtr& e) const { return null_.is(e); }
+    // Values that print nothing when left as an expression statement.
+    bool is_silent(const ExprPtr& e) const {
+        return exception_.is(e) || previous_exception_.is(e) || silent_.count(e.get());
+    }
 
     // Side tables are keyed by node address; the node is kept alive so its address is never reused.
     const Expr* keep(const ExprPtr& e) {
@@ -451,12 +501,17 @@ private:
     // augmented assignment, comparison chains) never need this; bytecode rewriters' do.
     bool is_marker_value(const ExprPtr& v) const {
         // Every stand-in is a Name node made by marker(), named in <angle brackets> except
-        // AssertionError's: most values are not, and are told apart without the side tables.
-        if (v && (v->kind != ExprKind::Name || ((v->id.empty() || v->id[0] != '<') && v != assertion_error_))) return false;
-        return !v || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
+        // AssertionError's: most values are not, and are told apart here, inline, without the
+        // side tables.
+        if (v && (v->kind != ExprKind::Name || ((v->id.empty() || v->id[0] != '<') && !assertion_error_.is(v)))) return false;
+        return is_stand_in(v);
+    }
+
+    [[gnu::noinline]] bool is_stand_in(const ExprPtr& v) const {
+        return !v || is_null(v) || v == for_value_ || is_silent(v) || slots_.count(v.get()) || imports_.count(v.get()) ||
                functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
-               with_context_.count(v.get()) || v == build_class_ || v == assertion_error_ || v == exception_ ||
-               v == previous_exception_ || v == reraise_ || v == element_marker_ || generic_defs_.count(v.get()) ||
+               with_context_.count(v.get()) || build_class_.is(v) || assertion_error_.is(v) || exception_.is(v) ||
+               previous_exception_.is(v) || reraise_.is(v) || element_marker_.is(v) || generic_defs_.count(v.get()) ||
                type_param_values_.count(v.get()) || generic_functions_.count(v.get());
     }
 
@@ -466,27 +521,31 @@ private:
     }
 
     // The children evaluated when `e` is evaluated in this scope: a lambda's body and a
-    // comprehension's element and conditions run later, in a scope of their own.
+    // comprehension's element and conditions run later, in a scope of their own. Only the
+    // children there are (most of a node's slots are empty, and this is on the hot path).
     template <class F>
     static void for_each_evaluated_child(const Expr& e, F&& f) {
+        auto visit = [&](const ExprPtr& c) {
+            if (c) f(c);
+        };
         switch (e.kind) {
         case ExprKind::Lambda:
             if (e.args) {
-                for (const auto& d : e.args->defaults) f(d);
-                for (const auto& d : e.args->kw_defaults) f(d);
+                for (const auto& d : e.args->defaults) visit(d);
+                for (const auto& d : e.args->kw_defaults) visit(d);
             }
             return;
         case ExprKind::ListComp: case ExprKind::SetComp: case ExprKind::DictComp: case ExprKind::GeneratorExp:
-            if (!e.generators.empty()) f(e.generators[0].iter);
+            if (!e.generators.empty()) visit(e.generators[0].iter);
             return;
         default: break;
         }
         for (const ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper,
                                  &e.step, &e.elt, &e.format_spec})
-            f(*p);
-        for (const auto& x : e.elts) f(x);
-        for (const auto& x : e.values) f(x);
-        for (const auto& k : e.keywords) f(k.value);
+            visit(*p);
+        for (const auto& x : e.elts) visit(x);
+        for (const auto& x : e.values) visit(x);
+        for (const auto& k : e.keywords) visit(k.value);
     }
 
     static void collect_nodes(const ExprPtr& e, std::unordered_set<const Expr*>& out) {
@@ -647,17 +706,18 @@ private:
 
     static size_t references(const std::vector<ExprPtr>& stack, const Expr* node, bool* nested) {
         size_t n = 0;
-        std::function<void(const ExprPtr&, bool)> walk = [&](const ExprPtr& e, bool inner) {
-            if (!e) return;
-            if (e.get() == node) {
-                ++n;
-                if (inner && nested) *nested = true;
-                return;
-            }
-            for_each_evaluated_child(*e, [&](const ExprPtr& c) { walk(c, true); });
-        };
-        for (const auto& e : stack) walk(e, false);
+        for (const auto& e : stack) count_references(e, node, false, n, nested);
         return n;
+    }
+
+    static void count_references(const ExprPtr& e, const Expr* node, bool inner, size_t& n, bool* nested) {
+        if (!e) return;
+        if (e.get() == node) {
+            ++n;
+            if (inner && nested) *nested = true;
+            return;
+        }
+        for_each_evaluated_child(*e, [&](const ExprPtr& c) { count_references(c, node, true, n, nested); });
     }
 
     // Stack values that COPY duplicated (more than one slot holds the same node).
@@ -806,7 +866,7 @@ private:
     }
 
     void emit_expr_stmt(Body& out, const ExprPtr& e) {
-        if (is_null(e) || e == for_value_ || silent_.count(e.get())) return;
+        if (is_null(e) || e == for_value_ || is_silent(e)) return;
         if (e->kind != ExprKind::Constant && is_scratch(e)) return;
         // LOAD_CONST None; POP_TOP (a rewriter's placeholder) does nothing; no source compiles to it.
         if (is_const_kind(e, PyValue::Kind::None)) return;
@@ -828,7 +888,7 @@ private:
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
             // (A value a try or with body returns waits below its finally or __exit__ copy's statements.)
-            if (v == stored || is_null(v) || v == for_value_ || silent_.count(v.get()) || slots_.count(v.get()) || imports_.count(v.get()) ||
+            if (v == stored || is_null(v) || v == for_value_ || is_silent(v) || slots_.count(v.get()) || imports_.count(v.get()) ||
                 functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
                 consumed_after_cleanup_.count(v.get()))
                 continue;
@@ -1619,6 +1679,11 @@ private:
     std::pair<uint64_t, uint64_t> effect_span(const ExprPtr& e) {
         if (!e) return {0, 0};
         if (e->span.owner == scope_number_) return {e->span.first, e->span.last};
+        return compute_effect_span(e);
+    }
+
+    // (Out of line: the memoized answer above is the common one, inlined at the callers.)
+    [[gnu::noinline]] std::pair<uint64_t, uint64_t> compute_effect_span(const ExprPtr& e) {
         std::pair<uint64_t, uint64_t> span{0, 0};
         auto add = [&](std::pair<uint64_t, uint64_t> s) {
             if (!s.second) return;
@@ -1638,17 +1703,22 @@ private:
     // shuffles (SWAP) made the bytecode compute them in another order, the operands are written to
     // temporaries in the order they were computed.
     void keep_evaluation_order(const ExprPtr& node, Body& out) {
-        std::vector<ExprPtr*> slots = evaluation_slots(*node);
-        if (slots.size() < 2) return;
+        // (Checked over the slots as they are visited: almost every node is in order, and a
+        // vector of its slots per node built cost an allocation each.)
+        size_t count = 0;
+        for_each_evaluation_slot(*node, [&](ExprPtr&) { ++count; });
+        if (count < 2) return;
         uint64_t last = 0;
         bool ordered = true;
-        for (ExprPtr* slot : slots) {
-            auto span = effect_span(*slot);
-            if (!span.second) continue;
+        for_each_evaluation_slot(*node, [&](ExprPtr& slot) {
+            auto span = effect_span(slot);
+            if (!span.second) return;
             if (span.first < last) ordered = false;
             last = std::max(last, span.second);
-        }
+        });
         if (ordered) return;
+        std::vector<ExprPtr*> slots;
+        for_each_evaluation_slot(*node, [&](ExprPtr& slot) { slots.push_back(&slot); });
         std::vector<ExprPtr*> effectful;
         for (ExprPtr* slot : slots)
             if (effect_span(*slot).second && !is_marker_value(*slot)) effectful.push_back(slot);
@@ -1670,11 +1740,11 @@ private:
         node->span.owner = 0;  // (its operands changed)
     }
 
-    // The operand slots of a node in the order Python evaluates them.
-    static std::vector<ExprPtr*> evaluation_slots(Expr& e) {
-        std::vector<ExprPtr*> slots;
+    // Calls f on the operand slots of a node (those that hold one) in the order Python evaluates them.
+    template <class F>
+    static void for_each_evaluation_slot(Expr& e, F&& f) {
         auto one = [&](ExprPtr& p) {
-            if (p) slots.push_back(&p);
+            if (p) f(p);
         };
         switch (e.kind) {
         case ExprKind::Call:
@@ -1704,7 +1774,6 @@ private:
         case ExprKind::FormattedValue: one(e.value); one(e.format_spec); break;
         default: break;
         }
-        return slots;
     }
 
     // In-place updates (LIST_EXTEND and friends) of a display that COPY duplicated must update
@@ -1784,7 +1853,7 @@ private:
             std::swap(stack.back(), stack[stack.size() - op.arg]);
             return;
         }
-        case N::PushNull: stack.push_back(null_); return;
+        case N::PushNull: stack.push_back(null_.get()); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
         case N::Load: case N::LoadClosure: {
             // LOAD_CLOSURE pushes the cell itself, which only a closure tuple takes (MAKE_FUNCTION
@@ -1803,7 +1872,7 @@ private:
             if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError") {
                 // A module or class body loads a written name with LOAD_NAME: a LOAD_GLOBAL of it is an assert's.
                 if (!(code_.flags & kCoOptimized)) {
-                    stack.push_back(assertion_error_);
+                    stack.push_back(assertion_error_.get());
                     return;
                 }
                 global_assertion_errors_.insert(name.get());
@@ -1872,9 +1941,9 @@ private:
             emit_stmt(out, s);
             return;
         }
-        case N::LoadAssertionError: stack.push_back(assertion_error_); return;
-        case N::LoadBuildClass: stack.push_back(build_class_); return;
-        case N::LoadLocals: stack.push_back(null_); return;
+        case N::LoadAssertionError: stack.push_back(assertion_error_.get()); return;
+        case N::LoadBuildClass: stack.push_back(build_class_.get()); return;
+        case N::LoadLocals: stack.push_back(null_.get()); return;
         case N::LoadSuperAttr: {
             auto self = pop(stack), cls = pop(stack), super_fn = pop(stack);
             auto call = make_expr(ExprKind::Call);
@@ -2134,7 +2203,7 @@ private:
             if (add_display_item(op, stack)) return;
             require_comprehension_code();
             element_ = {lambda_or(pop(stack))};
-            emit_expr_stmt(out, element_marker_);
+            emit_expr_stmt(out, element_marker_.get());
             return;
         }
         case N::MapAdd: {
@@ -2143,7 +2212,7 @@ private:
             require_comprehension_code();
             auto value = pop(stack), key = pop(stack);
             element_ = {lambda_or(key), lambda_or(value)};
-            emit_expr_stmt(out, element_marker_);
+            emit_expr_stmt(out, element_marker_.get());
             return;
         }
         case N::Yield: {
@@ -2167,21 +2236,21 @@ private:
         }
         case N::PushExcInfo: {
             ExprPtr exc = pop(stack);
-            if (exc != exception_) unsupported("PUSH_EXC_INFO outside an exception handler");
-            stack.push_back(previous_exception_);
+            if (!exception_.is(exc)) unsupported("PUSH_EXC_INFO outside an exception handler");
+            stack.push_back(previous_exception_.get());
             stack.push_back(exc);
             return;
         }
         case N::PopExcept: {
-            if (pop(stack) != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+            if (!previous_exception_.is(pop(stack))) unsupported("POP_EXCEPT of an unusual stack");
             pop_except_serial_ = make_expr(ExprKind::Name)->serial;
             return;
         }
         case N::CheckExcMatch: {
             ExprPtr type = pop(stack);
-            if (stack.empty() || stack.back() != exception_) unsupported("CHECK_EXC_MATCH of an unusual stack");
+            if (stack.empty() || !exception_.is(stack.back())) unsupported("CHECK_EXC_MATCH of an unusual stack");
             auto test = make_expr(ExprKind::Call);
-            test->value = exception_matches_;
+            test->value = exception_matches_.get();
             test->elts.push_back(type);
             stack.push_back(test);
             return;
@@ -2276,7 +2345,7 @@ private:
         // `class C(*bases)` or `class C(**kw)` passes __build_class__ its arguments as a list or tuple:
         // the class body's function first.
         size_t below = stack.size() - (!stack.empty() && is_null(stack.back()) ? 1 : 0);  // 3.13 pushes NULL after the callable
-        bool class_arguments = op.kind != N::BuildSet && below > 0 && stack[below - 1] == build_class_;
+        bool class_arguments = op.kind != N::BuildSet && below > 0 && build_class_.is(stack[below - 1]);
         for (auto& x : e->elts) {
             if ((op.kind == N::BuildTuple && is_starred_annotation(x)) || (class_arguments && x == e->elts[0])) continue;
             if (slots_.count(x.get()) || x == for_value_) unsupported("unusual tuple of pending targets");
@@ -2452,7 +2521,7 @@ private:
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
         }
-        if (callable == build_class_) {
+        if (build_class_.is(callable)) {
             std::vector<Keyword> keywords;
             for (size_t k = 0; k < kwnames.size(); ++k) keywords.push_back({kwnames[k], args[npos + k]});
             return stack.push_back(class_definition(positional, keywords));
@@ -2545,7 +2614,7 @@ private:
         if (!self.empty()) unsupported("CALL_FUNCTION_EX with a bound self (unusual bytecode)");
         auto e = make_expr(ExprKind::Call);
         e->value = callable;
-        if (callable == build_class_ && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
+        if (build_class_.is(callable) && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
             unsupported("a class of unusual bytecode");
         if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
         else if (is_const_kind(args, PyValue::Kind::Tuple))
@@ -2563,7 +2632,7 @@ private:
                 e->keywords.push_back({std::nullopt, kwargs});
             }
         }
-        if (callable == build_class_) return stack.push_back(class_definition(e->elts, e->keywords));
+        if (build_class_.is(callable)) return stack.push_back(class_definition(e->elts, e->keywords));
         stack.push_back(e);
     }
 
@@ -2765,7 +2834,7 @@ private:
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
-                } else if (s->kind == StmtKind::Expr && s->value == inner.element_marker_) {
+                } else if (s->kind == StmtKind::Expr && inner.element_marker_.is(s->value)) {
                 } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
                            s->value->value) {
                     inner.element_ = {s->value->value};
@@ -3069,7 +3138,7 @@ private:
     // side's block goes to `inner`.
     bool read_inner_short_circuit(int block, const NeutralOp& jump, std::vector<ExprPtr>& stack, std::vector<int>& inner) {
         int right = block + 1, target = cfg_.block_at_offset(jump.target);
-        if (stack.empty() || target != right + 1 || cfg_.block(right).preds != std::vector<int>{block} ||
+        if (stack.empty() || target != right + 1 || !is_only(cfg_.block(right).preds, block) ||
             cfg_.block(target).preds.size() != 2 || seen_emitted(right) || seen_emitted(target) || is_chain_cleanup(target) ||
             cfg_.block(right).handler != cfg_.block(block).handler || cfg_.block(target).handler != cfg_.block(block).handler)
             return false;
@@ -3086,10 +3155,12 @@ private:
     // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
     // a jump that cannot raise outside the exception table's range around it (a handler of its
     // own starts a block), though it tests the value `block` computed.
+    static bool is_only(const std::vector<int>& edges, int block) { return edges.size() == 1 && edges[0] == block; }
+
     bool is_lone_jump_after(int block) const {
         if (block + 1 >= cfg_.size()) return false;
         const Block& next = cfg_.block(block + 1);
-        return cfg_.block(block).succs == std::vector<int>{block + 1} && next.preds == std::vector<int>{block} &&
+        return is_only(cfg_.block(block).succs, block + 1) && is_only(next.preds, block) &&
                next.last - next.first == 1 && ops_[next.first].kind == N::JumpIf;
     }
 
@@ -3495,9 +3566,9 @@ private:
                 return false;
             }
             case N::Reraise: {  // the compiler's re-raise at the end of a `finally` or of unmatched `except`s
-                if (term->arg != 0 || pop(stack) != exception_) unsupported("RERAISE outside the end of a handler");
+                if (term->arg != 0 || !exception_.is(pop(stack))) unsupported("RERAISE outside the end of a handler");
                 auto s = make_stmt(StmtKind::Raise);
-                s->value = reraise_;
+                s->value = reraise_.get();
                 // After the POP_EXCEPT of its block: an except clause is over, and this is the
                 // compiler's copy of the re-raise that ends the enclosing finally body after it.
                 if (pops_except_before(b, term)) tail_after_clause_.insert(s.get());
@@ -4072,7 +4143,7 @@ private:
 
     // The test of an except clause (the handler's structure is read from its if/else nesting).
     bool is_exception_match(const ExprPtr& test) const {
-        return test->kind == ExprKind::Call && test->value == exception_matches_;
+        return test->kind == ExprKind::Call && exception_matches_.is(test->value);
     }
 
     // Whether every path from `from` stays in the blocks before `until` and ends there: by return,
@@ -4191,23 +4262,27 @@ private:
     // handler covering `floor` itself is no way for the sides to meet.)
     int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
         int own_handler = cfg_.block(floor).handler;
-        auto reach = [&](int from) {
-            std::vector<bool> seen(cfg_.size(), false);
-            std::vector<int> work = {from};
+        // Blocks reached from `a` get bit 1, from `b` bit 2 (one mark vector and one work list for
+        // both walks: this runs for every if statement).
+        std::vector<uint8_t> reached;
+        std::vector<int> work;
+        auto reach = [&](int from, uint8_t bit) {
+            work.assign(1, from);
             while (!work.empty()) {
                 int k = work.back();
                 work.pop_back();
-                if (k <= floor || seen[k]) continue;
-                seen[k] = true;
+                if (k <= floor || (reached[k] & bit)) continue;
+                reached[k] |= bit;
                 for (int s : cfg_.block(k).succs) work.push_back(s);
                 if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler) work.push_back(h);
             }
-            return seen;
         };
         if (a < 0 || b < 0) return -1;
-        std::vector<bool> from_a = reach(a), from_b = reach(b);
+        reached.assign(size_t(cfg_.size()), 0);
+        reach(a, 1);
+        reach(b, 2);
         for (int k = floor + 1; k < cfg_.size(); ++k)
-            if (from_a[k] && from_b[k]) return k;
+            if (reached[k] == 3) return k;
         return -1;
     }
 
@@ -4272,7 +4347,7 @@ private:
             // A branch that goes on to the next iteration has left the with statements it was in.
             bool to_next_iteration = merge == next_iteration(loop);
             for (size_t k = after.size(); k < stack.size(); ++k)
-                if (stack[k] != exception_ && stack[k] != previous_exception_ && !(to_next_iteration && with_exits_.count(stack[k].get())))
+                if (!exception_.is(stack[k]) && !previous_exception_.is(stack[k]) && !(to_next_iteration && with_exits_.count(stack[k].get())))
                     unsupported("branches that leave different stacks");
             stack.resize(after.size());
         }
@@ -4358,7 +4433,7 @@ private:
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
         auto is_assertion_error = [&](const ExprPtr& e) {
-            return e == assertion_error_ || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
+            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
         };
         ExprPtr msg;
         if (exc && is_assertion_error(exc)) {
@@ -4731,7 +4806,7 @@ private:
             }
             // (Going on where the clause does, `break` ran the clause's POP_EXCEPT.)
             if (loop.break_end >= 0 && loop.break_end == open_clauses_.back().after) {
-                if (stack.empty() || stack.back() != previous_exception_) unsupported("POP_EXCEPT of an unusual stack");
+                if (stack.empty() || !previous_exception_.is(stack.back())) unsupported("POP_EXCEPT of an unusual stack");
                 stack.pop_back();
             }
             emit_stmt(out, s);
@@ -5058,9 +5133,13 @@ private:
         return chain;
     }
 
+    // Whether `handler` is in handler_chain(block) (walked without building the chain: past a
+    // cycle the walk only meets handlers it has checked already).
     bool inside(int block, int handler) const {
-        std::vector<int> chain = handler_chain(block);
-        return std::find(chain.begin(), chain.end(), handler) != chain.end();
+        int steps = 0;
+        for (int h = cfg_.block(block).handler; h >= 0 && steps < 256; h = cfg_.block(h).handler, ++steps)
+            if (h == handler) return true;
+        return false;
     }
 
     // The outermost try/with handler covering `block` whose statement is not open yet.
@@ -5330,7 +5409,7 @@ private:
         if (info.lasti || (info.depth != stack.size() && !values_across_try))
             unsupported("a try statement with values on the stack");
         std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
-        handler_stack.push_back(exception_);
+        handler_stack.push_back(exception_.get());
         int after = handler_exit(handler, loop);
         // Clauses that all leave by continue/break (which they then say): the statement ends where
         // the layout says, or where the enclosing region does when the body goes on there.
@@ -5518,11 +5597,11 @@ private:
     int emit_except_star_clauses(int handler, int after, int exit, std::vector<ExceptHandler>& clauses, std::vector<ExprPtr>& stack,
                                  Body& tail) {
         auto refuse = [&](const char* why) { unsupported(std::string("an except* statement of an unusual shape: ") + why); };
-        if (stack.empty() || stack.back() != exception_) refuse("handler stack");
+        if (stack.empty() || !exception_.is(stack.back())) refuse("handler stack");
         // The clauses run above the previous exception, the group, the list and the unmatched rest.
         std::vector<ExprPtr> clause_stack(stack.begin(), stack.end() - 1);
-        clause_stack.push_back(previous_exception_);
-        clause_stack.push_back(exception_);
+        clause_stack.push_back(previous_exception_.get());
+        clause_stack.push_back(exception_.get());
         clause_stack.push_back(marker("<raised groups>"));
         clause_stack.push_back(marker("<unmatched group>"));
         emitted_[handler] = true;
@@ -5813,7 +5892,7 @@ private:
     // of the clause because it could not be hoisted after the statement, would mean another thing.
     void require_no_raise_after_clause(const Stmt& t) const {
         for (const ExceptHandler& h : t.handlers)
-            if (!h.body.empty() && h.body.back()->kind == StmtKind::Raise && h.body.back()->value != reraise_ &&
+            if (!h.body.empty() && h.body.back()->kind == StmtKind::Raise && !reraise_.is(h.body.back()->value) &&
                 tail_after_clause_.count(h.body.back().get()))
                 unsupported("a raise after an except clause that the compiler copied into it");
     }
@@ -6172,10 +6251,10 @@ private:
     }
 
     bool is_except_clause_test(const ExprPtr& test) const {
-        return test->kind == ExprKind::Call && test->value == exception_matches_;
+        return test->kind == ExprKind::Call && exception_matches_.is(test->value);
     }
 
-    bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && s->value == reraise_; }
+    bool is_reraise(const StmtPtr& s) const { return s->kind == StmtKind::Raise && reraise_.is(s->value); }
 
     // The handler body simulates to `if <match T1>: ... elif <match T2>: ... else: <re-raise>` or
     // ends in a bare `except` body; each branch is one clause.
@@ -6207,7 +6286,7 @@ private:
 
     void finish_clause(ExceptHandler& h) {
         auto& b = h.body;
-        if (!b.empty() && b[0]->kind == StmtKind::Assign && b[0]->value == exception_ && b[0]->targets.size() == 1 &&
+        if (!b.empty() && b[0]->kind == StmtKind::Assign && exception_.is(b[0]->value) && b[0]->targets.size() == 1 &&
             b[0]->targets[0]->kind == ExprKind::Name) {
             h.name = b[0]->targets[0]->id;
             b.erase(b.begin());
@@ -6634,7 +6713,7 @@ public:
     }
 
     std::vector<ExprPtr> element_;
-    ExprPtr element_marker_ = marker("<element>");
+    LazyMarker element_marker_{"<element>"};
     int64_t next_loop_constant_ = 0;  // see infinite_loop_test
 
 private:
@@ -6650,18 +6729,18 @@ private:
     bool exits_copied_;  // the compiler copies short exit blocks into jumps to them (3.10+)
     bool assert_loads_global_;
     // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
-    std::unordered_set<const Expr*> global_assertion_errors_;
+    std::set<const Expr*> global_assertion_errors_;
     bool loop_test_constant_kept_;
     bool while_test_repeated_;
     bool comprehension_jumps_by_line_;
-    ExprPtr null_ = marker("<NULL>");
-    ExprPtr build_class_ = marker("<build class>");
-    ExprPtr assertion_error_ = marker("AssertionError");
+    LazyMarker null_{"<NULL>"};
+    LazyMarker build_class_{"<build class>"};
+    LazyMarker assertion_error_{"AssertionError"};
     ExprPtr for_value_, for_target_;
-    ExprPtr exception_ = marker(kException);
-    ExprPtr previous_exception_ = marker(kPreviousException);
-    ExprPtr exception_matches_ = marker(kExceptionMatches);
-    ExprPtr reraise_ = marker(kReraise);
+    LazyMarker exception_{kException};
+    LazyMarker previous_exception_{kPreviousException};
+    LazyMarker exception_matches_{kExceptionMatches};
+    LazyMarker reraise_{kReraise};
     std::map<int, HandlerInfo> handlers_;
     mutable std::map<std::pair<int, int>, bool> loop_edge_cache_;
     mutable std::vector<bool> reachable_;
@@ -6680,7 +6759,7 @@ private:
         size_t bodies;
     };
     std::vector<OpenClause> open_clauses_;
-    std::unordered_map<const Expr*, ExprPtr> with_context_, with_target_;
+    std::map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).
     std::set<const Expr*> async_withs_, async_exit_results_;
@@ -6688,20 +6767,20 @@ private:
     // comprehensions of coroutine code objects whose await has not been seen yet.
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
     std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
-    std::unordered_map<const Expr*, FunctionValue> functions_;
-    std::unordered_map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
-    std::unordered_map<const Expr*, StmtPtr> classes_;
-    std::unordered_map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
-    std::unordered_map<const Expr*, ImportValue> imports_;
-    std::unordered_map<const Expr*, std::pair<ExprPtr, std::string>> import_froms_;
-    std::unordered_map<const Stmt*, const Expr*> open_from_;
+    std::map<const Expr*, FunctionValue> functions_;
+    std::map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
+    std::map<const Expr*, StmtPtr> classes_;
+    std::map<const Expr*, std::shared_ptr<PendingUnpack>> slots_;
+    std::map<const Expr*, ImportValue> imports_;
+    std::map<const Expr*, std::pair<ExprPtr, std::string>> import_froms_;
+    std::map<const Stmt*, const Expr*> open_from_;
     std::vector<ExprPtr> keep_alive_;
     std::vector<StmtPtr> keep_stmt_;
     std::vector<ExprPtr> parallel_targets_, parallel_values_;
     size_t base_ = 0;  // stack depth below which values belong to enclosing loops, not the statement
     std::vector<ExprPtr>* current_stack_ = nullptr;  // while step() runs: the stack emit_stmt keeps correct
     size_t current_op_ = 0;                          // while step() runs: the op's index in ops_
-    std::unordered_map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
+    std::map<const Expr*, ExprPtr> alias_;  // a duplicated value -> the name a store gave it
     int temporaries_ = 0;
     // This scope's number, unique in the thread (an address could be reused by the next scope).
     const uint64_t scope_number_ = [] {
@@ -6748,8 +6827,8 @@ private:
     std::set<std::pair<std::string, Scope>> comprehension_walrus_stores_;
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
-    std::unordered_map<const Expr*, std::string> saved_bindings_;
-    std::unordered_map<const Expr*, ExprKind> accumulators_;
+    std::map<const Expr*, std::string> saved_bindings_;
+    std::map<const Expr*, ExprKind> accumulators_;
     // Dict displays of more than 16 entries (3.10+): built by MAP_ADD 1, chunk by chunk.
     std::set<const Expr*> chunked_dicts_;
     // The name of the innermost enclosing class (private names are mangled with it); empty outside.
@@ -6758,9 +6837,9 @@ private:
     // Type parameters (see type_params.h): `<type parameter>` markers -> what they are; a generic
     // wrapper's `<generic function>` markers -> the function and its type parameter tuple; the
     // calls of generic wrappers -> the definition (def, class or type statement) they make.
-    std::unordered_map<const Expr*, TypeParam> type_param_values_;
-    std::unordered_map<const Expr*, std::pair<FunctionValue, ExprPtr>> generic_functions_;
-    std::unordered_map<const Expr*, StmtPtr> generic_defs_;
+    std::map<const Expr*, TypeParam> type_param_values_;
+    std::map<const Expr*, std::pair<FunctionValue, ExprPtr>> generic_functions_;
+    std::map<const Expr*, StmtPtr> generic_defs_;
     bool annotations_set_up_ = false;  // SETUP_ANNOTATIONS seen
     // A 3.13+ class body's __static_attributes__ (the attributes its methods store on self, as
     // written), and for a function in a class body, its class's.
@@ -6779,7 +6858,7 @@ DecompileOutput decompile(const CodeObject& code, const DecompileOptions& option
         if (code.name != "<module>") {
             CodeObject empty;
             empty.version = code.version;
-            StructuredDecompiler host(empty, result.failures, options);
+            StructuredDecompiler host(StructuredDecompiler::Host{}, empty, result.failures, options);
             body.push_back(host.standalone_definition(code));
             result.source = print_module(body, print_options(code.version));
             return result;

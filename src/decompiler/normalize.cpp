@@ -457,12 +457,11 @@ private:
     }
 
     NeutralOp& emit(N kind) {
-        NeutralOp op;
+        NeutralOp& op = out_.emplace_back();  // (in place: an op is some 150 bytes)
         op.kind = kind;
         op.offset = ins_[i_].offset;
         op.line = ins_[i_].position.line;
-        out_.push_back(std::move(op));
-        return out_.back();
+        return op;
     }
     void emit_count(N kind, int64_t n) { emit(kind).arg = n; }
     void emit_named(N kind, std::string name) { emit(kind).name = std::move(name); }

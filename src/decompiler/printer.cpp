@@ -64,12 +64,12 @@ public:
         case ExprKind::BoolOp: {
             int p = e.id == "and" ? kAnd : kOr;
             std::string text;
-            for (size_t i = 0; i < e.elts.size(); ++i) text += concat(i ? concat(" ", e.id, " ") : "", expr(*e.elts[i], p + 1));
+            for (size_t i = 0; i < e.elts.size(); ++i) append(text, i ? concat(" ", e.id, " ") : "", expr(*e.elts[i], p + 1));
             return wrap(text, prec > p);
         }
         case ExprKind::Compare: {
             std::string text = expr(*e.left, kCmp + 1);
-            for (size_t i = 0; i < e.ops.size(); ++i) text += concat(" ", e.ops[i], " ", expr(*e.elts[i], kCmp + 1));
+            for (size_t i = 0; i < e.ops.size(); ++i) append(text, " ", e.ops[i], " ", expr(*e.elts[i], kCmp + 1));
             return wrap(text, prec > kCmp);
         }
         case ExprKind::IfExp:
@@ -92,8 +92,8 @@ public:
             std::string text;
             for (size_t i = 0; i < e.values.size(); ++i) {
                 if (i) text += ", ";
-                if (!e.elts[i]) text += concat("**", expr(*e.values[i], kExpr));
-                else text += concat(expr(*e.elts[i], kTest), ": ", expr(*e.values[i], kTest));
+                if (!e.elts[i]) append(text, "**", expr(*e.values[i], kExpr));
+                else append(text, expr(*e.elts[i], kTest), ": ", expr(*e.values[i], kTest));
             }
             return concat("{", text, "}");
         }
@@ -118,7 +118,10 @@ public:
 
     std::string items(const std::vector<ExprPtr>& list, int prec) {
         std::string text;
-        for (size_t i = 0; i < list.size(); ++i) text += concat(i ? ", " : "", expr(*list[i], prec));
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (i) text += ", ";
+            text += expr(*list[i], prec);
+        }
         return text;
     }
 
@@ -130,7 +133,7 @@ public:
                 std::string text;
                 for (size_t i = 0; i < index.elts.size(); ++i) {
                     const Expr& x = *index.elts[i];
-                    text += concat(i ? ", " : "", x.kind == ExprKind::Slice ? slice(x) : expr(x, kTest));
+                    append(text, i ? ", " : "", x.kind == ExprKind::Slice ? slice(x) : expr(x, kTest));
                 }
                 return index.elts.size() == 1 ? text + "," : text;
             }
@@ -140,31 +143,36 @@ public:
 
     std::string slice(const Expr& s) {
         std::string text = concat(s.lower ? expr(*s.lower, kTest) : "", ":", s.upper ? expr(*s.upper, kTest) : "");
-        if (s.step) text += concat(":", expr(*s.step, kTest));
+        if (s.step) append(text, ":", expr(*s.step, kTest));
         return text;
     }
 
     std::string call(const Expr& e) {
         std::string text = expr(*e.value, kAtom);
-        std::vector<std::string> parts;
         if (e.elts.size() == 1 && e.keywords.empty() && e.elts[0]->kind == ExprKind::GeneratorExp)
             return concat(text, expr(*e.elts[0], kTest));
-        for (const auto& a : e.elts) parts.push_back(expr(*a, kTest));
-        for (const auto& k : e.keywords)
-            parts.push_back(k.arg ? concat(*k.arg, "=", expr(*k.value, kTest)) : concat("**", expr(*k.value, kExpr)));
         text += "(";
-        for (size_t i = 0; i < parts.size(); ++i) text += concat(i ? ", " : "", parts[i]);
-        return text + ")";
+        bool first = true;
+        auto argument = [&](const std::string& part) {
+            if (!first) text += ", ";
+            text += part;
+            first = false;
+        };
+        for (const auto& a : e.elts) argument(expr(*a, kTest));
+        for (const auto& k : e.keywords)
+            argument(k.arg ? concat(*k.arg, "=", expr(*k.value, kTest)) : concat("**", expr(*k.value, kExpr)));
+        text += ")";
+        return text;
     }
 
     std::string generators(const Expr& e) {
         std::string text;
         for (const auto& g : e.generators) {
-            text += concat(g.is_async ? " async for " : " for ", target(*g.target), " in ", expr(*g.iter, kTest + 1));
+            append(text, g.is_async ? " async for " : " for ", target(*g.target), " in ", expr(*g.iter, kTest + 1));
             for (size_t k = 0; k < g.ifs.size(); ++k) {
                 // (Inside brackets a line may break; not inside an f-string's braces.)
                 bool own_line = k < g.ifs_on_own_line.size() && g.ifs_on_own_line[k] && in_fstring_ == 0;
-                text += concat(own_line ? concat("\n", std::string(size_t((depth_ + 1) * options_.indent), ' '), "if ") : " if ",
+                append(text, own_line ? concat("\n", std::string(size_t((depth_ + 1) * options_.indent), ' '), "if ") : " if ",
                                expr(*g.ifs[k], kTest + 1));
             }
         }
@@ -209,12 +217,12 @@ public:
         case K::Tuple: {
             if (v.items.empty()) return "()";
             std::string text;
-            for (size_t i = 0; i < v.items.size(); ++i) text += concat(i ? ", " : "", constant(*v.items[i], kTest));
+            for (size_t i = 0; i < v.items.size(); ++i) append(text, i ? ", " : "", constant(*v.items[i], kTest));
             return concat("(", text, v.items.size() == 1 ? ",)" : ")");
         }
         case K::FrozenSet: {
             std::string text;
-            for (size_t i = 0; i < v.items.size(); ++i) text += concat(i ? ", " : "", constant(*v.items[i], kTest));
+            for (size_t i = 0; i < v.items.size(); ++i) append(text, i ? ", " : "", constant(*v.items[i], kTest));
             return v.items.empty() ? std::string("frozenset()") : concat("frozenset({", text, "})");
         }
         case K::StopIteration: return "StopIteration";
@@ -279,9 +287,9 @@ public:
             } else if (part->kind == ExprKind::FormattedValue) {
                 std::string inner = expr(*part->value, kTest + 1);
                 if (!inner.empty() && inner[0] == '{') inner = " " + inner;
-                text += concat("{", inner);
-                if (part->conversion > 0) text += concat("!", std::string(1, char(part->conversion)));
-                if (part->format_spec) text += concat(":", fstring_body(*part->format_spec, quote));
+                append(text, "{", inner);
+                if (part->conversion > 0) append(text, "!", std::string(1, char(part->conversion)));
+                if (part->format_spec) append(text, ":", fstring_body(*part->format_spec, quote));
                 text += "}";
             } else {
                 throw Error(Error::Kind::Unsupported, "an f-string part that is neither text nor a field");
@@ -305,7 +313,7 @@ public:
                 out += body.substr(i, 2);
                 ++i;
             } else if (c == quote[0]) {
-                out += concat("\\", std::string(1, c));
+                append(out, "\\", std::string(1, c));
             } else if (c == '{' || c == '}') {
                 out += std::string(2, c);
             } else {
@@ -322,8 +330,8 @@ public:
         size_t index = 0;
         auto one = [&](const Arg& arg, const ExprPtr& def) {
             std::string text = arg.name;
-            if (annotations && arg.annotation) text += concat(": ", expr(*arg.annotation, kTest));
-            if (def) text += concat(annotations && arg.annotation ? " = " : "=", expr(*def, kTest));
+            if (annotations && arg.annotation) append(text, ": ", expr(*arg.annotation, kTest));
+            if (def) append(text, annotations && arg.annotation ? " = " : "=", expr(*def, kTest));
             return text;
         };
         for (const auto& arg : a.posonlyargs) {
@@ -341,7 +349,7 @@ public:
             parts.push_back(one(a.kwonlyargs[k], k < a.kw_defaults.size() ? a.kw_defaults[k] : nullptr));
         if (a.kwarg) parts.push_back(concat("**", one(*a.kwarg, nullptr)));
         std::string text;
-        for (size_t i = 0; i < parts.size(); ++i) text += concat(i ? ", " : "", parts[i]);
+        for (size_t i = 0; i < parts.size(); ++i) append(text, i ? ", " : "", parts[i]);
         return text;
     }
 
@@ -352,7 +360,7 @@ public:
     }
 
     void line(int depth, const std::string& text) {
-        out_ += std::string(size_t(depth * options_.indent), ' ');
+        out_.append(size_t(depth * options_.indent), ' ');
         out_ += text;
         out_ += '\n';
     }
@@ -364,7 +372,7 @@ public:
             for (const auto& d : s.decorators) line(depth, concat("@", expr(*d, kExpr)));
             std::string head = concat(s.is_async ? "async def " : "def ", s.name, type_params(s), "(",
                                       arguments(*s.args, true), ")");
-            if (s.annotation) head += concat(" -> ", expr(*s.annotation, kTest));
+            if (s.annotation) append(head, " -> ", expr(*s.annotation, kTest));
             line(depth, head + ":");
             return body(s.body, depth + 1);
         }
@@ -377,7 +385,7 @@ public:
             std::string head = concat("class ", s.name, type_params(s));
             if (!parts.empty()) {
                 head += "(";
-                for (size_t i = 0; i < parts.size(); ++i) head += concat(i ? ", " : "", parts[i]);
+                for (size_t i = 0; i < parts.size(); ++i) append(head, i ? ", " : "", parts[i]);
                 head += ")";
             }
             line(depth, head + ":");
@@ -386,12 +394,12 @@ public:
         case StmtKind::Return: return line(depth, s.value ? concat("return ", expr(*s.value, kTuple)) : "return");
         case StmtKind::Delete: {
             std::string text = "del ";
-            for (size_t i = 0; i < s.targets.size(); ++i) text += concat(i ? ", " : "", target(*s.targets[i]));
+            for (size_t i = 0; i < s.targets.size(); ++i) append(text, i ? ", " : "", target(*s.targets[i]));
             return line(depth, text);
         }
         case StmtKind::Assign: {
             std::string text;
-            for (const auto& t : s.targets) text += concat(target(*t), " = ");
+            for (const auto& t : s.targets) append(text, target(*t), " = ");
             return line(depth, text + expr(*s.value, kTuple));
         }
         case StmtKind::AugAssign:
@@ -399,7 +407,7 @@ public:
         case StmtKind::AnnAssign: {
             std::string t = s.simple ? target(*s.target) : concat("(", target(*s.target), ")");
             std::string text = concat(t, ": ", expr(*s.annotation, kTest));
-            if (s.value) text += concat(" = ", expr(*s.value, kTuple));
+            if (s.value) append(text, " = ", expr(*s.value, kTuple));
             return line(depth, text);
         }
         case StmtKind::For:
@@ -422,10 +430,10 @@ public:
         case StmtKind::With: {
             std::string text = s.is_async ? "async with " : "with ";
             for (size_t i = 0; i < s.items.size(); ++i) {
-                text += concat(i ? ", " : "", expr(*s.items[i].context, kTest));
+                append(text, i ? ", " : "", expr(*s.items[i].context, kTest));
                 if (s.items[i].target) {  // a tuple target needs its parentheses: `with a as (x, y)`
                     const Expr& t = *s.items[i].target;
-                    text += concat(" as ", t.kind == ExprKind::Tuple ? concat("(", target(t), ")") : target(t));
+                    append(text, " as ", t.kind == ExprKind::Tuple ? concat("(", target(t), ")") : target(t));
                 }
             }
             line(depth, text + ":");
@@ -433,8 +441,8 @@ public:
         }
         case StmtKind::Raise: {
             std::string text = "raise";
-            if (s.value) text += concat(" ", expr(*s.value, kTest));
-            if (s.cause) text += concat(" from ", expr(*s.cause, kTest));
+            if (s.value) append(text, " ", expr(*s.value, kTest));
+            if (s.cause) append(text, " from ", expr(*s.cause, kTest));
             return line(depth, text);
         }
         case StmtKind::Try: {
@@ -442,8 +450,8 @@ public:
             body(s.body, depth + 1);
             for (const auto& h : s.handlers) {
                 std::string text = s.is_star ? "except*" : "except";
-                if (h.type) text += concat(" ", expr(*h.type, kTest));
-                if (!h.name.empty()) text += concat(" as ", h.name);
+                if (h.type) append(text, " ", expr(*h.type, kTest));
+                if (!h.name.empty()) append(text, " as ", h.name);
                 line(depth, text + ":");
                 body(h.body, depth + 1);
             }
@@ -462,18 +470,18 @@ public:
         case StmtKind::Import: {
             std::string text = "import ";
             for (size_t i = 0; i < s.aliases.size(); ++i)
-                text += concat(i ? ", " : "", s.aliases[i].name, s.aliases[i].asname.empty() ? "" : concat(" as ", s.aliases[i].asname));
+                append(text, i ? ", " : "", s.aliases[i].name, s.aliases[i].asname.empty() ? "" : concat(" as ", s.aliases[i].asname));
             return line(depth, text);
         }
         case StmtKind::ImportFrom: {
             std::string text = concat("from ", std::string(size_t(s.level), '.'), s.name, " import ");
             for (size_t i = 0; i < s.aliases.size(); ++i)
-                text += concat(i ? ", " : "", s.aliases[i].name, s.aliases[i].asname.empty() ? "" : concat(" as ", s.aliases[i].asname));
+                append(text, i ? ", " : "", s.aliases[i].name, s.aliases[i].asname.empty() ? "" : concat(" as ", s.aliases[i].asname));
             return line(depth, text);
         }
         case StmtKind::Global: case StmtKind::Nonlocal: {
             std::string text = s.kind == StmtKind::Global ? "global " : "nonlocal ";
-            for (size_t i = 0; i < s.identifiers.size(); ++i) text += concat(i ? ", " : "", s.identifiers[i]);
+            for (size_t i = 0; i < s.identifiers.size(); ++i) append(text, i ? ", " : "", s.identifiers[i]);
             return line(depth, text);
         }
         case StmtKind::Expr: return line(depth, expr(*s.value, kYield));
@@ -485,7 +493,7 @@ public:
             line(depth, concat("match ", expr(*s.value, kNamedExpr), ":"));
             for (const auto& c : s.cases) {
                 std::string head = concat("case ", pattern(*c.pattern, false));
-                if (c.guard) head += concat(" if ", expr(*c.guard, kNamedExpr));
+                if (c.guard) append(head, " if ", expr(*c.guard, kNamedExpr));
                 line(depth + 1, head + ":");
                 body(c.body, depth + 2);
             }
@@ -503,14 +511,14 @@ public:
         case PatternKind::MatchMapping: {
             std::string text;
             for (size_t i = 0; i < p.keys.size(); ++i)
-                text += concat(i ? ", " : "", expr(*p.keys[i], kTest), ": ", pattern(*p.patterns[i], false));
-            if (!p.name.empty()) text += concat(p.keys.empty() ? "" : ", ", "**", p.name);
+                append(text, i ? ", " : "", expr(*p.keys[i], kTest), ": ", pattern(*p.patterns[i], false));
+            if (!p.name.empty()) append(text, p.keys.empty() ? "" : ", ", "**", p.name);
             return concat("{", text, "}");
         }
         case PatternKind::MatchClass: {
             std::string text = patterns(p.patterns);
             for (size_t i = 0; i < p.kwd_attrs.size(); ++i)
-                text += concat(text.empty() ? "" : ", ", p.kwd_attrs[i], "=", pattern(*p.kwd_patterns[i], false));
+                append(text, text.empty() ? "" : ", ", p.kwd_attrs[i], "=", pattern(*p.kwd_patterns[i], false));
             return concat(expr(*p.cls, kAtom), "(", text, ")");
         }
         case PatternKind::MatchStar: return concat("*", p.name.empty() ? "_" : p.name);
@@ -519,7 +527,7 @@ public:
             return wrap(concat(pattern(*p.pattern, true), " as ", p.name), nested);
         case PatternKind::MatchOr: {
             std::string text;
-            for (size_t i = 0; i < p.patterns.size(); ++i) text += concat(i ? " | " : "", pattern(*p.patterns[i], true));
+            for (size_t i = 0; i < p.patterns.size(); ++i) append(text, i ? " | " : "", pattern(*p.patterns[i], true));
             return wrap(text, nested);
         }
         }
@@ -528,7 +536,7 @@ public:
 
     std::string patterns(const std::vector<PatternPtr>& ps) {
         std::string text;
-        for (size_t i = 0; i < ps.size(); ++i) text += concat(i ? ", " : "", pattern(*ps[i], false));
+        for (size_t i = 0; i < ps.size(); ++i) append(text, i ? ", " : "", pattern(*ps[i], false));
         return text;
     }
 
@@ -550,8 +558,8 @@ public:
             text += i ? ", " : "";
             text += p.kind == TypeParamKind::ParamSpec ? "**" : p.kind == TypeParamKind::TypeVarTuple ? "*" : "";
             text += p.name;
-            if (p.bound) text += concat(": ", expr(*p.bound, kTest));
-            if (p.default_value) text += concat(" = ", expr(*p.default_value, kTest));
+            if (p.bound) append(text, ": ", expr(*p.bound, kTest));
+            if (p.default_value) append(text, " = ", expr(*p.default_value, kTest));
         }
         return text + "]";
     }

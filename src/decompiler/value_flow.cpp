@@ -1,7 +1,7 @@
 #include "value_flow.h"
 
+#include <algorithm>
 #include <map>
-#include <unordered_set>
 
 namespace uncompile {
 
@@ -184,43 +184,24 @@ void inline_in(Body& body, const std::string& prefix, std::map<std::string, size
     }
 }
 
-const Expr* find_duplicate(const ExprPtr& e, std::unordered_set<const Expr*>& seen) {
-    if (!e) return nullptr;
-    if (has_own_effect(*e) && !seen.insert(e.get()).second) return e.get();
-    const Expr* found = nullptr;
-    for_each_child_slot(*e, [&](ExprPtr& c) {
-        if (!found) found = find_duplicate(c, seen);
-    });
-    return found;
+// The nodes with an effect of a tree, in walk order (a node, then its children).
+void collect_effects(const ExprPtr& e, std::vector<const Expr*>& out) {
+    if (!e) return;
+    if (has_own_effect(*e)) out.push_back(e.get());
+    for_each_child_slot(*e, [&](ExprPtr& c) { collect_effects(c, out); });
 }
 
-const Expr* find_duplicate(const Body& body, std::unordered_set<const Expr*>& seen) {
+// ... of a body: each statement's own expressions, then its bodies.
+void collect_effects(const Body& body, std::vector<const Expr*>& out) {
     for (const auto& s : body) {
-        const Expr* found = nullptr;
-        for_each_own_expr(*s, [&](const ExprPtr& e) {
-            if (!found) found = find_duplicate(e, seen);
-        });
-        if (found) return found;
-        for (const Body* b : {&s->body, &s->orelse, &s->finalbody})
-            if ((found = find_duplicate(*b, seen))) return found;
-        for (const auto& h : s->handlers)
-            if ((found = find_duplicate(h.body, seen))) return found;
-        for (const auto& c : s->cases)
-            if ((found = find_duplicate(c.body, seen))) return found;
+        for_each_own_expr(*s, [&](const ExprPtr& e) { collect_effects(e, out); });
+        for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) collect_effects(*b, out);
+        for (const auto& h : s->handlers) collect_effects(h.body, out);
+        for (const auto& c : s->cases) collect_effects(c.body, out);
     }
-    return nullptr;
 }
 
 }  // namespace
-
-bool has_own_effect(const Expr& e) {
-    switch (e.kind) {
-    case ExprKind::Name: case ExprKind::Constant: case ExprKind::Slice: case ExprKind::Tuple: case ExprKind::List:
-    case ExprKind::Lambda: case ExprKind::JoinedStr:
-        return false;
-    default: return true;
-    }
-}
 
 std::set<std::string> names_bound_by(const Stmt& s) {
     std::set<std::string> out;
@@ -299,8 +280,18 @@ void inline_temporaries(Body& body, const std::string& prefix) {
 }
 
 const Expr* duplicated_effect(const Body& body) {
-    std::unordered_set<const Expr*> seen;
-    return find_duplicate(body, seen);
+    // The first visit (in walk order) of a node visited before. (Sorted visits instead of a hash
+    // set of every node: this runs on every body, and almost never finds one.)
+    std::vector<const Expr*> visits;
+    collect_effects(body, visits);
+    std::vector<std::pair<const Expr*, size_t>> by_node;
+    by_node.reserve(visits.size());
+    for (size_t i = 0; i < visits.size(); ++i) by_node.emplace_back(visits[i], i);
+    std::sort(by_node.begin(), by_node.end());
+    size_t first_repeat = visits.size();
+    for (size_t i = 1; i < by_node.size(); ++i)
+        if (by_node[i].first == by_node[i - 1].first) first_repeat = std::min(first_repeat, by_node[i].second);
+    return first_repeat < visits.size() ? visits[first_repeat] : nullptr;
 }
 
 }  // namespace uncompile

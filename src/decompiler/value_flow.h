@@ -18,7 +18,14 @@ namespace uncompile {
 
 // True when evaluating the node itself (not its children) can run user code or observe state:
 // calls, attribute and item access, operators, iteration, formatting. Names and constants are not.
-bool has_own_effect(const ast::Expr& e);
+inline bool has_own_effect(const ast::Expr& e) {  // (inline: asked of every node by several walks)
+    switch (e.kind) {
+    case ast::ExprKind::Name: case ast::ExprKind::Constant: case ast::ExprKind::Slice: case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: case ast::ExprKind::Lambda: case ast::ExprKind::JoinedStr:
+        return false;
+    default: return true;
+    }
+}
 
 // Names a statement binds or unbinds (assignment targets, `del`, imports, definitions, loop targets).
 std::set<std::string> names_bound_by(const ast::Stmt& s);
