@@ -4852,6 +4852,59 @@ SNIPPETS.update(LOOP_BREAK_CHAIN_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in LOOP_BREAK_CHAIN_SNIPPETS for v in ALL_VERSIONS}
 
 
+# More shapes random programs found refused.
+FUZZ_SHAPES_SNIPPETS = {
+    # `return value` inside a branch of a try/finally or with body whose finally body stores more
+    # than once: the value waits below the compiler's copy of the finally body, which is no
+    # parallel assignment of it.
+    "branch_return_through_finally_stores": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append('exit')
+
+def g(a, x, log):
+    try:
+        if x: return a
+    finally:
+        a = 1
+        c = 2
+        log.append((a, c))
+    return log
+
+def h(a, x, log):
+    for i in x:
+        try:
+            if i: return a + i
+            if a: break
+        finally:
+            a = 1
+            c = 2
+    try:
+        try:
+            if x: return a
+        finally:
+            a = 1
+            c = 2
+    finally:
+        a = 5
+        x = 6
+    with CM(log):
+        if a: return a
+        a = 3
+    return a
+
+def f():
+    return g(3, 1, []), g(3, 0, []), h(2, [0, 4], []), h(0, [0], []), h(0, [], [])
+""", "f()"),
+}
+SNIPPETS.update(FUZZ_SHAPES_SNIPPETS)
+EQUIVALENT_NOW |= {("branch_return_through_finally_stores", v) for v in ALL_VERSIONS}
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):
@@ -4927,3 +4980,4 @@ EQUIVALENT_NOW |= {(name, v) for name in ("walrus_short_circuit", "walrus_while"
                                            "walrus_nested_and_values", "walrus_scopes",
                                            "walrus_comprehension_scopes")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+

@@ -3265,6 +3265,14 @@ private:
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
+            // Flow that leaves a try or with body other than at its exit (`return v` inside it, through
+            // the compiler's copies of finally bodies or __exit__ calls): a value the body left there
+            // was computed before those copies run, as the source says, and is no part of their statements.
+            if (!protected_bodies_.empty()) {
+                const ProtectedBody& p = protected_bodies_.back();
+                if (b != p.exit && !in_body(b, p.handler, p.uncovered))
+                    for (size_t k = std::max(p.depth, base); k < stack.size(); ++k) consumed_after_cleanup_.insert(keep(stack[k]));
+            }
             const NeutralOp* term = simulate(b, stack, out);
             // Invariant: the stores of a parallel assignment end within the block that began them
             // (else they would leak into whatever path is structured next).
@@ -5128,7 +5136,7 @@ private:
             spill_values(out, stack, base);
             body_stack = stack;
         }
-        protected_bodies_.push_back({handler, exit, loop, std::move(uncovered)});
+        protected_bodies_.push_back({handler, exit, loop, std::move(uncovered), is_with ? stack.size() - 1 : stack.size()});
         bool body_flows = emit_region(start, exit, body, loop, body_stack, is_with ? stack.size() - 1 : base);
         protected_bodies_.pop_back();
         // ...and what such a body leaves on the stack for later is named inside the body, where it
@@ -6485,6 +6493,7 @@ private:
         int handler, exit;
         const Loop* loop;
         std::vector<bool> uncovered;  // see uncovered_body_blocks
+        size_t depth;                 // the stack's depth where the body starts
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
     // Except clauses being emitted, innermost last: where they go on after POP_EXCEPT, the loop the
