@@ -4900,9 +4900,83 @@ def h(a, x, log):
 def f():
     return g(3, 1, []), g(3, 0, []), h(2, [0, 4], []), h(0, [0], []), h(0, [], [])
 """, "f()"),
+    # A with statement in a finally body whose __exit__ suppresses an exception: the re-raise that
+    # ends the finally body follows the with's clean-up pops (in one block from 3.11 on) and is
+    # not __exit__'s (the except clause it was read as swallowed the exception).
+    "finally_with_suppressing_exit": ("""
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+
+def run(f, a):
+    log = []
+    try:
+        r = f(a, log)
+    except Exception as e:
+        r = type(e).__name__
+    return r, log
+
+def g(a, log):
+    try:
+        log.append(a * 2)
+    finally:
+        with CM(log, True):
+            raise ValueError(a)
+
+def h(a, log):
+    try:
+        log.append(a * 2)
+    finally:
+        with CM(log, True), CM(log, False):
+            log.append(a)
+    return log
+
+def f():
+    return [run(fn, a) for fn in (g, h) for a in (1, None)]
+""", "f()"),
+    # A `continue` in a finally body drops the value a `return` in the try body left: refused (the
+    # value was computed after the finally body's with statement, or dropped with it).
+    "finally_continue_drops_returned_value": ("""
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+
+def run(f, a):
+    log = []
+    try:
+        r = f(a, log)
+    except Exception as e:
+        r = type(e).__name__
+    return r, log
+
+def k(a, log):
+    for i in range(3):
+        try:
+            if a:
+                return log.append(a * 2)
+        finally:
+            with CM(log, True):
+                raise ValueError(a)
+            continue
+    return log
+
+def f():
+    return [run(k, a) for a in (1, None)]
+""", "f()"),
 }
 SNIPPETS.update(FUZZ_SHAPES_SNIPPETS)
 EQUIVALENT_NOW |= {("branch_return_through_finally_stores", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_with_suppressing_exit", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: BEGIN_FINALLY
 
 
 @pytest.mark.parametrize("version", VERSIONS)

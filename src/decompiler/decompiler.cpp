@@ -133,7 +133,8 @@ public:
           assert_loads_global_(asserts_load_global(code.version)),
           loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
           while_test_repeated_(repeats_while_test(code.version)),
-          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)),
+          with_pops_after_suppression_(with_pops_after_suppression(code.version)) {
         emitted_.assign(cfg_.size(), false);
         silent_ = {exception_.get(), previous_exception_.get()};
         classify_handlers();
@@ -1582,6 +1583,9 @@ private:
             }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
             if (loop_iterators_.count(v.get())) return;
+            // A value a try body returns, dropped after the compiler's copy of its finally body (a
+            // `continue` or `break` there discards the return): no statement after the copy computes it.
+            if (consumed_after_cleanup_.count(v.get())) unsupported("a returned value that a finally body's way out drops");
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
             // would lose: the region ran past its end.)
@@ -3270,8 +3274,11 @@ private:
             // was computed before those copies run, as the source says, and is no part of their statements.
             if (!protected_bodies_.empty()) {
                 const ProtectedBody& p = protected_bodies_.back();
-                if (b != p.exit && !in_body(b, p.handler, p.uncovered))
-                    for (size_t k = std::max(p.depth, base); k < stack.size(); ++k) consumed_after_cleanup_.insert(keep(stack[k]));
+                const std::vector<int>& preds = cfg_.block(b).preds;
+                if (b != p.exit && !in_body(b, p.handler, p.uncovered) &&
+                    std::any_of(preds.begin(), preds.end(), [&](int q) { return in_body(q, p.handler, p.uncovered); }))
+                    for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
+                        if (!is_marker_value(stack[k])) consumed_after_cleanup_.insert(keep(stack[k]));
             }
             const NeutralOp* term = simulate(b, stack, out);
             // Invariant: the stores of a parallel assignment end within the block that began them
@@ -3324,7 +3331,8 @@ private:
                 s->value = reraise_;
                 // After the POP_EXCEPT of its block: an except clause is over, and this is the
                 // compiler's copy of the re-raise that ends the enclosing finally body after it.
-                if (pops_except_before(b, term)) tail_after_clause_.insert(s.get());
+                // (Not where that POP_EXCEPT ends a with statement's suppressed exception.)
+                if (pops_except_before(b, term) && !ends_with_statement_exit(b, term)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -4966,19 +4974,19 @@ private:
     // block past its clean-up (-1: none, or more than one).
     int suppressed_continuation(int handler) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {handler};
+        std::vector<std::pair<int, int>> work = {{handler, -1}};  // (see with_cleanup_end)
         int found = -1;
         while (!work.empty()) {
-            int b = work.back();
+            auto [b, pops_left] = work.back();
             work.pop_back();
             if (b < 0 || seen[size_t(b)]) continue;
             seen[size_t(b)] = true;
-            if (!is_with_cleanup_block(b)) {
+            if (with_cleanup_end(b, pops_left) != cfg_.block(b).last) {
                 if (found >= 0 && found != b) return -1;
                 found = b;
                 continue;
             }
-            for (int s : cfg_.block(b).succs) work.push_back(s);
+            for (int s : cfg_.block(b).succs) work.push_back({s, pops_left});
         }
         return found;
     }
@@ -5766,24 +5774,25 @@ private:
         // Where the handler goes on after __exit__ suppressed an exception: the code after the
         // statement. Reachable only that way when the body always returns or raises
         // (`with cm: return x` followed by more code); it must then be printed after the statement.
-        std::vector<int> suppressed = mark_handler_region(handler, true);
+        std::vector<std::pair<int, size_t>> suppressed = mark_handler_region(handler, true);
         auto w = make_stmt(StmtKind::With);
         w->is_async = async_withs_.count(entered.get());
         ExprPtr target = with_target_.count(entered.get()) ? with_target_.at(entered.get()) : nullptr;
         w->items.push_back({with_context_.at(entered.get()), target});
         w->body = std::move(body);
         size_t emitted_before = out.size();
+        std::vector<ExprPtr> stack_at_end = stack;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         if (suppressed.empty()) return next;
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
-        // The block may start with the last of the clean-up (the handler's pops) before the code.
-        const Block& blk = cfg_.block(suppressed[0]);
-        size_t i = blk.first;
-        while (i < blk.last && (ops_[i].kind == N::Pop || ops_[i].kind == N::PopExcept || ops_[i].kind == N::Nop)) ++i;
-        if (i == blk.last) unsupported("a with statement whose suppressed exception goes on oddly");
+        // (The block may start with the last of the clean-up, the handler's pops, before the code.)
+        size_t i = suppressed[0].second;
         if (next == kFlowEnded) {
             // (The handler's pops dropped the statement's __exit__ too, which the normal path keeps
             // until its own call of it.)
+            // (What the normal path ran after the statement may have popped more: the re-raise
+            // ending a finally body pops the exception the suppressed path still has.)
+            if (stack.size() < std::min(stack_at_end.size(), normal_depth)) stack = std::move(stack_at_end);
             stack.resize(std::min(stack.size(), normal_depth));
             if (!stack.empty() && with_exits_.count(stack.back().get())) stack.pop_back();
             Body after;
@@ -5960,39 +5969,57 @@ private:
     // Marks the blocks only the handler reaches as emitted (its code is the statement's own). For a
     // with statement's handler (`with_cleanup`), a block with code other than the clean-up (the
     // __exit__ call, its test, re-raise, stack pops) is not part of it: those blocks are returned.
-    std::vector<int> mark_handler_region(int handler, bool with_cleanup = false) {
-        std::vector<int> beyond;
+    std::vector<std::pair<int, size_t>> mark_handler_region(int handler, bool with_cleanup = false) {
+        std::vector<std::pair<int, size_t>> beyond;  // (block, index of its first op past the clean-up)
         std::vector<bool> normal = reached_avoiding(handler);
-        std::vector<int> work = {handler};
+        std::vector<std::pair<int, int>> work = {{handler, -1}};  // (see with_cleanup_end)
         std::vector<bool> seen(cfg_.size(), false);
         while (!work.empty()) {
-            int b = work.back();
+            auto [b, pops_left] = work.back();
             work.pop_back();
             if (b < 0 || seen[b] || normal[b]) continue;
             seen[b] = true;
-            if (with_cleanup && !is_with_cleanup_block(b)) {
-                beyond.push_back(b);
-                continue;
+            if (with_cleanup) {
+                if (size_t end = with_cleanup_end(b, pops_left); end != cfg_.block(b).last) {
+                    beyond.push_back({b, end});
+                    continue;
+                }
             }
             emitted_[b] = true;
-            for (int s : cfg_.block(b).succs) work.push_back(s);
+            for (int s : cfg_.block(b).succs) work.push_back({s, pops_left});
         }
         std::sort(beyond.begin(), beyond.end());
         return beyond;
     }
 
-    bool is_with_cleanup_block(int b) const {
+    // Where a with statement's clean-up on the way of a suppressed exception ends in block `b`: the
+    // index of the first op of the code after the statement (blk.last: all of it is clean-up).
+    // `pops_left` is how many pops of the clean-up follow on this path once its POP_EXCEPT has
+    // run (-1: not yet), and is updated (see with_pops_after_suppression). Whatever follows them (a `continue` in a finally body popping the
+    // value a `return` left, the re-raise ending a finally body) is code after the statement.
+    size_t with_cleanup_end(int b, int& pops_left) const {
         const Block& blk = cfg_.block(b);
         for (size_t i = blk.first; i < blk.last; ++i) {
             switch (ops_[i].kind) {
-            case N::Nop: case N::Pop: case N::Copy: case N::Swap: case N::Jump: case N::JumpIf: case N::PushExcInfo:
-            case N::PopExcept: case N::Reraise: case N::WithExceptStart: case N::Await:
+            case N::PopExcept:
+                if (pops_left >= 0) return i;
+                pops_left = with_pops_after_suppression_;
+                break;
+            case N::Pop:
+                if (pops_left == 0) return i;
+                if (pops_left > 0) --pops_left;
+                break;
+            case N::Reraise: case N::Copy: case N::Swap: case N::JumpIf: case N::PushExcInfo: case N::WithExceptStart:
+            case N::Await:
+                if (pops_left >= 0) return i;
+                break;
+            case N::Nop: case N::Jump:
                 break;
             default:
-                return false;
+                return i;
             }
         }
-        return true;
+        return blk.last;
     }
 
     bool is_except_clause_test(const ExprPtr& test) const {
@@ -6477,6 +6504,7 @@ private:
     bool loop_test_constant_kept_;
     bool while_test_repeated_;
     bool comprehension_jumps_by_line_;
+    int with_pops_after_suppression_;
     ExprPtr null_ = marker("<NULL>");
     ExprPtr build_class_ = marker("<build class>");
     ExprPtr assertion_error_ = marker("AssertionError");
