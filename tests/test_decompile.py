@@ -4973,9 +4973,39 @@ def k(a, log):
 def f():
     return [run(k, a) for a in (1, None)]
 """, "f()"),
+    # `return value` from an except clause of a try/finally inside a with statement: after
+    # POP_EXCEPT the copy of the finally body, then __exit__'s call, then the return. (With code
+    # after the with statement 3.12/3.13 are still refused: "code after a try/finally statement
+    # that the compiler copied into each path".)
+    "clause_return_through_finally_and_with": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+
+def g(a, c, log):
+    with CM(log):
+        try:
+            log.append(1 // a)
+        except ZeroDivisionError:
+            return c + 1
+        finally:
+            log.append('finally')
+
+def run(a):
+    log = []
+    return g(a, 5, log), log
+
+def f():
+    return run(0), run(1)
+""", "f()"),
 }
 SNIPPETS.update(FUZZ_SHAPES_SNIPPETS)
 EQUIVALENT_NOW |= {("branch_return_through_finally_stores", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("clause_return_through_finally_and_with", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_with_suppressing_exit", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: BEGIN_FINALLY
 
 

@@ -5076,24 +5076,12 @@ private:
         std::vector<const NeutralOp*> tail = straight_ops(block);
         if (tail.empty() || tail.back()->kind != N::Return) return false;
         bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
-        auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
         size_t k = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
         while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
         while (k < end) {
-            // [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or [ROT_TWO] LOAD_CONST None; DUP_TOP x2;
-            // CALL_FUNCTION 3; then POP_TOP.
-            if (!constant) {
-                if (tail[k]->kind != N::Swap || tail[k]->arg != 2) return false;
-                ++k;
-            }
-            if (k + 5 > end || !is_none(tail[k])) return false;
-            for (size_t j = k + 1; j < k + 3; ++j)
-                if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return false;
-            if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
-                return false;
-            k += 5;
+            k = with_exit_call_end(tail, k, end, constant);
+            if (!k) return false;
             ++exits;
-            while (k < end && tail[k]->kind == N::PopBlock) ++k;
         }
         return exits > 0;
     }
@@ -5755,7 +5743,38 @@ private:
             for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
             if (same) pos += n;
         }
-        return pos == end;
+        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs reads them.)
+        size_t exits = 0;
+        while (pos < end && pos > 0)
+            if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
+            else break;
+        return pos == end && exits <= count_open_withs();
+    }
+
+    size_t count_open_withs() const {
+        size_t n = 0;
+        for (int h : open_handlers_) n += handlers_.at(h).kind == HandlerKind::With;
+        return n;
+    }
+
+    // Where a with statement's `__exit__(None, None, None)` call in `tail` starting at `k` ends,
+    // with the POP_BLOCKs after it (0: none there): [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or
+    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP. The SWAP moves a
+    // returned value computed before it below the exit function.
+    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant) {
+        auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
+        if (!constant) {
+            if (k >= end || tail[k]->kind != N::Swap || tail[k]->arg != 2) return 0;
+            ++k;
+        }
+        if (k + 5 > end || !is_none(tail[k])) return 0;
+        for (size_t j = k + 1; j < k + 3; ++j)
+            if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return 0;
+        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
+            return 0;
+        k += 5;
+        while (k < end && tail[k]->kind == N::PopBlock) ++k;
+        return k;
     }
 
     // Where a chain of blocks that only jump leads.
