@@ -5002,9 +5002,38 @@ def run(a):
 def f():
     return run(0), run(1)
 """, "f()"),
+    # `return` in a finally body drops the value a `return` in the try body left: the copy's pop
+    # of it is no statement (the try body's `return` computed it).
+    "finally_return_drops_returned_value": ("""
+def f(a, x, log):
+    try:
+        if x:
+            return a
+        log.append(x)
+    finally:
+        if a:
+            return 2
+    return log
+
+def g(a, log):
+    try:
+        return a
+    finally:
+        log.append(a)
+        if a:
+            return 2
+
+def run(fn, *args):
+    log = []
+    return fn(*args, log), log
+
+def f2():
+    return [run(f, a, x) for a in (0, 1) for x in (0, 1)] + [run(g, a) for a in (0, 1)]
+""", "f2()"),
 }
 SNIPPETS.update(FUZZ_SHAPES_SNIPPETS)
 EQUIVALENT_NOW |= {("branch_return_through_finally_stores", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_return_drops_returned_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("clause_return_through_finally_and_with", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_with_suppressing_exit", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: BEGIN_FINALLY
 

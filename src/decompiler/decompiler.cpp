@@ -1583,9 +1583,14 @@ private:
             }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
             if (loop_iterators_.count(v.get())) return;
-            // A value a try body returns, dropped after the compiler's copy of its finally body (a
-            // `continue` or `break` there discards the return): no statement after the copy computes it.
-            if (consumed_after_cleanup_.count(v.get())) unsupported("a returned value that a finally body's way out drops");
+            // A value a try body returns, dropped in the compiler's copy of its finally body (a
+            // `return`, `continue` or `break` there discards the return): computed before the copy
+            // as the try body's `return` (which stripping the copy leaves), not a statement after it.
+            // (One with effects could not keep its place if the copy is not stripped.)
+            if (consumed_after_cleanup_.count(v.get())) {
+                if (effect_span(v).second) unsupported("a returned value that a finally body's way out drops");
+                return;
+            }
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
             // would lose: the region ran past its end.)
