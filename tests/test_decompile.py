@@ -5030,9 +5030,61 @@ def run(fn, *args):
 def f2():
     return [run(f, a, x) for a in (0, 1) for x in (0, 1)] + [run(g, a) for a in (0, 1)]
 """, "f2()"),
+    # A comparison chain as a comprehension's condition: 3.13 leaves the last link's conditional
+    # jump and the clean-up's jump back outside the exception table's range around the inlined
+    # comprehension (blocks of their own, with no handler).
+    "comprehension_chain_condition": ("""
+def g(a, xs):
+    return [i for i in xs if 0 < a <= 4], [i for i in xs if a and 0 < 4 <= a], {i: a for i in xs if i < a < 9}
+
+def f():
+    return [g(a, [1, 2, 7]) for a in (-1, 0, 3, 5, 10)]
+""", "f()"),
+    # (Found by program_fuzz on 3.8/3.9, reduced: a comparison chain's link that falls into its
+    # conditional jump laid out as a block of its own, "control flow the structurer did not cover".)
+    "chain_link_falls_into_its_jump": ("""
+class CM:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+
+def t(v):
+    return v
+
+def f4(a, b, c):
+    n7 += 1
+    n8 = a
+    while n8 < 3 and y != y:
+        n8 += 1
+        with CM(3):
+            y -= (lambda q: q + a)(c)
+            c = (-sum([x for i in range(1) if i % 2 == 0]))
+            y = {i: (i + (-3 if b > c else 6)) for i in range(1)}.get(x, x)
+        n9 = a
+        while n9 < 3 and (b > b and a < c):
+            n9 += 1
+            c = sum([(i + c) for i in range(0) if -3 == -3])
+        c = a
+        c = t((lambda q: q + x)(8))
+        for i in [a, b, c]:
+            if c < x <= c: return (b & c)
+    x = a
+
+def f():
+    out = []
+    for args in ((0, 1, 2), (1, 0, 3), (2, 2, 2)):
+        try:
+            out.append(f4(*args))
+        except Exception as e:
+            out.append(type(e).__name__)
+    return out
+""", "f()"),
 }
 SNIPPETS.update(FUZZ_SHAPES_SNIPPETS)
 EQUIVALENT_NOW |= {("branch_return_through_finally_stores", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("comprehension_chain_condition", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("chain_link_falls_into_its_jump", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_return_drops_returned_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("clause_return_through_finally_and_with", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_with_suppressing_exit", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: BEGIN_FINALLY

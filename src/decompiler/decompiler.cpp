@@ -2674,7 +2674,10 @@ private:
         ExprPtr test = c.test;
         std::vector<int> blocks;
         for (int cur = c.then_block; cur >= 0 && blocks.size() < 64;) {
-            if (seen_emitted(cur) || cfg_.block(cur).preds.size() != 1 || cfg_.block(cur).handler != cfg_.block(c.last_block).handler)
+            // (3.13 leaves a link's conditional jump, which cannot raise, outside the exception
+            // table's range around the rest: a block of its own, with no handler.)
+            if (seen_emitted(cur) || cfg_.block(cur).preds.size() != 1 ||
+                (cfg_.block(cur).handler != cfg_.block(c.last_block).handler && !is_lone_conditional_jump(cur)))
                 return;
             Body scratch;
             const NeutralOp* term = nullptr;
@@ -2682,6 +2685,12 @@ private:
                 term = simulate(cur, s, scratch);
             } catch (const Error&) {
                 return;
+            }
+            // (A link that falls into its own conditional jump goes on there.)
+            if (!term && scratch.empty() && cur + 1 < cfg_.size() && is_lone_conditional_jump(cur + 1)) {
+                blocks.push_back(cur);
+                cur = cur + 1;
+                continue;
             }
             if (!term || term->kind != N::JumpIf || !scratch.empty() || s.size() < base + 1 || !same_prefix(s, stack, base)) return;
             blocks.push_back(cur);
@@ -2719,6 +2728,11 @@ private:
         }
     }
 
+    bool is_lone_conditional_jump(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 1 && ops_[blk.first].kind == N::JumpIf;
+    }
+
     // `cleanup` is only the POP_TOP and falls into `side`, a short block ending the function: 3.10+
     // copy such a block into the jump to it that code after an `if` takes, but lay out an `else:`
     // arm right after the clean-up.
@@ -2754,6 +2768,13 @@ private:
         if (only_jumps) {
             if (blk.succs.size() != 1 || through_jumps(blk.succs[0]) != dest) return false;
             blocks.push_back(cleanup);
+            // (Its jump may be a block of its own, outside the exception table's range, 3.13.)
+            for (int k = blk.succs[0]; k != dest && cfg_.block(k).preds.size() == 1 && blocks.size() < 64;
+                 k = cfg_.block(k).succs[0]) {
+                const Block& j = cfg_.block(k);
+                if (j.last - j.first != 1 || ops_[j.first].kind != N::Jump) break;
+                blocks.push_back(k);
+            }
             return true;
         }
         std::vector<const NeutralOp*> a = straight_ops(cleanup), b = straight_ops(dest);
