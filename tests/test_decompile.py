@@ -4852,6 +4852,244 @@ SNIPPETS.update(LOOP_BREAK_CHAIN_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in LOOP_BREAK_CHAIN_SNIPPETS for v in ALL_VERSIONS}
 
 
+# More shapes random programs found refused.
+FUZZ_SHAPES_SNIPPETS = {
+    # `return value` inside a branch of a try/finally or with body whose finally body stores more
+    # than once: the value waits below the compiler's copy of the finally body, which is no
+    # parallel assignment of it.
+    "branch_return_through_finally_stores": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append('exit')
+
+def g(a, x, log):
+    try:
+        if x: return a
+    finally:
+        a = 1
+        c = 2
+        log.append((a, c))
+    return log
+
+def h(a, x, log):
+    for i in x:
+        try:
+            if i: return a + i
+            if a: break
+        finally:
+            a = 1
+            c = 2
+    try:
+        try:
+            if x: return a
+        finally:
+            a = 1
+            c = 2
+    finally:
+        a = 5
+        x = 6
+    with CM(log):
+        if a: return a
+        a = 3
+    return a
+
+def f():
+    return g(3, 1, []), g(3, 0, []), h(2, [0, 4], []), h(0, [0], []), h(0, [], [])
+""", "f()"),
+    # A with statement in a finally body whose __exit__ suppresses an exception: the re-raise that
+    # ends the finally body follows the with's clean-up pops (in one block from 3.11 on) and is
+    # not __exit__'s (the except clause it was read as swallowed the exception).
+    "finally_with_suppressing_exit": ("""
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+
+def run(f, a):
+    log = []
+    try:
+        r = f(a, log)
+    except Exception as e:
+        r = type(e).__name__
+    return r, log
+
+def g(a, log):
+    try:
+        log.append(a * 2)
+    finally:
+        with CM(log, True):
+            raise ValueError(a)
+
+def h(a, log):
+    try:
+        log.append(a * 2)
+    finally:
+        with CM(log, True), CM(log, False):
+            log.append(a)
+    return log
+
+def f():
+    return [run(fn, a) for fn in (g, h) for a in (1, None)]
+""", "f()"),
+    # A `continue` in a finally body drops the value a `return` in the try body left: refused (the
+    # value was computed after the finally body's with statement, or dropped with it).
+    "finally_continue_drops_returned_value": ("""
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+
+def run(f, a):
+    log = []
+    try:
+        r = f(a, log)
+    except Exception as e:
+        r = type(e).__name__
+    return r, log
+
+def k(a, log):
+    for i in range(3):
+        try:
+            if a:
+                return log.append(a * 2)
+        finally:
+            with CM(log, True):
+                raise ValueError(a)
+            continue
+    return log
+
+def f():
+    return [run(k, a) for a in (1, None)]
+""", "f()"),
+    # `return value` from an except clause of a try/finally inside a with statement: after
+    # POP_EXCEPT the copy of the finally body, then __exit__'s call, then the return. (With code
+    # after the with statement 3.12/3.13 are still refused: "code after a try/finally statement
+    # that the compiler copied into each path".)
+    "clause_return_through_finally_and_with": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+
+def g(a, c, log):
+    with CM(log):
+        try:
+            log.append(1 // a)
+        except ZeroDivisionError:
+            return c + 1
+        finally:
+            log.append('finally')
+
+def run(a):
+    log = []
+    return g(a, 5, log), log
+
+def f():
+    return run(0), run(1)
+""", "f()"),
+    # `return` in a finally body drops the value a `return` in the try body left: the copy's pop
+    # of it is no statement (the try body's `return` computed it).
+    "finally_return_drops_returned_value": ("""
+def f(a, x, log):
+    try:
+        if x:
+            return a
+        log.append(x)
+    finally:
+        if a:
+            return 2
+    return log
+
+def g(a, log):
+    try:
+        return a
+    finally:
+        log.append(a)
+        if a:
+            return 2
+
+def run(fn, *args):
+    log = []
+    return fn(*args, log), log
+
+def f2():
+    return [run(f, a, x) for a in (0, 1) for x in (0, 1)] + [run(g, a) for a in (0, 1)]
+""", "f2()"),
+    # A comparison chain as a comprehension's condition: 3.13 leaves the last link's conditional
+    # jump and the clean-up's jump back outside the exception table's range around the inlined
+    # comprehension (blocks of their own, with no handler).
+    "comprehension_chain_condition": ("""
+def g(a, xs):
+    return [i for i in xs if 0 < a <= 4], [i for i in xs if a and 0 < 4 <= a], {i: a for i in xs if i < a < 9}
+
+def f():
+    return [g(a, [1, 2, 7]) for a in (-1, 0, 3, 5, 10)]
+""", "f()"),
+    # (Found by program_fuzz on 3.8/3.9, reduced: a comparison chain's link that falls into its
+    # conditional jump laid out as a block of its own, "control flow the structurer did not cover".)
+    "chain_link_falls_into_its_jump": ("""
+class CM:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+
+def t(v):
+    return v
+
+def f4(a, b, c):
+    n7 += 1
+    n8 = a
+    while n8 < 3 and y != y:
+        n8 += 1
+        with CM(3):
+            y -= (lambda q: q + a)(c)
+            c = (-sum([x for i in range(1) if i % 2 == 0]))
+            y = {i: (i + (-3 if b > c else 6)) for i in range(1)}.get(x, x)
+        n9 = a
+        while n9 < 3 and (b > b and a < c):
+            n9 += 1
+            c = sum([(i + c) for i in range(0) if -3 == -3])
+        c = a
+        c = t((lambda q: q + x)(8))
+        for i in [a, b, c]:
+            if c < x <= c: return (b & c)
+    x = a
+
+def f():
+    out = []
+    for args in ((0, 1, 2), (1, 0, 3), (2, 2, 2)):
+        try:
+            out.append(f4(*args))
+        except Exception as e:
+            out.append(type(e).__name__)
+    return out
+""", "f()"),
+}
+SNIPPETS.update(FUZZ_SHAPES_SNIPPETS)
+EQUIVALENT_NOW |= {("branch_return_through_finally_stores", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("comprehension_chain_condition", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("chain_link_falls_into_its_jump", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_return_drops_returned_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("clause_return_through_finally_and_with", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_with_suppressing_exit", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}  # 3.8: BEGIN_FINALLY
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_never_silently_wrong(cli, tmp_path, version, name):
@@ -4927,3 +5165,4 @@ EQUIVALENT_NOW |= {(name, v) for name in ("walrus_short_circuit", "walrus_while"
                                            "walrus_nested_and_values", "walrus_scopes",
                                            "walrus_comprehension_scopes")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+

@@ -157,7 +157,8 @@ public:
           assert_loads_global_(asserts_load_global(code.version)),
           loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
           while_test_repeated_(repeats_while_test(code.version)),
-          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)) {
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)),
+          with_pops_after_suppression_(with_pops_after_suppression(code.version)) {
         reserve_marker_serials();
         emitted_.assign(cfg_.size(), false);
         classify_handlers();
@@ -184,7 +185,8 @@ public:
           assert_loads_global_(asserts_load_global(empty.version)),
           loop_test_constant_kept_(keeps_loop_test_constant(empty.version)),
           while_test_repeated_(repeats_while_test(empty.version)),
-          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)) {
+          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)),
+          with_pops_after_suppression_(with_pops_after_suppression(empty.version)) {
         reserve_marker_serials();
     }
 
@@ -1825,6 +1827,14 @@ private:
             }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
             if (loop_iterators_.count(v.get())) return;
+            // A value a try body returns, dropped in the compiler's copy of its finally body (a
+            // `return`, `continue` or `break` there discards the return): computed before the copy
+            // as the try body's `return` (which stripping the copy leaves), not a statement after it.
+            // (One with effects could not keep its place if the copy is not stripped.)
+            if (consumed_after_cleanup_.count(v.get())) {
+                if (effect_span(v).second) unsupported("a returned value that a finally body's way out drops");
+                return;
+            }
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
             // would lose: the region ran past its end.)
@@ -2918,7 +2928,10 @@ private:
         ExprPtr test = c.test;
         std::vector<int> blocks;
         for (int cur = c.then_block; cur >= 0 && blocks.size() < 64;) {
-            if (seen_emitted(cur) || cfg_.block(cur).preds.size() != 1 || cfg_.block(cur).handler != cfg_.block(c.last_block).handler)
+            // (3.13 leaves a link's conditional jump, which cannot raise, outside the exception
+            // table's range around the rest: a block of its own, with no handler.)
+            if (seen_emitted(cur) || cfg_.block(cur).preds.size() != 1 ||
+                (cfg_.block(cur).handler != cfg_.block(c.last_block).handler && !is_lone_conditional_jump(cur)))
                 return;
             Body scratch;
             const NeutralOp* term = nullptr;
@@ -2926,6 +2939,12 @@ private:
                 term = simulate(cur, s, scratch);
             } catch (const Error&) {
                 return;
+            }
+            // (A link that falls into its own conditional jump goes on there.)
+            if (!term && scratch.empty() && cur + 1 < cfg_.size() && is_lone_conditional_jump(cur + 1)) {
+                blocks.push_back(cur);
+                cur = cur + 1;
+                continue;
             }
             if (!term || term->kind != N::JumpIf || !scratch.empty() || s.size() < base + 1 || !same_prefix(s, stack, base)) return;
             blocks.push_back(cur);
@@ -2963,6 +2982,11 @@ private:
         }
     }
 
+    bool is_lone_conditional_jump(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 1 && ops_[blk.first].kind == N::JumpIf;
+    }
+
     // `cleanup` is only the POP_TOP and falls into `side`, a short block ending the function: 3.10+
     // copy such a block into the jump to it that code after an `if` takes, but lay out an `else:`
     // arm right after the clean-up.
@@ -2998,6 +3022,13 @@ private:
         if (only_jumps) {
             if (blk.succs.size() != 1 || through_jumps(blk.succs[0]) != dest) return false;
             blocks.push_back(cleanup);
+            // (Its jump may be a block of its own, outside the exception table's range, 3.13.)
+            for (int k = blk.succs[0]; k != dest && cfg_.block(k).preds.size() == 1 && blocks.size() < 64;
+                 k = cfg_.block(k).succs[0]) {
+                const Block& j = cfg_.block(k);
+                if (j.last - j.first != 1 || ops_[j.first].kind != N::Jump) break;
+                blocks.push_back(k);
+            }
             return true;
         }
         std::vector<const NeutralOp*> a = straight_ops(cleanup), b = straight_ops(dest);
@@ -3520,6 +3551,17 @@ private:
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
+            // Flow that leaves a try or with body other than at its exit (`return v` inside it, through
+            // the compiler's copies of finally bodies or __exit__ calls): a value the body left there
+            // was computed before those copies run, as the source says, and is no part of their statements.
+            if (!protected_bodies_.empty()) {
+                const ProtectedBody& p = protected_bodies_.back();
+                const std::vector<int>& preds = cfg_.block(b).preds;
+                if (b != p.exit && !in_body(b, p.handler, p.uncovered) &&
+                    std::any_of(preds.begin(), preds.end(), [&](int q) { return in_body(q, p.handler, p.uncovered); }))
+                    for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
+                        if (!is_marker_value(stack[k])) consumed_after_cleanup_.insert(keep(stack[k]));
+            }
             const NeutralOp* term = simulate(b, stack, out);
             // Invariant: the stores of a parallel assignment end within the block that began them
             // (else they would leak into whatever path is structured next).
@@ -3571,7 +3613,8 @@ private:
                 s->value = reraise_.get();
                 // After the POP_EXCEPT of its block: an except clause is over, and this is the
                 // compiler's copy of the re-raise that ends the enclosing finally body after it.
-                if (pops_except_before(b, term)) tail_after_clause_.insert(s.get());
+                // (Not where that POP_EXCEPT ends a with statement's suppressed exception.)
+                if (pops_except_before(b, term) && !ends_with_statement_exit(b, term)) tail_after_clause_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -5221,19 +5264,19 @@ private:
     // block past its clean-up (-1: none, or more than one).
     int suppressed_continuation(int handler) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {handler};
+        std::vector<std::pair<int, int>> work = {{handler, -1}};  // (see with_cleanup_end)
         int found = -1;
         while (!work.empty()) {
-            int b = work.back();
+            auto [b, pops_left] = work.back();
             work.pop_back();
             if (b < 0 || seen[size_t(b)]) continue;
             seen[size_t(b)] = true;
-            if (!is_with_cleanup_block(b)) {
+            if (with_cleanup_end(b, pops_left) != cfg_.block(b).last) {
                 if (found >= 0 && found != b) return -1;
                 found = b;
                 continue;
             }
-            for (int s : cfg_.block(b).succs) work.push_back(s);
+            for (int s : cfg_.block(b).succs) work.push_back({s, pops_left});
         }
         return found;
     }
@@ -5323,24 +5366,12 @@ private:
         std::vector<const NeutralOp*> tail = straight_ops(block);
         if (tail.empty() || tail.back()->kind != N::Return) return false;
         bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
-        auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
         size_t k = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
         while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
         while (k < end) {
-            // [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or [ROT_TWO] LOAD_CONST None; DUP_TOP x2;
-            // CALL_FUNCTION 3; then POP_TOP.
-            if (!constant) {
-                if (tail[k]->kind != N::Swap || tail[k]->arg != 2) return false;
-                ++k;
-            }
-            if (k + 5 > end || !is_none(tail[k])) return false;
-            for (size_t j = k + 1; j < k + 3; ++j)
-                if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return false;
-            if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
-                return false;
-            k += 5;
+            k = with_exit_call_end(tail, k, end, constant);
+            if (!k) return false;
             ++exits;
-            while (k < end && tail[k]->kind == N::PopBlock) ++k;
         }
         return exits > 0;
     }
@@ -5391,7 +5422,7 @@ private:
             spill_values(out, stack, base);
             body_stack = stack;
         }
-        protected_bodies_.push_back({handler, exit, loop, std::move(uncovered)});
+        protected_bodies_.push_back({handler, exit, loop, std::move(uncovered), is_with ? stack.size() - 1 : stack.size()});
         bool body_flows = emit_region(start, exit, body, loop, body_stack, is_with ? stack.size() - 1 : base);
         protected_bodies_.pop_back();
         // ...and what such a body leaves on the stack for later is named inside the body, where it
@@ -6002,7 +6033,38 @@ private:
             for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
             if (same) pos += n;
         }
-        return pos == end;
+        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs reads them.)
+        size_t exits = 0;
+        while (pos < end && pos > 0)
+            if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
+            else break;
+        return pos == end && exits <= count_open_withs();
+    }
+
+    size_t count_open_withs() const {
+        size_t n = 0;
+        for (int h : open_handlers_) n += handlers_.at(h).kind == HandlerKind::With;
+        return n;
+    }
+
+    // Where a with statement's `__exit__(None, None, None)` call in `tail` starting at `k` ends,
+    // with the POP_BLOCKs after it (0: none there): [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or
+    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP. The SWAP moves a
+    // returned value computed before it below the exit function.
+    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant) {
+        auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
+        if (!constant) {
+            if (k >= end || tail[k]->kind != N::Swap || tail[k]->arg != 2) return 0;
+            ++k;
+        }
+        if (k + 5 > end || !is_none(tail[k])) return 0;
+        for (size_t j = k + 1; j < k + 3; ++j)
+            if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return 0;
+        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
+            return 0;
+        k += 5;
+        while (k < end && tail[k]->kind == N::PopBlock) ++k;
+        return k;
     }
 
     // Where a chain of blocks that only jump leads.
@@ -6021,24 +6083,25 @@ private:
         // Where the handler goes on after __exit__ suppressed an exception: the code after the
         // statement. Reachable only that way when the body always returns or raises
         // (`with cm: return x` followed by more code); it must then be printed after the statement.
-        std::vector<int> suppressed = mark_handler_region(handler, true);
+        std::vector<std::pair<int, size_t>> suppressed = mark_handler_region(handler, true);
         auto w = make_stmt(StmtKind::With);
         w->is_async = async_withs_.count(entered.get());
         ExprPtr target = with_target_.count(entered.get()) ? with_target_.at(entered.get()) : nullptr;
         w->items.push_back({with_context_.at(entered.get()), target});
         w->body = std::move(body);
         size_t emitted_before = out.size();
+        std::vector<ExprPtr> stack_at_end = stack;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         if (suppressed.empty()) return next;
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
-        // The block may start with the last of the clean-up (the handler's pops) before the code.
-        const Block& blk = cfg_.block(suppressed[0]);
-        size_t i = blk.first;
-        while (i < blk.last && (ops_[i].kind == N::Pop || ops_[i].kind == N::PopExcept || ops_[i].kind == N::Nop)) ++i;
-        if (i == blk.last) unsupported("a with statement whose suppressed exception goes on oddly");
+        // (The block may start with the last of the clean-up, the handler's pops, before the code.)
+        size_t i = suppressed[0].second;
         if (next == kFlowEnded) {
             // (The handler's pops dropped the statement's __exit__ too, which the normal path keeps
             // until its own call of it.)
+            // (What the normal path ran after the statement may have popped more: the re-raise
+            // ending a finally body pops the exception the suppressed path still has.)
+            if (stack.size() < std::min(stack_at_end.size(), normal_depth)) stack = std::move(stack_at_end);
             stack.resize(std::min(stack.size(), normal_depth));
             if (!stack.empty() && with_exits_.count(stack.back().get())) stack.pop_back();
             Body after;
@@ -6215,39 +6278,57 @@ private:
     // Marks the blocks only the handler reaches as emitted (its code is the statement's own). For a
     // with statement's handler (`with_cleanup`), a block with code other than the clean-up (the
     // __exit__ call, its test, re-raise, stack pops) is not part of it: those blocks are returned.
-    std::vector<int> mark_handler_region(int handler, bool with_cleanup = false) {
-        std::vector<int> beyond;
+    std::vector<std::pair<int, size_t>> mark_handler_region(int handler, bool with_cleanup = false) {
+        std::vector<std::pair<int, size_t>> beyond;  // (block, index of its first op past the clean-up)
         std::vector<bool> normal = reached_avoiding(handler);
-        std::vector<int> work = {handler};
+        std::vector<std::pair<int, int>> work = {{handler, -1}};  // (see with_cleanup_end)
         std::vector<bool> seen(cfg_.size(), false);
         while (!work.empty()) {
-            int b = work.back();
+            auto [b, pops_left] = work.back();
             work.pop_back();
             if (b < 0 || seen[b] || normal[b]) continue;
             seen[b] = true;
-            if (with_cleanup && !is_with_cleanup_block(b)) {
-                beyond.push_back(b);
-                continue;
+            if (with_cleanup) {
+                if (size_t end = with_cleanup_end(b, pops_left); end != cfg_.block(b).last) {
+                    beyond.push_back({b, end});
+                    continue;
+                }
             }
             emitted_[b] = true;
-            for (int s : cfg_.block(b).succs) work.push_back(s);
+            for (int s : cfg_.block(b).succs) work.push_back({s, pops_left});
         }
         std::sort(beyond.begin(), beyond.end());
         return beyond;
     }
 
-    bool is_with_cleanup_block(int b) const {
+    // Where a with statement's clean-up on the way of a suppressed exception ends in block `b`: the
+    // index of the first op of the code after the statement (blk.last: all of it is clean-up).
+    // `pops_left` is how many pops of the clean-up follow on this path once its POP_EXCEPT has
+    // run (-1: not yet), and is updated (see with_pops_after_suppression). Whatever follows them (a `continue` in a finally body popping the
+    // value a `return` left, the re-raise ending a finally body) is code after the statement.
+    size_t with_cleanup_end(int b, int& pops_left) const {
         const Block& blk = cfg_.block(b);
         for (size_t i = blk.first; i < blk.last; ++i) {
             switch (ops_[i].kind) {
-            case N::Nop: case N::Pop: case N::Copy: case N::Swap: case N::Jump: case N::JumpIf: case N::PushExcInfo:
-            case N::PopExcept: case N::Reraise: case N::WithExceptStart: case N::Await:
+            case N::PopExcept:
+                if (pops_left >= 0) return i;
+                pops_left = with_pops_after_suppression_;
+                break;
+            case N::Pop:
+                if (pops_left == 0) return i;
+                if (pops_left > 0) --pops_left;
+                break;
+            case N::Reraise: case N::Copy: case N::Swap: case N::JumpIf: case N::PushExcInfo: case N::WithExceptStart:
+            case N::Await:
+                if (pops_left >= 0) return i;
+                break;
+            case N::Nop: case N::Jump:
                 break;
             default:
-                return false;
+                return i;
             }
         }
-        return true;
+        return blk.last;
     }
 
     bool is_except_clause_test(const ExprPtr& test) const {
@@ -6733,6 +6814,7 @@ private:
     bool loop_test_constant_kept_;
     bool while_test_repeated_;
     bool comprehension_jumps_by_line_;
+    int with_pops_after_suppression_;
     LazyMarker null_{"<NULL>"};
     LazyMarker build_class_{"<build class>"};
     LazyMarker assertion_error_{"AssertionError"};
@@ -6749,6 +6831,7 @@ private:
         int handler, exit;
         const Loop* loop;
         std::vector<bool> uncovered;  // see uncovered_body_blocks
+        size_t depth;                 // the stack's depth where the body starts
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
     // Except clauses being emitted, innermost last: where they go on after POP_EXCEPT, the loop the

@@ -1069,6 +1069,8 @@ std::vector<NeutralOp> normalize(const CodeObject& code, const std::vector<Instr
 
 bool keeps_dead_code(PyVersion version) { return version < PyVersion{3, 10}; }
 
+int with_pops_after_suppression(PyVersion version) { return version >= PyVersion{3, 11} ? 2 : 1; }
+
 bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10}; }
 
 bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }

@@ -42,4 +42,9 @@ bool repeats_while_test(PyVersion version);
 // regardless).
 bool threads_comprehension_jumps_by_line(PyVersion version);
 
+// How many values a with statement's clean-up pops after POP_EXCEPT once __exit__ suppressed an
+// exception: __exit__, and from 3.11 the handler's lasti slot below it (normalization folds the
+// exception triples before POP_EXCEPT into one pop on every version).
+int with_pops_after_suppression(PyVersion version);
+
 }  // namespace uncompile
