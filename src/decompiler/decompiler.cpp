@@ -1101,7 +1101,14 @@ private:
                 continue;
             }
             case N::Return: case N::Yield:  // the last op looked at: the value on top leaves
-                return stack.empty() || stack.back() == kOther;
+                // (a type parameter's default `*Ts = *tuple[int]`: its function returns the one
+                // element, which the slot machinery reads: type_params.h)
+                return stack.empty() || stack.back() == kOther || (count == 1 && op.kind == N::Return);
+            case N::BuildTuple:  // `*args: *Ts`: the one element goes into the annotations tuple,
+                                 // which the slot machinery reads (is_starred_annotation)
+                if (count == 1 && std::find(stack.end() - std::min(stack.size(), size_t(op.arg)), stack.end(), 0) != stack.end())
+                    return true;
+                break;
             case N::Raise:
                 return pop_operands(size_t(op.arg));
             default: break;
