@@ -201,15 +201,19 @@ def test_cell_read_before_a_call_that_rebinds_it_keeps_its_order():
     assert ok, why + "\n" + str(source)
 
 
-LOOP_WITH_A_CALL_WAITING = [
-    ("RESUME", 0),
-    ("PUSH_NULL", None), ("LOAD_GLOBAL", ("log", False)), ("LOAD_ATTR", "f"), ("LOAD_CONST", 1),
-    ("LOAD_FAST", "x"), ("LOAD_METHOD", "items")] + call(0) + [("GET_ITER", None),
-    ("label", "top"), ("FOR_ITER", "end"), ("UNPACK_SEQUENCE", 2), ("STORE_FAST", "a"), ("STORE_FAST", "b"),
-    ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "a"), ("LOAD_FAST", "b")] + call(2) + [
-    ("POP_TOP", None), ("JUMP_BACKWARD", "top"),
-    ("label", "end"), ("LOAD_CONST", None), ("POP_TOP", None)] + call(1) + [("POP_TOP", None),
-    ("LOAD_CONST", None), ("RETURN_VALUE", None)]
+def loop_with_a_call_waiting(load_callee):
+    """log.f (loaded by `load_callee`) and its argument 1 wait on the stack while a loop over
+    x.items() calls log.g(a, b); then log.f(1) is called."""
+    return [("RESUME", 0)] + load_callee + [("LOAD_CONST", 1),
+            ("LOAD_FAST", "x"), ("LOAD_METHOD", "items")] + call(0) + [("GET_ITER", None),
+            ("label", "top"), ("FOR_ITER", "end"), ("UNPACK_SEQUENCE", 2), ("STORE_FAST", "a"), ("STORE_FAST", "b"),
+            ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "a"), ("LOAD_FAST", "b")] + call(2) + [
+            ("POP_TOP", None), ("JUMP_BACKWARD", "top"),
+            ("label", "end"), ("LOAD_CONST", None), ("POP_TOP", None)] + call(1) + [("POP_TOP", None),
+            ("LOAD_CONST", None), ("RETURN_VALUE", None)]
+
+
+LOOP_WITH_A_CALL_WAITING = loop_with_a_call_waiting([("PUSH_NULL", None), ("LOAD_GLOBAL", ("log", False)), ("LOAD_ATTR", "f")])
 
 
 def test_loop_run_between_a_calls_arguments_and_the_call():
@@ -444,13 +448,6 @@ def test_method_loaded_before_an_assignment_expression_keeps_its_order():
 def test_method_loaded_before_a_loop_and_called_after_it():
     # As above, with the callee loaded by LOAD_METHOD (a method and its self on the stack across the
     # loop; BERT's output code under Dynamo): the decompiled source holds it as one attribute.
-    program = [("RESUME", 0),
-               ("LOAD_GLOBAL", ("log", False)), ("LOAD_METHOD", "f"), ("LOAD_CONST", 1),
-               ("LOAD_FAST", "x"), ("LOAD_METHOD", "items")] + call(0) + [("GET_ITER", None),
-               ("label", "top"), ("FOR_ITER", "end"), ("UNPACK_SEQUENCE", 2), ("STORE_FAST", "a"), ("STORE_FAST", "b"),
-               ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"), ("LOAD_FAST", "a"), ("LOAD_FAST", "b")] + call(2) + [
-               ("POP_TOP", None), ("JUMP_BACKWARD", "top"),
-               ("label", "end"), ("LOAD_CONST", None), ("POP_TOP", None)] + call(1) + [("POP_TOP", None),
-               ("LOAD_CONST", None), ("RETURN_VALUE", None)]
+    program = loop_with_a_call_waiting([("LOAD_GLOBAL", ("log", False)), ("LOAD_METHOD", "f")])
     src = run_both(program, args=({"k": 1, "j": 2},))
     assert src.index("log.f") < src.index("for ")
