@@ -152,13 +152,7 @@ class StructuredDecompiler {
 public:
     StructuredDecompiler(const CodeObject& code, std::vector<DecompileFailure>& failures, const DecompileOptions& options)
         : code_(code), failures_(failures), options_(options), table_(table_for(code)),
-          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_),
-          dead_code_kept_(keeps_dead_code(code.version)), exits_copied_(copies_exit_blocks(code.version)),
-          assert_loads_global_(asserts_load_global(code.version)),
-          loop_test_constant_kept_(keeps_loop_test_constant(code.version)),
-          while_test_repeated_(repeats_while_test(code.version)),
-          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(code.version)),
-          with_pops_after_suppression_(with_pops_after_suppression(code.version)) {
+          ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
         reserve_marker_serials();
         emitted_.assign(cfg_.size(), false);
         classify_handlers();
@@ -180,13 +174,7 @@ public:
     // or structured; only the definition's own part (arguments, defaults) is read in it.
     struct Host {};
     StructuredDecompiler(Host, const CodeObject& empty, std::vector<DecompileFailure>& failures, const DecompileOptions& options)
-        : code_(empty), failures_(failures), options_(options), table_(table_for(empty)),
-          dead_code_kept_(keeps_dead_code(empty.version)), exits_copied_(copies_exit_blocks(empty.version)),
-          assert_loads_global_(asserts_load_global(empty.version)),
-          loop_test_constant_kept_(keeps_loop_test_constant(empty.version)),
-          while_test_repeated_(repeats_while_test(empty.version)),
-          comprehension_jumps_by_line_(threads_comprehension_jumps_by_line(empty.version)),
-          with_pops_after_suppression_(with_pops_after_suppression(empty.version)) {
+        : code_(empty), failures_(failures), options_(options), table_(table_for(empty)) {
         reserve_marker_serials();
     }
 
@@ -6813,15 +6801,16 @@ private:
     std::vector<Instruction> raw_;  // the instructions before normalizing, read when needed
     ControlFlowGraph cfg_;
     std::vector<bool> emitted_;
-    bool dead_code_kept_;
-    bool exits_copied_;  // the compiler copies short exit blocks into jumps to them (3.10+)
-    bool assert_loads_global_;
+    // How this version compiles (see normalize.h), whichever constructor made the decompiler.
+    bool dead_code_kept_ = keeps_dead_code(code_.version);
+    bool exits_copied_ = copies_exit_blocks(code_.version);  // the compiler copies short exit blocks into jumps to them (3.10+)
+    bool assert_loads_global_ = asserts_load_global(code_.version);
     // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
     std::set<const Expr*> global_assertion_errors_;
-    bool loop_test_constant_kept_;
-    bool while_test_repeated_;
-    bool comprehension_jumps_by_line_;
-    int with_pops_after_suppression_;
+    bool loop_test_constant_kept_ = keeps_loop_test_constant(code_.version);
+    bool while_test_repeated_ = repeats_while_test(code_.version);
+    bool comprehension_jumps_by_line_ = threads_comprehension_jumps_by_line(code_.version);
+    int with_pops_after_suppression_ = with_pops_after_suppression(code_.version);
     LazyMarker null_{"<NULL>"};
     LazyMarker build_class_{"<build class>"};
     LazyMarker assertion_error_{"AssertionError"};
