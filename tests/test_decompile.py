@@ -4853,6 +4853,27 @@ EQUIVALENT_NOW |= {(name, v) for name in LOOP_BREAK_CHAIN_SNIPPETS for v in ALL_
 
 
 # More shapes random programs found refused.
+# A context manager that logs and may suppress, and a runner that turns an exception into its
+# type's name (the prelude of two snippets below).
+SUPPRESSING_CM_AND_RUN = """
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+
+def run(f, a):
+    log = []
+    try:
+        r = f(a, log)
+    except Exception as e:
+        r = type(e).__name__
+    return r, log
+"""
+
 FUZZ_SHAPES_SNIPPETS = {
     # `return value` inside a branch of a try/finally or with body whose finally body stores more
     # than once: the value waits below the compiler's copy of the finally body, which is no
@@ -4903,24 +4924,7 @@ def f():
     # A with statement in a finally body whose __exit__ suppresses an exception: the re-raise that
     # ends the finally body follows the with's clean-up pops (in one block from 3.11 on) and is
     # not __exit__'s (the except clause it was read as swallowed the exception).
-    "finally_with_suppressing_exit": ("""
-class CM:
-    def __init__(self, log, suppress):
-        self.log, self.suppress = log, suppress
-    def __enter__(self):
-        self.log.append('enter')
-    def __exit__(self, et, ev, tb):
-        self.log.append(et.__name__ if et else None)
-        return self.suppress
-
-def run(f, a):
-    log = []
-    try:
-        r = f(a, log)
-    except Exception as e:
-        r = type(e).__name__
-    return r, log
-
+    "finally_with_suppressing_exit": (SUPPRESSING_CM_AND_RUN + """
 def g(a, log):
     try:
         log.append(a * 2)
@@ -4941,24 +4945,7 @@ def f():
 """, "f()"),
     # A `continue` in a finally body drops the value a `return` in the try body left: refused (the
     # value was computed after the finally body's with statement, or dropped with it).
-    "finally_continue_drops_returned_value": ("""
-class CM:
-    def __init__(self, log, suppress):
-        self.log, self.suppress = log, suppress
-    def __enter__(self):
-        self.log.append('enter')
-    def __exit__(self, et, ev, tb):
-        self.log.append(et.__name__ if et else None)
-        return self.suppress
-
-def run(f, a):
-    log = []
-    try:
-        r = f(a, log)
-    except Exception as e:
-        r = type(e).__name__
-    return r, log
-
+    "finally_continue_drops_returned_value": (SUPPRESSING_CM_AND_RUN + """
 def k(a, log):
     for i in range(3):
         try:
