@@ -1076,8 +1076,7 @@ private:
             }
             case N::UnpackSequence: case N::UnpackEx: {
                 if (!take_target_value()) return false;
-                size_t pushed = op.kind == N::UnpackSequence ? size_t(op.arg) : size_t((op.arg & 0xff) + 1 + (op.arg >> 8));
-                stack.insert(stack.end(), pushed, kOther);
+                stack.insert(stack.end(), size_t(*stack_effect(op) + 1), kOther);  // the elements it pushes
                 continue;
             }
             case N::Swap: case N::Copy: {
@@ -1111,6 +1110,14 @@ private:
             stack.push_back(kOther);
         }
         return true;
+    }
+
+    // UNPACK_SEQUENCE / UNPACK_EX of the value on top into `count` elements (`star_index`: the
+    // starred one, or -1): pending targets the stores that follow fill, or temporaries where the
+    // bytecode goes on to use the elements otherwise.
+    void unpack(Body& out, std::vector<ExprPtr>& stack, size_t count, int star_index) {
+        if (unpacked_values_stored(current_op_, count)) push_unpack(stack, pop(stack), count, star_index);
+        else unpack_into_temporaries(out, stack, pop(stack), count, star_index);
     }
 
     // An unpacked value whose elements rewritten bytecode uses as ordinary values: unpacked into
@@ -2135,17 +2142,8 @@ private:
             // `[] = value` (UNPACK_SEQUENCE 0) stores nothing, but it iterates the value and checks
             // that it is empty: an assignment to an empty target, not a value dropped.
             if (op.arg == 0) return assign(out, make_expr(ExprKind::List), pop(stack), stack);
-            if (!unpacked_values_stored(current_op_, size_t(op.arg)))
-                return unpack_into_temporaries(out, stack, pop(stack), size_t(op.arg), -1);
-            push_unpack(stack, pop(stack), size_t(op.arg), -1);
-            return;
-        case N::UnpackEx: {
-            size_t before = size_t(op.arg & 0xff), after = size_t(op.arg >> 8);
-            if (!unpacked_values_stored(current_op_, before + 1 + after))
-                return unpack_into_temporaries(out, stack, pop(stack), before + 1 + after, int(before));
-            push_unpack(stack, pop(stack), before + 1 + after, int(before));
-            return;
-        }
+            return unpack(out, stack, size_t(op.arg), -1);
+        case N::UnpackEx: return unpack(out, stack, size_t(op.arg & 0xff) + 1 + size_t(op.arg >> 8), int(op.arg & 0xff));
         case N::Call: case N::CallKw: return call(op, stack);
         case N::CallEx: return call_ex(op, stack);
         case N::MakeFunction: return make_function(op, stack);
