@@ -4752,6 +4752,19 @@ EQUIVALENT_NOW |= {("clause_returns_value_through_finally", v) for v in ("3.8", 
 EQUIVALENT_NOW |= {("clause_returns_named_exception_through_finally", v) for v in ALL_VERSIONS}
 
 
+# A context manager that logs its enter and exit and suppresses an exception when told to (the
+# prelude of several snippets below).
+SUPPRESSING_CM = """
+class CM:
+    def __init__(self, log, suppress):
+        self.log, self.suppress = log, suppress
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, et, ev, tb):
+        self.log.append(et.__name__ if et else None)
+        return self.suppress
+"""
+
 # Shapes random programs (tools/program_fuzz.py) found refused.
 LOOP_BREAK_CHAIN_SNIPPETS = {
     # A comparison chain testing an if with an empty body: its jump over the clean-up goes straight
@@ -4811,16 +4824,7 @@ def f():
 """, "f()"),
     # A while body whose with statement always raises: only a suppressed exception goes on, from
     # the handler, to the rest of the body or the repeated test.
-    "while_with_raise": ("""
-class CM:
-    def __init__(self, log, suppress):
-        self.log, self.suppress = log, suppress
-    def __enter__(self):
-        self.log.append('enter')
-    def __exit__(self, et, ev, tb):
-        self.log.append(et.__name__ if et else None)
-        return self.suppress
-
+    "while_with_raise": (SUPPRESSING_CM + """
 def g(n, log):
     while len(log) < n:
         with CM(log, True):
@@ -4852,19 +4856,8 @@ SNIPPETS.update(LOOP_BREAK_CHAIN_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in LOOP_BREAK_CHAIN_SNIPPETS for v in ALL_VERSIONS}
 
 
-# More shapes random programs found refused.
-# A context manager that logs and may suppress, and a runner that turns an exception into its
-# type's name (the prelude of two snippets below).
-SUPPRESSING_CM_AND_RUN = """
-class CM:
-    def __init__(self, log, suppress):
-        self.log, self.suppress = log, suppress
-    def __enter__(self):
-        self.log.append('enter')
-    def __exit__(self, et, ev, tb):
-        self.log.append(et.__name__ if et else None)
-        return self.suppress
-
+# The same with a runner that turns an exception into its type's name.
+SUPPRESSING_CM_AND_RUN = SUPPRESSING_CM + """
 def run(f, a):
     log = []
     try:
@@ -4874,6 +4867,7 @@ def run(f, a):
     return r, log
 """
 
+# More shapes random programs found refused.
 FUZZ_SHAPES_SNIPPETS = {
     # `return value` inside a branch of a try/finally or with body whose finally body stores more
     # than once: the value waits below the compiler's copy of the finally body, which is no
