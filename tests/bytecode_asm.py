@@ -78,8 +78,8 @@ def assemble(template: types.CodeType, program, *, argcount=None, exception_tabl
             value = (index(names, name) << 1) | int(method)
         elif op in dis.hasconst:
             value = index(consts, arg)
-        elif op in dis.haslocal:
-            value = index(varnames, arg)
+        elif op in dis.haslocal:  # a name, or a slot number as is (3.11+: a cell's slot too)
+            value = arg if isinstance(arg, int) else index(varnames, arg)
         elif op in dis.hasname:
             value = index(names, arg)
         else:

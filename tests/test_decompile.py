@@ -5147,3 +5147,32 @@ EQUIVALENT_NOW |= {(name, v) for name in ("walrus_short_circuit", "walrus_while"
                                            "walrus_comprehension_scopes")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
+
+
+PATCH_CELL_LOAD = r'''
+import dis, importlib._bootstrap_external as ext, sys
+src = "def f(x):\n    scale = x\n    def apply(y):\n        return y * scale\n    return log.g((scale,))\n"
+module = compile(src, "cell_as_value.py", "exec")
+f = next(c for c in module.co_consts if hasattr(c, "co_code"))
+code = bytearray(f.co_code)
+loads = [i for i in dis.get_instructions(f) if i.opname == "LOAD_DEREF" and i.argval == "scale"]
+assert len(loads) == 1, loads
+code[loads[0].offset] = dis.opmap["LOAD_FAST"]  # same slot: the cell itself, as 3.13's LOAD_CLOSURE
+consts = tuple(f.replace(co_code=bytes(code)) if c is f else c for c in module.co_consts)
+sys.stdout.buffer.write(ext._code_to_timestamp_pyc(module.replace(co_consts=consts)))
+'''
+
+
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
+def test_cell_loaded_with_load_fast_is_not_its_value(version):
+    # 3.11+ keeps cells in the fast-local slots and 3.13 compiles LOAD_CLOSURE to LOAD_FAST: a cell
+    # so loaded and passed on (rewritten bytecode does) is the cell, which no expression spells;
+    # printed as `scale` it would pass the value. The function is refused, the rest of the module kept.
+    import uncompile
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    pyc = subprocess.run([exe, "-c", PATCH_CELL_LOAD], capture_output=True, check=True).stdout
+    source = uncompile.decompile(pyc)
+    assert [failure.reason for failure in source.failures if "<cell scale>" in failure.reason], str(source)
+    assert "log.g((scale,))" not in str(source), str(source)

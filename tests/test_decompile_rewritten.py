@@ -407,6 +407,18 @@ def test_cell_object_passed_as_a_value_is_refused():
     assert source.failures and "<cell scale>" in source.failures[0].reason, str(source)
 
 
+def test_cell_loaded_with_load_fast_passed_as_a_value_is_refused():
+    # Since 3.11 cells live in the fast-local slots: LOAD_FAST of a cell's slot pushes the cell (3.13
+    # compiles LOAD_CLOSURE to it), not the value `scale` would print as.
+    code = _closure_template.__code__
+    cell = len(code.co_varnames) + code.co_cellvars.index("scale")
+    program = assemble(code, [("MAKE_CELL", cell), ("RESUME", 0),
+                              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"),
+                              ("LOAD_FAST", cell), ("BUILD_TUPLE", 1)] + call(1) + [("RETURN_VALUE", None)])
+    source = uncompile.decompile(program)
+    assert source.failures and "<cell scale>" in source.failures[0].reason, str(source)
+
+
 def test_global_loaded_before_a_call_that_rebinds_it_keeps_its_order():
     # target is loaded, rebind() (which rebinds the global target) runs as a statement, then the
     # target loaded first is called: the old one, never `rebind(); return target(x)`.

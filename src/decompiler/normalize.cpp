@@ -60,8 +60,10 @@ public:
     Normalizer(const CodeObject& code, const std::vector<Instruction>& ins, const OpcodeTable& table)
         : code_(code), ins_(ins), table_(table), traits_(traits_of(code.version)) {
         std::vector<int64_t> targets;
-        for (size_t k = 0; k < ins_.size(); ++k)
+        for (size_t k = 0; k < ins_.size(); ++k) {
             if (ins_[k].jump_target >= 0) targets.push_back(ins_[k].jump_target);
+            if (ins_[k].op == Opcode::LOAD_FAST_AND_CLEAR) swapped_out_slots_.push_back(uint32_t(ins_[k].index));
+        }
         jump_targets_ = OffsetSet(std::move(targets));
         out_.reserve(ins_.size() + ins_.size() / 4 + 8);
         if (traits_.block_stack) find_legacy_handlers();
@@ -470,6 +472,20 @@ private:
         op.scope = scope;
         op.name = name ? *name : "<bad name>";
     }
+    // 3.11+ keeps cells in the fast-local slots, so LOAD_FAST of a cell or free slot pushes the
+    // cell itself, not its value: 3.13 compiles LOAD_CLOSURE to it, and rewritten bytecode may
+    // pass such a cell on. Both mean LOAD_CLOSURE.
+    // Except in a slot that an inlined comprehension (3.12+) empties with LOAD_FAST_AND_CLEAR: it
+    // then holds the comprehension's own plain variable until the cell is put back.
+    void emit_fast_load(uint32_t slot) {
+        const uint8_t cell_kinds = kLocalCell | kLocalFree;
+        if (code_.version >= PyVersion{3, 11} && slot < code_.localsplus_kinds.size() &&
+            (code_.localsplus_kinds[slot] & cell_kinds) &&
+            std::find(swapped_out_slots_.begin(), swapped_out_slots_.end(), slot) == swapped_out_slots_.end())
+            emit_scoped(N::LoadClosure, Scope::Deref, code_.local_name(slot));
+        else
+            emit_scoped(N::Load, Scope::Fast, code_.local_name(slot));
+    }
     static bool is_named(const std::string* name, const char* expected) { return name && *name == expected; }
     bool loads_classdict() const {
         return !out_.empty() && out_.back().kind == N::Load && out_.back().scope == Scope::Deref && out_.back().name == "__classdict__";
@@ -612,17 +628,16 @@ private:
         case O::LOAD_CONST: emit(N::LoadConst).value = const_at(i.index); return;
         case O::RETURN_CONST: emit(N::LoadConst).value = const_at(i.index); emit(N::Return); return;
         case O::KW_NAMES: pending_kwnames_ = const_at(i.index); return;
-        case O::LOAD_FAST: case O::LOAD_FAST_CHECK:
-            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
+        case O::LOAD_FAST: case O::LOAD_FAST_CHECK: emit_fast_load(uint32_t(i.index)); return;
         case O::LOAD_FAST_AND_CLEAR: emit_scoped(N::LoadAndClear, Scope::Fast, code_.local_name(uint32_t(i.index))); return;
         case O::LOAD_FAST_LOAD_FAST:
-            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
-            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
+            emit_fast_load(uint32_t(i.arg >> 4));
+            emit_fast_load(uint32_t(i.arg & 15));
             return;
         case O::STORE_FAST_LOAD_FAST:
             if (!bind_type_param(code_.local_name(uint32_t(i.arg >> 4))))
                 emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
-            emit_scoped(N::Load, Scope::Fast, code_.local_name(uint32_t(i.arg & 15)));
+            emit_fast_load(uint32_t(i.arg & 15));
             return;
         case O::STORE_FAST_STORE_FAST:
             emit_scoped(N::Store, Scope::Fast, code_.local_name(uint32_t(i.arg >> 4)));
@@ -1046,6 +1061,7 @@ private:
     const OpcodeTable& table_;
     VersionTraits traits_;
     OffsetSet jump_targets_;
+    std::vector<uint32_t> swapped_out_slots_;  // LOAD_FAST_AND_CLEAR's slots
     // Before 3.11: what each handler is, where except clauses start (their DUP_TOP is dropped),
     // where the exception's three values are popped, which re-raises end a name clean-up.
     std::map<int64_t, HandlerRole> handler_roles_;
