@@ -1,6 +1,7 @@
 """The value-flow check (uncompile._value_flow) that lets decompiled Dynamo code run in place of
 Dynamo's: it must accept code that only names stack values differently, and reject any change in
 what is computed, on which values, or in which order."""
+import os
 import sys
 import textwrap
 
@@ -116,3 +117,47 @@ def test_a_program_is_the_same_as_itself_and_generators_are_out_of_scope():
     assert flow(exceptions, exceptions)[0]
     ok, why = flow("def f(x):\n    yield x\n", "def f(x):\n    yield x\n")
     assert not ok and "generator" in why
+
+
+SLICED_LIST_EXTENDED = r'''
+import importlib.util, sys
+sys.path.insert(0, sys.argv[1])
+from bytecode_asm import assemble
+spec = importlib.util.spec_from_file_location("value_flow", sys.argv[2])
+value_flow = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(value_flow)
+
+def written(x):
+    s = [x][0:1]
+    s.extend(%s)
+    return s
+
+# Dynamo's shape: a copy of a list it built (3.12+: BINARY_SLICE) extended on the stack
+original = assemble(written.__code__, [
+    ("RESUME", 0), ("LOAD_FAST", "x"), ("BUILD_LIST", 1), ("COPY", 1), ("LOAD_CONST", 0), ("LOAD_CONST", 1),
+    ("BINARY_SLICE", None), ("SWAP", 2), ("LOAD_FAST", "x"), ("BUILD_LIST", 1), ("LIST_EXTEND", 2),
+    ("POP_TOP", None), ("RETURN_VALUE", None)])
+import types
+assert original.co_code != written.__code__.co_code
+assert types.FunctionType(original, {})(7) == [7, 7]  # the slice is extended, the list dropped
+print(value_flow.same_value_flow(original, written.__code__))
+'''
+
+
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+@pytest.mark.parametrize("extended_by,same", [("[x]", True), ("[x, x]", False)])
+def test_slice_of_a_private_list_is_the_same_list_on_both_sides(version, extended_by, same):
+    # 3.12+ slices with BINARY_SLICE (Dynamo's code, and the recompiled `[x][0:1]`): a slice of a
+    # list this code built is a list it built, so `s.extend(...)` is LIST_EXTEND on it; not shown
+    # before, which left such transformed code unverified on 3.12 (torch 2.11's graph-break epilogue).
+    import subprocess
+    from conftest import ROOT, interpreter
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    script = SLICED_LIST_EXTENDED % extended_by
+    out = subprocess.run([exe, "-c", script, os.path.join(ROOT, "tests"),
+                          os.path.join(ROOT, "python", "uncompile", "_value_flow.py")],
+                         capture_output=True, text=True, check=True).stdout
+    ok = out.splitlines()[0].startswith("(True")
+    assert ok == same, out

@@ -41,7 +41,7 @@ _JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP",
 # Operations with a result: opname -> number of operands popped (None: computed from the argument).
 _PURE_SHAPE = {
     "UNARY_NEGATIVE": 1, "UNARY_NOT": 1, "UNARY_INVERT": 1, "UNARY_POSITIVE": 1, "TO_BOOL": 1,
-    "BINARY_OP": 2, "BINARY_SUBSCR": 2, "BINARY_SLICE": 3, "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2,
+    "BINARY_OP": 2, "BINARY_SUBSCR": 2, "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2,
     "GET_ITER": 1, "LIST_TO_TUPLE": 1, "CALL_INTRINSIC_1": 1, "CALL_INTRINSIC_2": 2, "IMPORT_NAME": 2,
     "FORMAT_SIMPLE": 1, "FORMAT_WITH_SPEC": 2, "CONVERT_VALUE": 1, "LOAD_BUILD_CLASS": 0,
     "LOAD_ASSERTION_ERROR": 0, "SET_FUNCTION_ATTRIBUTE": 2, "LOAD_DEREF": 0, "LOAD_CLOSURE": 0,
@@ -49,7 +49,7 @@ _PURE_SHAPE = {
 }
 # Operations without a result: opname -> operands popped.
 _EFFECT_SHAPE = {
-    "STORE_ATTR": 2, "DELETE_ATTR": 1, "STORE_SUBSCR": 3, "DELETE_SUBSCR": 2, "STORE_SLICE": 4,
+    "STORE_ATTR": 2, "DELETE_ATTR": 1, "STORE_SUBSCR": 3, "DELETE_SUBSCR": 2,
     "STORE_GLOBAL": 1, "DELETE_GLOBAL": 0, "STORE_DEREF": 1, "DELETE_DEREF": 0, "STORE_NAME": 1,
     "DELETE_NAME": 0,
 }
@@ -201,6 +201,11 @@ class _Checker:
     def _execute(self, side: _Side, st: _State, ins: dis.Instruction, op: str) -> Optional[_Event]:
         stack = st.stack
         v = self.version
+        if op in ("BINARY_SLICE", "STORE_SLICE"):
+            # x[a:b] (3.12+) is BUILD_SLICE 2 and BINARY_SUBSCR / STORE_SUBSCR, as 3.11 and Dynamo
+            # spell it: one form, so a slice of a list this code built stays known on both sides.
+            stack.append(("slice",) + tuple(self._pop(st, 2)))
+            op = "BINARY_SUBSCR" if op == "BINARY_SLICE" else "STORE_SUBSCR"
         if op == "POP_TOP":
             self._pop(st)
         elif op == "PUSH_NULL":
