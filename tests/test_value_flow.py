@@ -144,20 +144,84 @@ print(value_flow.same_value_flow(original, written.__code__))
 '''
 
 
+STARRED_CALL = r'''
+import importlib.util, sys, types
+sys.path.insert(0, sys.argv[1])
+from bytecode_asm import assemble
+spec = importlib.util.spec_from_file_location("value_flow", sys.argv[2])
+value_flow = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(value_flow)
+
+def written(x):
+    return g(x, *%s)
+
+# Dynamo's shape: the arguments built as one list and passed with CALL_FUNCTION_EX
+original = assemble(written.__code__, [
+    ("RESUME", 0), ("LOAD_GLOBAL", ("g", True)), ("LOAD_FAST", "x"), ("LOAD_FAST", "x"), ("BUILD_LIST", 2),
+    ("CALL_FUNCTION_EX", 0), ("RETURN_VALUE", None)])
+assert types.FunctionType(original, {"g": lambda *a: a})(7) == (7, 7)
+print(value_flow.same_value_flow(original, written.__code__))
+'''
+
+
+def _flow_in(version, script):
+    """Run a value-flow script in the interpreter of `version` (its bytecode); True if the flows matched."""
+    import subprocess
+    from conftest import ROOT, interpreter
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    out = subprocess.run([exe, "-c", script, os.path.join(ROOT, "tests"),
+                          os.path.join(ROOT, "python", "uncompile", "_value_flow.py")],
+                         capture_output=True, text=True, check=True).stdout
+    return out.splitlines()[0].startswith("(True")
+
+
 @pytest.mark.parametrize("version", ["3.12", "3.13"])
 @pytest.mark.parametrize("extended_by,same", [("[x]", True), ("[x, x]", False)])
 def test_slice_of_a_private_list_is_the_same_list_on_both_sides(version, extended_by, same):
     # 3.12+ slices with BINARY_SLICE (Dynamo's code, and the recompiled `[x][0:1]`): a slice of a
     # list this code built is a list it built, so `s.extend(...)` is LIST_EXTEND on it; not shown
     # before, which left such transformed code unverified on 3.12 (torch 2.11's graph-break epilogue).
+    assert _flow_in(version, SLICED_LIST_EXTENDED % extended_by) == same
+
+
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+@pytest.mark.parametrize("starred,same", [("[x]", True), ("[x, x]", False)])
+def test_call_with_a_starred_private_list_is_the_call_of_its_items(version, starred, same):
+    # `f(a, *b)` recompiles on 3.12+ to a list turned into a tuple by CALL_INTRINSIC_1 (3.11:
+    # LIST_TO_TUPLE): the arguments are still known one by one, as in Dynamo's CALL_FUNCTION_EX of
+    # the list it built (every graph break's call of its resume function).
+    assert _flow_in(version, STARRED_CALL % starred) == same
+
+
+PAIRS_IN_VERSION = r'''
+import importlib.util, json, sys, textwrap
+spec = importlib.util.spec_from_file_location("value_flow", sys.argv[1])
+value_flow = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(value_flow)
+def code_of(source):
+    namespace = {}
+    exec(compile(textwrap.dedent(source), "<test>", "exec"), namespace)
+    return namespace["f"].__code__
+print(json.dumps([value_flow.same_value_flow(code_of(a), code_of(b))[0] for a, b in json.load(sys.stdin)]))
+'''
+
+
+@pytest.mark.parametrize("version", ["3.12", "3.13"])
+def test_pairs_are_judged_the_same_in_each_version(version):
+    # The check reads the bytecode of the interpreter it runs in: the SAME and DIFFERENT pairs, each
+    # compiled by 3.12 and 3.13 (which torch supports too), get the answers they get here.
+    import json
     import subprocess
     from conftest import ROOT, interpreter
     exe = interpreter(version)
     if exe is None:
         pytest.skip("Python %s is not installed (pyenv)" % version)
-    script = SLICED_LIST_EXTENDED % extended_by
-    out = subprocess.run([exe, "-c", script, os.path.join(ROOT, "tests"),
-                          os.path.join(ROOT, "python", "uncompile", "_value_flow.py")],
-                         capture_output=True, text=True, check=True).stdout
-    ok = out.splitlines()[0].startswith("(True")
-    assert ok == same, out
+    pairs = SAME + DIFFERENT
+    out = subprocess.run([exe, "-c", PAIRS_IN_VERSION, os.path.join(ROOT, "python", "uncompile", "_value_flow.py")],
+                         input=json.dumps(pairs), capture_output=True, text=True, check=True).stdout
+    answers = json.loads(out)
+    wrong = [pair for pair, answer, expected in zip(pairs, answers, [True] * len(SAME) + [False] * len(DIFFERENT))
+             if answer != expected]
+    assert not wrong, wrong

@@ -37,6 +37,8 @@ __all__ = ["same_value_flow"]
 
 _MAX_STEPS = 200_000  # instructions executed over all paths; beyond it: not shown equivalent
 _TRANSPARENT = {"NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "MAKE_CELL", "COPY_FREE_VARS"}
+# 3.12+ spells LIST_TO_TUPLE (a call's `*args` built as a list) CALL_INTRINSIC_1 6.
+_INTRINSIC_LIST_TO_TUPLE = 6
 _JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT"}
 # Operations with a result: opname -> number of operands popped (None: computed from the argument).
 _PURE_SHAPE = {
@@ -336,7 +338,8 @@ class _Checker:
         elif op == "BUILD_SLICE":
             parts = self._pop(st, ins.arg)
             stack.append(("slice",) + tuple(parts))
-        elif op == "LIST_TO_TUPLE" and self._private(st, stack[-1] if stack else None, "list"):
+        elif (op == "LIST_TO_TUPLE" or (op == "CALL_INTRINSIC_1" and ins.arg == _INTRINSIC_LIST_TO_TUPLE)) and \
+                self._private(st, stack[-1] if stack else None, "list"):
             stack.append(self._new(st, "tuple", st.heap[self._pop(st)[0][1]][1]))
         elif op in ("LIST_APPEND", "LIST_EXTEND") and self._private_update(st, ins):
             pass
