@@ -116,6 +116,17 @@ def test_list_updated_through_a_copy():
               ("RETURN_VALUE", None)])
 
 
+def test_display_built_between_a_method_load_and_its_call():
+    # Dynamo 2.13's nested graph break (logger.warning_once in transformers' loss_function): between
+    # loading a method and calling it, lists are built and one is extended by another display
+    # (`[*[]]`), then kept below the call. Unpacking a display runs no user code, so the lists can be
+    # named before the method is loaded; refused before as "an order no statement sequence can show".
+    run_both([("RESUME", 0), ("PUSH_NULL", None), ("LOAD_GLOBAL", ("log", False)), ("LOAD_ATTR", "f"),
+              ("LOAD_FAST", "x"), ("BUILD_LIST", 0), ("LOAD_FAST", "x"), ("BUILD_LIST", 1), ("LIST_EXTEND", 1),
+              ("SWAP", 4), ("SWAP", 3), ("SWAP", 2)] + call(1) + [
+              ("POP_TOP", None), ("RETURN_VALUE", None)])
+
+
 def test_swapped_arguments_keep_evaluation_order():
     # b = log.f(1); a = log.f(2); SWAP; log.g(a, b) evaluates f(1) before f(2)
     run_both([("RESUME", 0),

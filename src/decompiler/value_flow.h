@@ -23,6 +23,9 @@ inline bool has_own_effect(const ast::Expr& e) {  // (inline: asked of every nod
     case ast::ExprKind::Name: case ast::ExprKind::Constant: case ast::ExprKind::Slice: case ast::ExprKind::Tuple:
     case ast::ExprKind::List: case ast::ExprKind::Lambda: case ast::ExprKind::JoinedStr:
         return false;
+    case ast::ExprKind::Starred:  // unpacking a display or a constant iterates no user object
+        return !e.value || !(e.value->kind == ast::ExprKind::List || e.value->kind == ast::ExprKind::Tuple ||
+                             e.value->kind == ast::ExprKind::Constant);
     default: return true;
     }
 }
