@@ -22,7 +22,11 @@ each in three modes:
 For the two tools the time includes entering and leaving the `with` block (writing the dump).
 Every measurement is a fresh process (imports and model construction are not timed). Repetitions
 are interleaved (none, uncompile, depyf, none, ...) so that load from other jobs on the machine
-spreads over the modes. The table gives the median, the range, and the ratio of medians to `none`.
+spreads over the modes, and every mode of one repetition runs with the same PYTHONHASHSEED. The
+table gives the median, the range, the ratio of medians to `none`, the fastest run, the lower
+quartile, and the paired added time: per repetition the mode's time minus `none`'s, median and
+quartiles (process times here can differ by a quarter of a second from run to run for all modes
+alike; the paired differences and the fastest runs separate the modes where medians cannot).
 
 Caches, the same for every mode: every process runs with TORCHINDUCTOR_FORCE_DISABLE_CACHES=1
 (no FX-graph, AOTAutograd or PGO cache; prepare_debug sets this itself so that a cache hit cannot
@@ -106,10 +110,12 @@ def worker(model_name, backend, mode, dump_dir):
 
 
 # -- the driver -----------------------------------------------------------------------------
-def run_one(python, model, backend, mode, cache_dir, timeout):
+def run_one(python, model, backend, mode, cache_dir, timeout, rep=0):
     with tempfile.TemporaryDirectory(prefix="uncompile-bench-") as tmp:
+        # The same hash seed for every mode of a repetition: set and dict orders (and so some of the
+        # compiler's work) then match across the modes compared, and the paired differences cancel it.
         env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=cache_dir or os.path.join(tmp, "inductor-cache"),
-                   TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1")
+                   TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED=str(rep + 1))
         cmd = [python, os.path.abspath(__file__), "--worker", model, backend, mode, os.path.join(tmp, "dump")]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout, cwd=tmp)
     if proc.returncode != 0:
@@ -121,6 +127,25 @@ def ratio(value, base, mode):
     if not base or mode == "none":
         return "1" if mode == "none" else "-"
     return "%.3f (%+.1f%%)" % (value / base, 100 * (value / base - 1))
+
+
+def quartiles(values):
+    """(lower quartile, upper quartile) of at least one value."""
+    if len(values) < 2:
+        return values[0], values[0]
+    q = statistics.quantiles(values, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def paired(runs, base_runs):
+    """The time a mode adds, from the differences to `none` within each repetition (same hash seed,
+    run one after the other): median and quartiles in ms. Pairing cancels what a repetition shares."""
+    base = {r["rep"]: r["seconds"] for r in base_runs}
+    diffs = [1000 * (r["seconds"] - base[r["rep"]]) for r in runs if r["rep"] in base]
+    if not diffs:
+        return "-"
+    low, high = quartiles(diffs)
+    return "%+.0f ms (%+.0f, %+.0f)" % (statistics.median(diffs), low, high)
 
 
 def fmt_range(values):
@@ -158,7 +183,7 @@ def main():
                     run_one(sys.executable, model, backend, "none", cache_dir, args.timeout)  # untimed warm-up
                 for rep in range(args.reps):
                     for mode in modes:
-                        r = run_one(pythons[mode], model, backend, mode, cache_dir, args.timeout)
+                        r = dict(run_one(pythons[mode], model, backend, mode, cache_dir, args.timeout, rep), rep=rep)
                         results.setdefault("%s/%s/%s" % (model, backend, mode), []).append(r)
                         print("%-6s %-9s %-9s rep %d: %s" % (model, backend, mode, rep, "%.2f s wall, %.2f s cpu" % (
                             r["seconds"], r["cpu_seconds"]) if "seconds" in r else r), flush=True)
@@ -168,8 +193,9 @@ def main():
 
     rows = ["", "First call (compile) of torch.compile'd models, inference, kernel cache %s, %d reps each; "
             "wall time and CPU time of the process (all its threads), seconds:" % (args.kernel_cache, args.reps), "",
-            "| model | backend | mode | wall median | wall range | wall x none | CPU median | CPU x none | dump files |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| model | backend | mode | wall median | wall range | wall x none | CPU median | CPU x none | "
+            "fastest | lower quartile | paired added wall, median (quartiles) | dump files |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for model in args.models.split(","):
         for backend in args.backends.split(","):
             base_rs = [r for r in results.get("%s/%s/none" % (model, backend), []) if "seconds" in r]
@@ -180,16 +206,17 @@ def main():
                 ok = [r for r in rs if "seconds" in r]
                 errors = [r["error"] for r in rs if "error" in r]
                 if not ok:
-                    rows.append("| %s | %s | %s | failed: %s | | | | | |" % (model, backend, mode, errors[:1]))
+                    rows.append("| %s | %s | %s | failed: %s | | | | | | | | |" % (model, backend, mode, errors[:1]))
                     continue
                 secs, cpus = [r["seconds"] for r in ok], [r["cpu_seconds"] for r in ok]
                 median, cpu = statistics.median(secs), statistics.median(cpus)
                 files = statistics.median(r["dump_files"] for r in ok)
-                rows.append("| %s | %s | %s | %.2f | %s | %s | %.2f | %s | %s |" % (
+                rows.append("| %s | %s | %s | %.2f | %s | %s | %.2f | %s | %.3f | %.3f | %s | %s |" % (
                     model, backend, mode, median, fmt_range(secs), ratio(median, base, mode), cpu,
-                    ratio(cpu, base_cpu, mode), "%d" % files if mode != "none" else ""))
+                    ratio(cpu, base_cpu, mode), min(secs), quartiles(secs)[0],
+                    paired(ok, base_rs) if mode != "none" else "", "%d" % files if mode != "none" else ""))
                 if errors:
-                    rows.append("|  |  | %s: %d runs failed: %s | | | | | | |" % (mode, len(errors), errors[:1]))
+                    rows.append("|  |  | %s: %d runs failed: %s | | | | | | | | | |" % (mode, len(errors), errors[:1]))
     for key in sorted({k.rsplit("/", 1)[0] for k in results}):
         sums = {mode: {r["checksum"] for r in results.get("%s/%s" % (key, mode), []) if "checksum" in r} for mode in modes}
         if len(set().union(*sums.values())) > 1:
