@@ -112,7 +112,7 @@ def listing_lines(code: types.CodeType) -> List[Tuple[int, str]]:
     for ins in dis.get_instructions(code):
         if ins.opname == "CACHE":
             continue
-        arg = _short_argrepr(ins)
+        arg = _short_argrepr(ins, code)
         rows.append((ins.offset, "%s(%r)  # offset %d" % (ins.opname, arg, ins.offset) if arg
                      else "%s()  # offset %d" % (ins.opname, ins.offset)))
     return rows
@@ -122,15 +122,23 @@ _LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis), 
 _MAX_ARGREPR = 120
 
 
-def _short_argrepr(ins: dis.Instruction) -> str:
+def _short_argrepr(ins: dis.Instruction, code: types.CodeType) -> str:
     """The argument as the listing shows it. Dynamo's constants can be any object (a module's
     globals dict, a tensor): such a one is named by its type, and any long text is cut, so that a
     listing line stays a line."""
     value = ins.argval
+    if ins.opname == "KW_NAMES" and ins.arg is not None and ins.arg < len(code.co_consts):
+        # 3.11's dis resolves only LOAD_CONST's constant; KW_NAMES's names would read <_Unknown>
+        value = code.co_consts[ins.arg]
+        if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            return _cut(repr(value))
     if ins.opcode in dis.hasconst and not (isinstance(value, _LITERALS) or
                                            (isinstance(value, (tuple, frozenset)) and all(isinstance(v, _LITERALS) for v in value))):
         return "<%s object>" % type(value).__name__
-    arg = ins.argrepr if ins.argrepr else ("" if ins.arg is None else str(ins.arg))
+    return _cut(ins.argrepr if ins.argrepr else ("" if ins.arg is None else str(ins.arg)))
+
+
+def _cut(arg: str) -> str:
     return arg if len(arg) <= _MAX_ARGREPR else arg[:_MAX_ARGREPR - 3] + "..."
 
 
