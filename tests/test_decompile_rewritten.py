@@ -235,6 +235,16 @@ def test_loop_run_between_a_calls_arguments_and_the_call():
     assert src.index("log.f") < src.index("for ")
 
 
+def test_empty_tuple_built_and_kept_across_a_loop():
+    # transformers' GPT-2 training forward (torch 2.13): Dynamo builds `[()]` with BUILD_TUPLE 0 and
+    # keeps it below a loop. The decompiled `__stack0 = [()]` holds the constant (); the value-flow
+    # check must take the two tuples as the same value at the loop's join.
+    program = [("RESUME", 0), ("BUILD_TUPLE", 0), ("BUILD_LIST", 1)] + LOOP_WITH_A_CALL_WAITING[1:-2] + [
+        ("RETURN_VALUE", None)]
+    src = run_both(program, args=({"k": 1, "j": 2},))
+    assert "[()]" in src
+
+
 def test_loop_join_rejects_a_temporary_rebound_in_the_loop():
     code = assemble(template.__code__, LOOP_WITH_A_CALL_WAITING)
     namespace = {}

@@ -583,6 +583,14 @@ class _Checker:
                 ky, iy, _ = sb.heap[uy]
                 sa.pairs[ux], sb.pairs[uy] = uy, ux
                 return kx == ky and len(ix) == len(iy) and self._same_items(ix, iy, sa, sb)
+            if x and y and {x[0], y[0]} == {"obj", "const"}:
+                # A tuple built of constants (Dynamo's BUILD_TUPLE 0) is the constant tuple the
+                # source spells `()`: immutable, equal item by item, identity unobservable.
+                obj, const, st = (x, y, sa) if x[0] == "obj" else (y, x, sb)
+                kind, items, _ = st.heap[obj[1]]
+                key = const[1]
+                return kind == "tuple" and isinstance(key, tuple) and bool(key) and key[0] == "tuple" and \
+                    len(items) == len(key) - 1 and all(item == ("const", k) for item, k in zip(items, key[1:]))
             return len(x) == len(y) and self._same_items(x, y, sa, sb)
         return x == y
 
