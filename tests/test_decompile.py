@@ -5166,13 +5166,27 @@ sys.stdout.buffer.write(ext._code_to_timestamp_pyc(module.replace(co_consts=cons
 @pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
 def test_cell_loaded_with_load_fast_is_not_its_value(version):
     # 3.11+ keeps cells in the fast-local slots and 3.13 compiles LOAD_CLOSURE to LOAD_FAST: a cell
-    # so loaded and passed on (rewritten bytecode does) is the cell, which no expression spells;
-    # printed as `scale` it would pass the value. The function is refused, the rest of the module kept.
+    # so loaded and passed on (rewritten bytecode does) is the cell; printed as `scale` it would
+    # pass the value. It is spelled `(lambda: scale).__closure__[0]`, which that version runs.
     import uncompile
     exe = interpreter(version)
     if exe is None:
         pytest.skip("Python %s is not installed (pyenv)" % version)
     pyc = subprocess.run([exe, "-c", PATCH_CELL_LOAD], capture_output=True, check=True).stdout
-    source = uncompile.decompile(pyc)
-    assert [failure.reason for failure in source.failures if "<cell scale>" in failure.reason], str(source)
-    assert "log.g((scale,))" not in str(source), str(source)
+    source = str(uncompile.decompile(pyc))
+    assert "log.g(((lambda: scale).__closure__[0],))" in source, source
+    run = ("import sys\nclass Log:\n    def g(self, cells):\n        self.cells = cells\nlog = Log()\n" + source +
+           "\nf(3)\nprint(type(log.cells[0]).__name__, log.cells[0].cell_contents)\n")
+    out = subprocess.run([exe, "-c", run], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["cell", "3"], out
+    # and the value-flow check (run by that interpreter, on its bytecode) takes the two as the same
+    check = ("import importlib.util, marshal, sys, types\n"
+             "spec = importlib.util.spec_from_file_location('value_flow', sys.argv[1])\n"
+             "vf = importlib.util.module_from_spec(spec); spec.loader.exec_module(vf)\n"
+             "def f_of(module): return next(c for c in module.co_consts if isinstance(c, types.CodeType))\n"
+             "original = f_of(marshal.loads(sys.stdin.buffer.read()[16:]))\n"
+             "decompiled = f_of(compile(sys.argv[2], 'decompiled', 'exec'))\n"
+             "print(vf.same_value_flow(original, decompiled, lambda name: name == 'log'))\n")
+    out = subprocess.run([exe, "-c", check, os.path.join(ROOT, "python", "uncompile", "_value_flow.py"), source],
+                         input=pyc, capture_output=True, check=True).stdout.decode()
+    assert out.startswith("(True"), out

@@ -416,28 +416,70 @@ def _closure_template(x):
     return apply
 
 
-def test_cell_object_passed_as_a_value_is_refused():
-    # Dynamo passes LOAD_CLOSURE's cell to a helper that builds the function: no expression spells a
-    # cell (printed as the name, the value would be passed instead), so the function is refused.
+def _cell_passed_as_a_value(load_cell):
     code = _closure_template.__code__
     cell = len(code.co_varnames) + code.co_cellvars.index("scale")
     program = assemble(code, [("MAKE_CELL", cell), ("RESUME", 0),
                               ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"),
-                              ("LOAD_CLOSURE", cell), ("BUILD_TUPLE", 1)] + call(1) + [("RETURN_VALUE", None)])
-    source = uncompile.decompile(program)
-    assert source.failures and "<cell scale>" in source.failures[0].reason, str(source)
+                              (load_cell, cell), ("BUILD_TUPLE", 1)] + call(1) + [
+                              ("POP_TOP", None), ("LOAD_FAST", "x"), ("STORE_DEREF", cell), ("LOAD_CONST", None),
+                              ("RETURN_VALUE", None)])
+    source = str(uncompile.decompile(program))
+    namespace = {}
+    exec(source, namespace)
+    decompiled = namespace["_closure_template"]
+    passed = []
+    for fn in (types.FunctionType(program, {"log": Log()}), decompiled):
+        log = Log()
+        fn.__globals__["log"] = log
+        fn(7)
+        (cells,), = [args for name, *args in log.events if name == "g"]
+        passed.append(cells)
+    # both pass a tuple of one cell, which the function fills afterwards (scale = x)
+    assert [type(c[0]).__name__ for c in passed] == ["cell", "cell"], source
+    assert [c[0].cell_contents for c in passed] == [7, 7], source
+    ok, why = same_value_flow(program, decompiled.__code__, stable_globals=lambda name: name == "log")
+    assert ok, why + "\n" + source
+    return source
 
 
-def test_cell_loaded_with_load_fast_passed_as_a_value_is_refused():
+def test_cell_object_passed_as_a_value_is_spelled_by_a_lambda():
+    # Dynamo passes LOAD_CLOSURE's cell to a helper that rebuilds a nested function
+    # (_create_nested_fn): printed as the name, the value would be passed instead of the cell;
+    # `(lambda: scale).__closure__[0]` is that cell, and the value-flow check follows it.
+    assert "(lambda: scale).__closure__[0]" in _cell_passed_as_a_value("LOAD_CLOSURE")
+
+
+def test_cell_loaded_with_load_fast_passed_as_a_value_is_spelled_by_a_lambda():
     # Since 3.11 cells live in the fast-local slots: LOAD_FAST of a cell's slot pushes the cell (3.13
     # compiles LOAD_CLOSURE to it), not the value `scale` would print as.
+    assert "(lambda: scale).__closure__[0]" in _cell_passed_as_a_value("LOAD_FAST")
+
+
+def test_empty_cell_passed_as_a_value_stays_a_cell():
+    # A cell the code never stores is empty; unbound in the source, `scale` would be a global of
+    # the lambda: `if False: scale = None` makes it a cell of the function (and compiles to nothing).
     code = _closure_template.__code__
     cell = len(code.co_varnames) + code.co_cellvars.index("scale")
-    program = assemble(code, [("MAKE_CELL", cell), ("RESUME", 0),
-                              ("LOAD_GLOBAL", ("log", True)), ("LOAD_ATTR", "g"),
-                              ("LOAD_FAST", cell), ("BUILD_TUPLE", 1)] + call(1) + [("RETURN_VALUE", None)])
-    source = uncompile.decompile(program)
-    assert source.failures and "<cell scale>" in source.failures[0].reason, str(source)
+    program = assemble(code, [("MAKE_CELL", cell), ("RESUME", 0), ("LOAD_CLOSURE", cell), ("BUILD_TUPLE", 1),
+                              ("RETURN_VALUE", None)])
+    source = str(uncompile.decompile(program))
+    namespace = {}
+    exec(source, namespace)
+    decompiled = namespace["_closure_template"]
+    assert decompiled.__code__.co_cellvars == ("scale",), source
+    got, = decompiled(1)  # the tuple of the one cell
+    assert type(got).__name__ == "cell" and not _cell_is_filled(got), source
+    ok, why = same_value_flow(program, decompiled.__code__)
+    assert ok, why + "\n" + source
+
+
+def _cell_is_filled(cell):
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
 
 
 def test_global_loaded_before_a_call_that_rebinds_it_keeps_its_order():

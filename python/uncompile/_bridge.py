@@ -7,7 +7,7 @@ puts back as named stand-ins; the objects themselves stay here, keyed by the sam
 import marshal
 import sys
 import types
-from typing import Any, Dict, List, NamedTuple, Tuple
+from typing import Any, Dict, List, NamedTuple, Set, Tuple
 
 PlaceholderSpec = Tuple[List[int], int, str]
 
@@ -27,14 +27,37 @@ def _marshallable(value: Any) -> bool:
     return True
 
 
+def _code_values(code: types.CodeType) -> Set[int]:
+    """Indexes of code constants that `code` loads as values, not to make a function of them
+    (LOAD_CONST, then MAKE_FUNCTION, with the qualified name between them before 3.11): Dynamo
+    passes a nested function's code to its own helper to rebuild the function. No source spells a
+    code object, so such a constant is a stand-in global, like constants marshal cannot write."""
+    if not any(isinstance(c, types.CodeType) for c in code.co_consts):
+        return set()
+    import dis
+    ins = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+    out = set()
+    for k, i in enumerate(ins):
+        if i.opname != "LOAD_CONST" or not isinstance(i.argval, types.CodeType):
+            continue
+        after = ins[k + 1:k + 3]
+        makes = bool(after) and after[0].opname == "MAKE_FUNCTION" or (
+            len(after) == 2 and after[0].opname == "LOAD_CONST" and isinstance(after[0].argval, str) and
+            after[1].opname == "MAKE_FUNCTION")
+        if not makes:
+            out.add(i.arg)
+    return out
+
+
 def _without_unmarshallable(code: types.CodeType, path: Tuple[int, ...], placeholders: List[PlaceholderSpec],
-                            constants: Dict[str, Any], prefix: str) -> types.CodeType:
+                            constants: Dict[str, Any], prefix: str, code_values: bool = False) -> types.CodeType:
     consts = list(code.co_consts)
     changed = False
+    as_values = _code_values(code) if code_values else set()
     for index, value in enumerate(consts):
-        if isinstance(value, types.CodeType):
-            replacement = _without_unmarshallable(value, path + (index,), placeholders, constants, prefix)
-        elif _marshallable(value):
+        if isinstance(value, types.CodeType) and index not in as_values:
+            replacement = _without_unmarshallable(value, path + (index,), placeholders, constants, prefix, code_values)
+        elif index not in as_values and _marshallable(value):
             continue
         else:
             name = "%s%d" % (prefix, len(placeholders))
@@ -47,15 +70,20 @@ def _without_unmarshallable(code: types.CodeType, path: Tuple[int, ...], placeho
     return code.replace(co_consts=tuple(consts)) if changed else code
 
 
-def marshal_code(code: types.CodeType, prefix: str = "__uncompile_const_") -> MarshalledCode:
+def _has_code_values(code: types.CodeType) -> bool:
+    return bool(_code_values(code)) or any(_has_code_values(c) for c in code.co_consts if isinstance(c, types.CodeType))
+
+
+def marshal_code(code: types.CodeType, prefix: str = "__uncompile_const_", code_values: bool = False) -> MarshalledCode:
     """Marshal `code` for the core, replacing constants marshal cannot write by placeholders named
-    `prefix` + a number."""
+    `prefix` + a number; with `code_values`, also code constants loaded as values (rewritten code)."""
     version = "%d.%d" % sys.version_info[:2]
-    try:
-        return MarshalledCode(marshal.dumps(code), version, [], {})
-    except ValueError:
-        pass
+    if not (code_values and _has_code_values(code)):
+        try:
+            return MarshalledCode(marshal.dumps(code), version, [], {})
+        except ValueError:
+            pass
     placeholders: List[PlaceholderSpec] = []
     constants: Dict[str, Any] = {}
-    cleaned = _without_unmarshallable(code, (), placeholders, constants, prefix)
+    cleaned = _without_unmarshallable(code, (), placeholders, constants, prefix, code_values)
     return MarshalledCode(marshal.dumps(cleaned), version, placeholders, constants)

@@ -46,7 +46,7 @@ _PURE_SHAPE = {
     "BINARY_OP": 2, "BINARY_SUBSCR": 2, "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2,
     "GET_ITER": 1, "LIST_TO_TUPLE": 1, "CALL_INTRINSIC_1": 1, "CALL_INTRINSIC_2": 2, "IMPORT_NAME": 2,
     "FORMAT_SIMPLE": 1, "FORMAT_WITH_SPEC": 2, "CONVERT_VALUE": 1, "LOAD_BUILD_CLASS": 0,
-    "LOAD_ASSERTION_ERROR": 0, "SET_FUNCTION_ATTRIBUTE": 2, "LOAD_DEREF": 0, "LOAD_CLOSURE": 0,
+    "LOAD_ASSERTION_ERROR": 0, "SET_FUNCTION_ATTRIBUTE": 2, "LOAD_DEREF": 0,
     "LOAD_NAME": 0, "LOAD_LOCALS": 0, "GET_LEN": 0,
 }
 # Operations without a result: opname -> operands popped.
@@ -102,6 +102,11 @@ class _Side:
         self.shared = shared_locals
         nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
         self.arguments = set(code.co_varnames[:nargs])
+        # Cell and free variables LOAD_FAST loads as cells (3.11+ keeps cells in the fast slots):
+        # not those an inlined comprehension empties (LOAD_FAST_AND_CLEAR), which then hold its
+        # own plain variable (see uncompile's normalizer).
+        cleared = {ins.argval for ins in self.ins if ins.opname == "LOAD_FAST_AND_CLEAR"}
+        self.cells = set(code.co_cellvars + code.co_freevars) - cleared
 
     def handler(self, index: int) -> Optional[Tuple[int, int, bool]]:
         return self.handlers.get(index)
@@ -151,6 +156,7 @@ class _Checker:
         self.steps = 0
         self.results = 0
         self.uids = 0
+        self.codes: Dict[object, types.CodeType] = {}  # code constants loaded, by their key
         self.widened: Dict[Tuple[int, int], tuple] = {}
 
     # ---- one side up to its next event ---------------------------------------------------------
@@ -221,8 +227,14 @@ class _Checker:
                 raise _NotShown("stack underflow")
             stack[-1], stack[-ins.arg] = stack[-ins.arg], stack[-1]
         elif op == "LOAD_CONST":
-            stack.append(("const", _const_key(ins.argval)))
+            key = _const_key(ins.argval)
+            if isinstance(ins.argval, types.CodeType):
+                self.codes[key] = ins.argval
+            stack.append(("const", key))
         elif op in ("LOAD_FAST", "LOAD_FAST_CHECK"):
+            if ins.argval in side.cells:  # 3.13's LOAD_CLOSURE: the cell itself
+                stack.append(("cell", ins.argval))
+                return None
             return self._load_local(side, st, ins.argval)
         elif op == "LOAD_FAST_AND_CLEAR":
             value = st.env.get(ins.argval, ("deleted",) if ins.argval not in side.arguments else ("argument", ins.argval))
@@ -316,10 +328,28 @@ class _Checker:
                 operands[1] = self._new(st, "tuple", st.heap[operands[1][1]][1])
             operands = tuple(operands)
             return _Event((op, ins.arg, operands), pushes=1)
+        elif op == "LOAD_CLOSURE":
+            stack.append(("cell", ins.argval))  # the cell itself: loading it runs nothing
         elif op == "MAKE_FUNCTION":
             flags = ins.arg if v < (3, 13) else 0
             operands = tuple(self._pop(st, 1 + bin(flags & 0xF).count("1")))
+            if flags == 8 and self._cell_lambda(st, operands[1], operands[0]):  # 3.11/3.12
+                stack.append(("cell lambda", st.heap[operands[0][1]][1][0]))
+                return None
+            if flags == 0 and v >= (3, 13) and self._cell_lambda(st, operands[0]):  # its closure comes next
+                stack.append(("cell lambda code", operands[0]))
+                return None
             return _Event((op, flags, operands), pushes=1)
+        elif op == "SET_FUNCTION_ATTRIBUTE" and ins.arg == 8 and len(stack) >= 2 and \
+                stack[-1][:1] == ("cell lambda code",) and self._cell_lambda(st, stack[-1][1], stack[-2]):
+            closure = self._pop(st, 2)[0]
+            stack.append(("cell lambda", st.heap[closure[1]][1][0]))
+        elif op == "LOAD_ATTR" and stack and stack[-1][:1] == ("cell lambda",) and ins.argval == "__closure__" and \
+                not (v >= (3, 12) and ins.arg & 1):
+            stack.append(("cell closure", self._pop(st)[0][1]))
+        elif op == "BINARY_SUBSCR" and len(stack) >= 2 and stack[-2][:1] == ("cell closure",) and \
+                stack[-1] == ("const", _const_key(0)):
+            stack.append(self._pop(st, 2)[0][1])  # the cell
         elif op in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR"):
             method = op == "LOAD_METHOD" or (op != "LOAD_METHOD" and v >= (3, 12) and bool(ins.arg & 1))
             if method and ins.argval in ("append", "extend") and stack and self._private(st, stack[-1], "list"):
@@ -389,6 +419,26 @@ class _Checker:
         else:
             raise _NotShown("%s is not modelled" % op)
         return None
+
+    def _cell_lambda(self, st: _State, code_value: object, closure: object = None) -> bool:
+        """Whether `code_value` is the code of `lambda: x` for one free variable x (and `closure`, if
+        given, a tuple this code built of x's cell): `(lambda: x).__closure__[0]` is how
+        decompiled source spells a cell that rewritten bytecode passes on as a value."""
+        if not (isinstance(code_value, tuple) and code_value[:1] == ("const",)):
+            return False
+        code = self.codes.get(code_value[1])
+        if code is None or code.co_name != "<lambda>" or len(code.co_freevars) != 1 or code.co_argcount or \
+                code.co_kwonlyargcount or code.co_flags & 0x0C:
+            return False
+        body = [i.opname for i in dis.get_instructions(code) if i.opname not in ("COPY_FREE_VARS", "RESUME", "CACHE")]
+        if body != ["LOAD_DEREF", "RETURN_VALUE"]:
+            return False
+        if closure is None:
+            return True
+        if not self._private(st, closure, "tuple"):
+            return False
+        items = st.heap[closure[1]][1]
+        return items == [("cell", code.co_freevars[0])]
 
     # ---- containers the code built itself --------------------------------------------------------
     def _new(self, st: _State, kind: str, items: list) -> tuple:

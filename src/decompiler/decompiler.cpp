@@ -269,6 +269,20 @@ public:
             if (std::find(code_.varnames.begin(), arg_end, op.name) != arg_end) continue;
             if (std::find(unbound.begin(), unbound.end(), op.name) == unbound.end()) unbound.push_back(op.name);
         }
+        // A cell the code never stores that no nested code closes over (which may bind it: a
+        // comprehension's walrus) but that is passed on as a value or kept for nothing (an empty
+        // cell of rewritten code): unbound in the source, its name would be a global of the
+        // lambda that spells or keeps it.
+        std::vector<std::string_view> stored_cells;
+        for (const auto& op : ops_)
+            if ((op.kind == N::Store || op.kind == N::Delete) && op.scope == Scope::Deref) stored_cells.push_back(op.name);
+        for (const auto& name : code_.cellvars) {
+            if (name.empty() || name[0] == '.' || name == "__class__" || name == "__classdict__") continue;
+            if (std::find(code_.varnames.begin(), arg_end, name) != arg_end) continue;
+            if (std::find(stored_cells.begin(), stored_cells.end(), std::string_view(name)) != stored_cells.end()) continue;
+            if (captured_by_nested_code(name)) continue;
+            if (std::find(unbound.begin(), unbound.end(), name) == unbound.end()) unbound.push_back(name);
+        }
         Body out;
         for (const auto& name : unbound) {
             if (!is_identifier(name)) unsupported("a local variable whose name is not an identifier");
@@ -303,6 +317,16 @@ public:
         return dead;
     }
 
+    // Whether a code object this code loads (to make a function, class body or comprehension) has
+    // `name` as a free variable.
+    bool captured_by_nested_code(const std::string& name) const {
+        return std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) {
+            const ObjectRef& c = op.value;
+            return op.kind == N::LoadConst && c && c->kind == PyValue::Kind::Code && c->code &&
+                   std::find(c->code->freevars.begin(), c->code->freevars.end(), name) != c->code->freevars.end();
+        });
+    }
+
     // A function's cell variables that no code object it loads (to make a function, class body or
     // comprehension) has as a free variable; the compiler's own cells of class bodies and type
     // parameters aside. (Dynamo keeps the original's constants: a comprehension it traced through
@@ -313,22 +337,43 @@ public:
         for (const auto& name : code_.cellvars) {
             if (name == "__class__" || name == "__classdict__" || name.empty() || name[0] == '.') continue;
             if (std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end()) continue;
-            bool captured = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) {
-                const ObjectRef& c = op.value;
-                return op.kind == N::LoadConst && c && c->kind == PyValue::Kind::Code && c->code &&
-                       std::find(c->code->freevars.begin(), c->code->freevars.end(), name) != c->code->freevars.end();
+            // (A cell loaded as a value is spelled by a lambda closing over it: captured too.)
+            bool as_value = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) {
+                return op.kind == N::LoadClosure && op.name == name;
             });
-            if (captured) continue;
+            if (as_value || captured_by_nested_code(name)) continue;
             if (!is_identifier(name)) unsupported("a cell variable whose name is not an identifier");
             out.push_back(name);
         }
         return out;
     }
 
+    // A cell used as a value (LOAD_CLOSURE's, passed on by rewritten bytecode; no closure tuple took
+    // it): `(lambda: x).__closure__[0]` is that cell object, and evaluating it runs no user code,
+    // as loading the cell did. The stand-in node becomes it in place.
+    static void spell_cell(Expr& e, const std::string& name) {
+        auto lambda = make_expr(ExprKind::Lambda);
+        lambda->args = std::make_shared<Arguments>();
+        lambda->value = make_name(name);
+        auto closure = make_expr(ExprKind::Attribute);
+        closure->value = lambda;
+        closure->id = "__closure__";
+        auto zero = std::make_shared<PyValue>();
+        zero->kind = PyValue::Kind::Int;
+        e.kind = ExprKind::Subscript;
+        e.id.clear();
+        e.value = closure;
+        e.index = make_constant(zero);
+    }
+
     // Invariant of a finished body: no value of the simulation's own (names in <angle brackets>,
     // which no identifier can be: a def's function object, an imported module, ...) is left to be
     // printed as if it were code, at any depth of an expression.
     static void check_no_marker_in(const ExprPtr& e) {
+        if (e->kind == ExprKind::Name && e->id.compare(0, 6, "<cell ") == 0 && e->id.back() == '>') {
+            spell_cell(*e, e->id.substr(6, e->id.size() - 7));
+            return;
+        }
         if (e->kind == ExprKind::Name && !e->id.empty() && e->id[0] == '<') {
             for (const char* handler_only : {kException, kPreviousException, kExceptionMatches, kReraise})
                 if (e->id == handler_only) unsupported("exception handling of an unusual shape (" + e->id + " left over)");
@@ -1868,10 +1913,11 @@ private:
         case N::PushNull: stack.push_back(null_.get()); return;
         case N::LoadConst: stack.push_back(constant_expr(op.value)); return;
         case N::Load: case N::LoadClosure: {
-            // LOAD_CLOSURE pushes the cell itself, which only a closure tuple takes (MAKE_FUNCTION
-            // drops it: a def closes over its names by itself); no expression spells a cell, so one
-            // anywhere else is left in the output as a stand-in and the function refused (printed
-            // as the name, it passed the value). A class body's own cells are read below.
+            // LOAD_CLOSURE pushes the cell itself, which a closure tuple takes (MAKE_FUNCTION drops
+            // it: a def closes over its names by itself); one used anywhere else (rewritten
+            // bytecode) stays a stand-in until the body is finished, then is spelled
+            // `(lambda: x).__closure__[0]` (spell_cell; printed as the name, it passed the value).
+            // A class body's own cells are read below.
             bool cell = op.kind == N::LoadClosure && op.name != "__class__" && op.name != "__classdict__";
             ExprPtr name = make_name(cell ? "<cell " + op.name + ">" : op.name);
             // LOAD_CLOSURE, or 3.13's LOAD_FAST of the cell: a class body's own code cannot load it.

@@ -839,7 +839,7 @@ def _decompile_with_constants(code: types.CodeType, prefix: str) -> Tuple[str, D
     from .. import _core
     from .._bridge import marshal_code
     try:
-        marshalled = marshal_code(code, prefix)
+        marshalled = marshal_code(code, prefix, code_values=True)
         # Dynamo's own globals and the constants' stand-ins are never rebound: kept in place.
         stable = _codemap.DYNAMO_GLOBAL_PREFIXES + (prefix,)
         text, _ = _core.decompile(marshalled.data, marshalled.version, marshalled.placeholders, list(stable))
