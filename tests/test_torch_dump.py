@@ -477,3 +477,33 @@ def test_dynamo_shapes_of_common_code_are_verified(tmp_path, make):
     decompiled = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
                   if e["kind"] in ("transformed", "resume")]
     assert decompiled and all(e["verified"] for e in decompiled), decompiled
+
+
+def _returns_its_closure(x):
+    scale = x.sum()
+
+    def apply(y):
+        return y * scale
+    return apply(x), apply
+
+
+def test_returned_closure_is_verified_and_runs(tmp_path):
+    # Dynamo rebuilds the returned closure with _create_nested_fn(code, ..., (cell,), ...): the
+    # decompiled source passes the code as a stand-in global and the cell as
+    # `(lambda: scale).__closure__[0]`; verified, it is what runs, and the closure it returns works.
+    x = torch.randn(4, 3)
+    torch._dynamo.reset()
+    expected, expected_fn = torch.compile(_returns_its_closure, backend="eager")(x)
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NotVerifiedWarning)
+        with uncompile.prepare_debug(str(tmp_path)):
+            got, got_fn = torch.compile(_returns_its_closure, backend="eager")(x)
+    torch._dynamo.reset()
+    assert torch.equal(got, expected) and torch.equal(got_fn(x), expected_fn(x))
+    manifest = check_manifest(tmp_path)
+    entries = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
+               if e["kind"] in ("transformed", "resume")]
+    assert entries and all(e["verified"] for e in entries), entries
+    texts = [open(os.path.join(tmp_path, e["path"])).read() for e in entries]
+    assert any("(lambda: scale).__closure__[0]" in t for t in texts)
