@@ -53,8 +53,19 @@ SAME.append(
     # (how CPython compiles a call of more than 30 arguments, which Dynamo makes with CALL)
     ("def f(a, b):\n    return g(a, b, 1)\n",
      "def f(a, b):\n    return g(*[a, b, 1])\n"))
+SAME.append(
+    # keyword arguments from a dict the code built, passed as is (Dynamo) or through the copy that
+    # `f(*a, **d)` merges it into (transformers' can_return_tuple wrapper)
+    ("def f(g, x, a):\n    return g(*a, **{'k': x})\n",
+     "def f(g, x, a):\n    __stack0 = {'k': x}\n    return g(*a, **__stack0)\n"))
 
 DIFFERENT = [
+    # keyword arguments from another dict
+    ("def f(x, a):\n    d = {'k': x}\n    e = {'k': a}\n    return g(*a, **d)\n",
+     "def f(x, a):\n    d = {'k': x}\n    e = {'k': a}\n    return g(*a, **e)\n"),
+    # an empty dict changed, and another passed
+    ("def f(x):\n    d = {}\n    d['a'] = x\n    return g(d)\n",
+     "def f(x):\n    d = {}\n    e = {}\n    d['a'] = x\n    return g(e)\n"),
     # two calls in the other order
     ("def f(x):\n    a = g(1)\n    b = g(2)\n    return (a, b)\n",
      "def f(x):\n    b = g(2)\n    a = g(1)\n    return (a, b)\n"),

@@ -157,6 +157,7 @@ class _Checker:
         self.results = 0
         self.uids = 0
         self.codes: Dict[object, types.CodeType] = {}  # code constants loaded, by their key
+        self.fresh_dicts: set = set()  # results that are dicts the code built (BUILD_MAP and the like)
         self.widened: Dict[Tuple[int, int], tuple] = {}
 
     # ---- one side up to its next event ---------------------------------------------------------
@@ -317,6 +318,10 @@ class _Checker:
             return _Event(("CALL", ins.arg, kw, operands), pushes=1)
         elif op == "CALL_FUNCTION_EX":
             operands = list(_callable(self._pop(st, 3 + (ins.arg & 1))))
+            if ins.arg & 1 and self._private(st, operands[-1], "dict copy"):
+                # The call reads keyword arguments from a copy of a dict this code built exactly as
+                # from that dict (and a Python callee gets a dict of its own either way).
+                operands[-1] = st.heap[operands[-1][1]][1][0]
             items = None if ins.arg & 1 else self._items_of(st, operands[1])
             if items is not None:
                 # f(*args) of arguments known one by one is the call f(a, b, ...): what a compiler
@@ -381,6 +386,14 @@ class _Checker:
             stack.extend(reversed(items))
         elif op in ("BUILD_SET", "BUILD_STRING"):
             return _Event((op, ins.arg, tuple(self._pop(st, ins.arg))), pushes=1)
+        elif op == "BUILD_MAP" and ins.arg == 0:
+            stack.append(self._new(st, "dict", []))  # an empty dict nobody has seen: no event yet
+        elif op in ("DICT_MERGE", "DICT_UPDATE") and ins.arg == 1 and len(stack) >= 2 and \
+                self._private(st, stack[-2], "dict") and not st.heap[stack[-2][1]][1] and stack[-1] in self.fresh_dicts:
+            # `f(*a, **d)` merges d into a new dict just for the call (BUILD_MAP 0; DICT_MERGE 1): a
+            # copy of a dict the code built, which runs no user code (see CALL_FUNCTION_EX)
+            entry = st.heap[stack[-2][1]]
+            entry[0], entry[1] = "dict copy", [self._pop(st)[0]]
         elif op == "BUILD_MAP":
             items = self._pop(st, 2 * ins.arg)
             keys, values = items[0::2], items[1::2]
@@ -673,6 +686,8 @@ class _Checker:
         instruction pushes it."""
         self.results += 1
         r = ("result", self.results)
+        if ea.key[0] in ("dict", "BUILD_MAP", "BUILD_CONST_KEY_MAP"):
+            self.fresh_dicts.add(r)  # a dict built by the code (both sides built the same one)
         for event, state in ((ea, sa), (eb, sb)):
             pushes = event.pushes
             if pushes == -2:  # 3.13 LOAD_GLOBAL with NULL: the global, then NULL
