@@ -60,6 +60,9 @@ SAME.append(
      "def f(g, x, a):\n    __stack0 = {'k': x}\n    return g(*a, **__stack0)\n"))
 
 DIFFERENT = [
+    # a difference after a closure is made (3.13 loads its cell with LOAD_FAST: not an unbound local)
+    ("def f(x):\n    y = x\n    def g():\n        return y\n    return h(g, 1)\n",
+     "def f(x):\n    y = x\n    def g():\n        return y\n    return h(g, 2)\n"),
     # keyword arguments from another dict
     ("def f(x, a):\n    d = {'k': x}\n    e = {'k': a}\n    return g(*a, **d)\n",
      "def f(x, a):\n    d = {'k': x}\n    e = {'k': a}\n    return g(*a, **e)\n"),
