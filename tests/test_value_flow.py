@@ -60,6 +60,9 @@ SAME.append(
      "def f(g, x, a):\n    __stack0 = {'k': x}\n    return g(*a, **__stack0)\n"))
 
 DIFFERENT = [
+    # the same, the cell's slot lent to an inlined comprehension's variable first (3.12+)
+    ("def f(x):\n    y = x\n    z = [y for y in range(3)]\n    def g():\n        return y\n    return h(g, z, 1)\n",
+     "def f(x):\n    y = x\n    z = [y for y in range(3)]\n    def g():\n        return y\n    return h(g, z, 2)\n"),
     # a difference after a closure is made (3.13 loads its cell with LOAD_FAST: not an unbound local)
     ("def f(x):\n    y = x\n    def g():\n        return y\n    return h(g, 1)\n",
      "def f(x):\n    y = x\n    def g():\n        return y\n    return h(g, 2)\n"),

@@ -102,11 +102,9 @@ class _Side:
         self.shared = shared_locals
         nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
         self.arguments = set(code.co_varnames[:nargs])
-        # Cell and free variables LOAD_FAST loads as cells (3.11+ keeps cells in the fast slots):
-        # not those an inlined comprehension empties (LOAD_FAST_AND_CLEAR), which then hold its
-        # own plain variable (see uncompile's normalizer).
-        cleared = {ins.argval for ins in self.ins if ins.opname == "LOAD_FAST_AND_CLEAR"}
-        self.cells = set(code.co_cellvars + code.co_freevars) - cleared
+        # Cell and free variables: 3.11+ keeps cells in the fast slots, so LOAD_FAST of one loads the
+        # cell, except while an inlined comprehension (3.12+) keeps its own plain variable there.
+        self.cells = set(code.co_cellvars + code.co_freevars)
 
     def handler(self, index: int) -> Optional[Tuple[int, int, bool]]:
         return self.handlers.get(index)
@@ -233,12 +231,14 @@ class _Checker:
                 self.codes[key] = ins.argval
             stack.append(("const", key))
         elif op in ("LOAD_FAST", "LOAD_FAST_CHECK"):
-            if ins.argval in side.cells:  # 3.13's LOAD_CLOSURE: the cell itself
+            if ins.argval in side.cells and ins.argval not in st.env:  # 3.13's LOAD_CLOSURE: the cell itself
                 stack.append(("cell", ins.argval))
                 return None
             return self._load_local(side, st, ins.argval)
         elif op == "LOAD_FAST_AND_CLEAR":
-            value = st.env.get(ins.argval, ("deleted",) if ins.argval not in side.arguments else ("argument", ins.argval))
+            # (an inlined comprehension saves the slot, a cell's too, and puts it back with STORE_FAST)
+            value = st.env.get(ins.argval, ("cell", ins.argval) if ins.argval in side.cells else
+                               ("deleted",) if ins.argval not in side.arguments else ("argument", ins.argval))
             stack.append(value)
             st.env[ins.argval] = ("deleted",)
         elif op == "LOAD_FAST_LOAD_FAST":
