@@ -136,13 +136,18 @@ def test_a_program_is_the_same_as_itself_and_generators_are_out_of_scope():
     assert not ok and "generator" in why
 
 
-SLICED_LIST_EXTENDED = r'''
-import importlib.util, sys
+# Run by the interpreter of another version: argv[1] the tests folder, argv[2] _value_flow.py.
+IN_VERSION_PRELUDE = r'''
+import importlib.util, sys, types
 sys.path.insert(0, sys.argv[1])
 from bytecode_asm import assemble
 spec = importlib.util.spec_from_file_location("value_flow", sys.argv[2])
 value_flow = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(value_flow)
+'''
+
+
+SLICED_LIST_EXTENDED = IN_VERSION_PRELUDE + r'''
 
 def written(x):
     s = [x][0:1]
@@ -154,20 +159,13 @@ original = assemble(written.__code__, [
     ("RESUME", 0), ("LOAD_FAST", "x"), ("BUILD_LIST", 1), ("COPY", 1), ("LOAD_CONST", 0), ("LOAD_CONST", 1),
     ("BINARY_SLICE", None), ("SWAP", 2), ("LOAD_FAST", "x"), ("BUILD_LIST", 1), ("LIST_EXTEND", 2),
     ("POP_TOP", None), ("RETURN_VALUE", None)])
-import types
 assert original.co_code != written.__code__.co_code
 assert types.FunctionType(original, {})(7) == [7, 7]  # the slice is extended, the list dropped
 print(value_flow.same_value_flow(original, written.__code__))
 '''
 
 
-STARRED_CALL = r'''
-import importlib.util, sys, types
-sys.path.insert(0, sys.argv[1])
-from bytecode_asm import assemble
-spec = importlib.util.spec_from_file_location("value_flow", sys.argv[2])
-value_flow = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(value_flow)
+STARRED_CALL = IN_VERSION_PRELUDE + r'''
 
 def written(x):
     return g(x, *%s)
