@@ -5805,37 +5805,55 @@ private:
         }
         std::vector<bool> in_code_blocks(size_t(cfg_.size()), false);
         for (int k : code) in_code_blocks[size_t(k)] = !clause[size_t(k)];
-        std::set<int64_t> in_clauses, in_code, elsewhere;
-        for (int k = 0; k < cfg_.size(); ++k) {
-            if (!clause[size_t(k)]) {
-                names_of_block(k, in_code_blocks[size_t(k)] ? in_code : elsewhere);
-                continue;
+        // Names, then constants: both tables are filled in the order the compiler first uses an entry.
+        for (uint16_t table : {uint16_t(kHasName), uint16_t(kHasConst)}) {
+            std::set<int64_t> in_clauses, in_code, elsewhere;
+            for (int k = 0; k < cfg_.size(); ++k) {
+                if (!clause[size_t(k)]) {
+                    indices_of_block(k, table, in_code_blocks[size_t(k)] ? in_code : elsewhere);
+                    continue;
+                }
+                // (After its POP_EXCEPT a clause's block holds the compiler's copy of the code after
+                // the statement: names of neither. Its constants are the clause's: a `return 0`
+                // there leaves the clause before it loads its value; and a copy of what follows the
+                // statement was compiled after an `else:` too.)
+                const Block& blk = cfg_.block(k);
+                uint32_t end = UINT32_MAX;
+                for (size_t i = blk.first; i < blk.last && end == UINT32_MAX && table == kHasName; ++i)
+                    if (ops_[i].kind == N::PopExcept) end = ops_[i].offset;
+                indices_of_block(k, table, in_clauses, end);
             }
-            // (After its POP_EXCEPT a clause's block holds the compiler's copy of the code after
-            // the statement: names of neither.)
-            const Block& blk = cfg_.block(k);
-            uint32_t end = UINT32_MAX;
-            for (size_t i = blk.first; i < blk.last && end == UINT32_MAX; ++i)
-                if (ops_[i].kind == N::PopExcept) end = ops_[i].offset;
-            names_of_block(k, in_clauses, end);
+            // (Only entries of the clauses that nothing else uses: where another use came first is
+            // not known. An entry the code uses was added at its first use, which, were the code an
+            // `else:` compiled before the clauses, came before the clauses brought in any.)
+            int64_t clauses_only = -1, in_code_last = -1;
+            for (int64_t n : in_clauses)
+                if (!in_code.count(n) && !elsewhere.count(n) && clauses_only < 0) clauses_only = n;  // (sets iterate in order)
+            for (int64_t n : in_code) in_code_last = std::max(in_code_last, n);
+            if (clauses_only >= 0 && in_code_last > clauses_only) return true;
         }
-        // (Only names of the clauses that nothing else uses: where another use came first is not
-        // known. A name the code uses entered co_names at its first use, which, were the code an
-        // `else:` compiled before the clauses, came before the clauses brought in any.)
-        int64_t clauses_only = -1, in_code_last = -1;
-        for (int64_t n : in_clauses)
-            if (!in_code.count(n) && !elsewhere.count(n) && clauses_only < 0) clauses_only = n;  // (sets iterate in order)
-        for (int64_t n : in_code) in_code_last = std::max(in_code_last, n);
-        return clauses_only >= 0 && in_code_last > clauses_only;
+        return false;
     }
 
-    // The co_names indices that the instructions of `block` use.
-    void names_of_block(int block, std::set<int64_t>& out, uint32_t before = UINT32_MAX) {
+    // Whether co_consts[k] entered the table where the source used it: not None (the implicit
+    // `return None`, a function's first constant), nor a tuple or frozenset, which the optimizer
+    // may fold out of other constants later.
+    bool const_in_source_order(int64_t k) const {
+        if (k < 0 || size_t(k) >= code_.consts.size()) return false;
+        PyValue::Kind kind = code_.consts[size_t(k)]->kind;
+        return kind != PyValue::Kind::None && kind != PyValue::Kind::Tuple && kind != PyValue::Kind::FrozenSet;
+    }
+
+    // The co_names (table kHasName) or co_consts (kHasConst) indices that the instructions of
+    // `block` use; constants only where they entered co_consts in source order.
+    void indices_of_block(int block, uint16_t table, std::set<int64_t>& out, uint32_t before = UINT32_MAX) {
         if (raw_.empty()) raw_ = decode_instructions(code_, table_);
         uint32_t begin = cfg_.block(block).offset;
         uint32_t end = std::min(before, block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX);
         for (const Instruction& ins : raw_)
-            if (ins.offset >= begin && ins.offset < end && ins.is(kHasName)) out.insert(ins.index);
+            if (ins.offset >= begin && ins.offset < end && ins.is(table) &&
+                (table != kHasConst || const_in_source_order(ins.index)))
+                out.insert(ins.index);
     }
 
     // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
@@ -5932,9 +5950,10 @@ private:
         // The body's own way out, a copy of the same tail, was read as an `else` clause.
         if (!t->orelse.empty() && (t->orelse.size() != 1 || print_module(t->orelse) != print_module(Body{tail}))) return false;
         t->orelse.clear();
+        const std::string tail_text = print_module(Body{tail});
         for (auto& h : t->handlers)
-            if (!h.body.empty() && print_module(Body{h.body.back()}) == print_module(Body{tail}) && tail_after_clause_.count(h.body.back().get())) {
-                h.body.pop_back();
+            if (!h.body.empty() && print_module(Body{h.body.back()}) == tail_text && tail_after_clause_.count(h.body.back().get())) {
+                fold_branch_tail_copies(h.body, tail_text);
                 if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
             }
         emit_stmt(out, t);
@@ -5943,6 +5962,31 @@ private:
         if (tail->kind == StmtKind::Raise) tail_after_clause_.erase(tail.get());
         emit_stmt(out, tail);
         return true;
+    }
+
+    // A clause whose copy of the tail after the statement was hoisted (see hoist_copied_tail) may
+    // hold more copies, at the end of an if's side (3.10+ copy the clause's way out, POP_EXCEPT and
+    // the short tail, into each side that goes there): `if t: A; <copy>` followed by B is
+    // `if t: A` with B as its else, both sides then ending the clause, where the tail runs.
+    void fold_branch_tail_copies(Body& body, const std::string& tail_text) const {
+        auto ends_with_copy = [&](const Body& b) {
+            return !b.empty() && tail_after_clause_.count(b.back().get()) && print_module(Body{b.back()}) == tail_text;
+        };
+        // (`body` ends the clause: a copy at its end is where the clause goes on anyway.)
+        if (ends_with_copy(body)) body.pop_back();
+        for (size_t i = 0; i < body.size(); ++i) {
+            Stmt& s = *body[i];
+            if (s.kind != StmtKind::If) continue;
+            bool then_copy = ends_with_copy(s.body), else_copy = ends_with_copy(s.orelse), last = i + 1 == body.size();
+            if (!then_copy && !(else_copy && last)) continue;
+            if (then_copy && else_copy && !last) continue;  // (nothing would reach what follows)
+            s.orelse.insert(s.orelse.end(), body.begin() + std::ptrdiff_t(i) + 1, body.end());
+            body.resize(i + 1);
+            fold_branch_tail_copies(s.body, tail_text);
+            fold_branch_tail_copies(s.orelse, tail_text);
+            if (s.body.empty()) s.body.push_back(make_stmt(StmtKind::Pass));
+            return;
+        }
     }
 
     // Whether `e` is `value` (a function object shows as the lambda built from it).
