@@ -5097,6 +5097,47 @@ def f(d, k, n):
             r = n
     return r
 """, "[f({1: 'x'}, k, n) for k in (1, 2) for n in (1, 2, 3)]"),
+    # 3.11+: `a is None` is a jump on None, as `a is not None` is with the jump's sense flipped, so
+    # the test negated as a whole needs no `not` on that comparison (which would fold into the
+    # other comparison, `frame is not cur[-2]`).
+    "negated_test_with_none_jump": ("""
+class Frame:
+    def __init__(self, back):
+        self.f_back = back
+
+def f(cur, frame, log):
+    if cur and frame.f_back is not cur[-2]:
+        a, b, c = cur
+        if not isinstance(b, int):
+            assert b.f_back is frame.f_back, ('bad', a)
+            log.append(a)
+            assert (cur is None or frame.f_back is cur[-2]), ('bad call', len(cur))
+    n = frame.f_back is None
+    return n, log
+
+def g():
+    p = Frame(None)
+    out = [f(None, p, []), f((1, 2, 3), p, [])]
+    try:
+        f((1, Frame(p), p), Frame(None), [])
+    except AssertionError as e:
+        out.append(e.args)
+    return out
+""", "g()"),
+    # 3.12+: `if a is b: return x` ending a loop body is `a is b` jumping past the jump back when
+    # true; `if not a is b: continue` would fold into `a is not b`.
+    "loop_if_return_identity_test": ("""
+def f(items, x):
+    try:
+        return items[x]
+    except (KeyError, TypeError):
+        for key in items:
+            if key is x:
+                return key
+            if key in x:
+                return 'in'
+        raise
+""", "[f(d, x) for d, x in (({1: 2}, 1), ({'a': 1}, 'xa'))]"),
 }
 SNIPPETS.update(EQ_ORDER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS for v in ALL_VERSIONS}

@@ -202,7 +202,7 @@ public:
             if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
             unsupported("a value the bytecode computes once would be computed twice (" + shown + ")");
         }
-        place_negations(body);
+        place_negations(body, none_tests_);
         return body;
     }
 
@@ -2901,8 +2901,8 @@ private:
         switch (jump.condition) {
         case JumpCondition::IfFalse: c.test = value; break;
         case JumpCondition::IfTrue: c.test = negate(value); break;
-        case JumpCondition::IfNone: c.test = compare(value, "is not", make_constant(std::make_shared<PyValue>())); break;
-        case JumpCondition::IfNotNone: c.test = compare(value, "is", make_constant(std::make_shared<PyValue>())); break;
+        case JumpCondition::IfNone: c.test = none_test(value, "is not"); break;
+        case JumpCondition::IfNotNone: c.test = none_test(value, "is"); break;
         }
         if (jump.condition == JumpCondition::IfFalse) read_rest_of_chain(c, stack);
         return c;
@@ -3060,6 +3060,14 @@ private:
         if (to <= cleanup) return side;
         blocks.push_back(side);
         return to;
+    }
+
+    // `value is None` / `value is not None` read from a jump on None: either operator compiles to
+    // it (with the jump's sense flipped), so a negation may flip the operator (FreeComparisons).
+    ExprPtr none_test(const ExprPtr& value, const char* op) {
+        ExprPtr e = compare(value, op, make_constant(std::make_shared<PyValue>()));
+        none_tests_.insert(keep(e));
+        return e;
     }
 
     ExprPtr compare(const ExprPtr& left, const char* op, const ExprPtr& right) {
@@ -4344,6 +4352,34 @@ private:
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // `if test: continue` (the then-side going straight on to the next iteration) followed by
+        // the rest of the loop body, which only this test reaches, where `test` cannot be printed
+        // so (`not a is b`, which the optimizer folds into `a is not b`): `if not test:` around the
+        // rest, which is the same code.
+        if (loop && !is_except_clause_test(c.test) && !test_placeable(c.test, none_tests_) &&
+            test_placeable(negate_folding(c.test), none_tests_)) {
+            bool then_continues = (then_flows && then_body.empty() && merge == next_iteration(loop)) ||
+                                  (!then_flows && then_body.size() == 1 && then_body[0]->kind == StmtKind::Continue);
+            Body rest;
+            bool rest_flows = else_flows;
+            int next = next_iteration(loop);
+            if (then_continues && else_flows && else_body.empty() && merge >= 0 && merge != loop->header && merge != next &&
+                cfg_.block(merge).preds.size() == 1 && cfg_.block(merge).preds[0] == c.last_block && !seen_emitted(merge)) {
+                rest_flows = emit_region(merge, next, rest, loop, else_stack, base);
+                if (rest_flows && else_stack.size() != stack.size()) unsupported("branches that leave different stacks");
+            } else if (then_continues && !else_flows && !else_body.empty()) {
+                rest = else_body;
+            } else {
+                then_continues = false;
+            }
+            if (then_continues) {
+                auto s = make_stmt(StmtKind::If);
+                s->test = negate_folding(c.test);
+                s->body = rest;
+                emit_stmt(out, s);
+                return next;
+            }
+        }
         // One side going back to the test of a loop that had no natural end: that side's `continue`.
         if (loop && loop->continues_explicit && merge == loop->header && then_flows != else_flows) {
             bool& flows = then_flows ? then_flows : else_flows;
@@ -4411,7 +4447,7 @@ private:
         // `if test: continue` followed by the rest of the loop body, which goes on to the next
         // iteration, where the jump back is the compiler's: `if not test:` around the rest.
         if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && else_flows &&
-            !else_body.empty() && !is_except_clause_test(c.test) && test_placeable(negate_folding(c.test)) &&
+            !else_body.empty() && !is_except_clause_test(c.test) && test_placeable(negate_folding(c.test), none_tests_) &&
             is_threaded_back_jump(c.then_block, b, c.else_block, loop)) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate_folding(c.test);
@@ -4469,7 +4505,7 @@ private:
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
         auto is_assertion_error = [&](const ExprPtr& e) {
-            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
+            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test, none_tests_));
         };
         ExprPtr msg;
         if (exc && is_assertion_error(exc)) {
@@ -6935,6 +6971,7 @@ private:
     // a class body's are handed to the decompiler of the class statement, which strips the store.
     std::vector<ExprPtr> class_cell_loads_;
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
+    FreeComparisons none_tests_;  // comparisons read from jumps on None
     // Loads of cells and globals: a call may rebind them (a closure's `nonlocal`, a `global`), so
     // such a load that waits on the stack while a statement with effects runs is read first;
     // rewriters (Dynamo) leave them there, ordinary bytecode never does. Locals cannot change
