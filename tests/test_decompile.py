@@ -5138,6 +5138,56 @@ def f(items, x):
                 return 'in'
         raise
 """, "[f(d, x) for d, x in (({1: 2}, 1), ({'a': 1}, 'xa'))]"),
+    # 3.8/3.9 lay out an else clause after the handler, as code after the statement: a clause that
+    # never goes on keeps its dead jump to the end of the statement, past the else (g: none).
+    "else_after_raising_clause": ("""
+def f(x, log):
+    try:
+        n = x.__index__
+    except AttributeError:
+        raise TypeError('not an integer')
+    else:
+        x = n()
+        log.append(x)
+    return x, log
+
+def g(x, log):
+    try:
+        n = x.__index__
+    except AttributeError:
+        raise TypeError('not an integer')
+    x = n()
+    log.append(x)
+    return x, log
+
+def run():
+    out = []
+    for h in (f, g):
+        for v in (3, 'a'):
+            try:
+                out.append(h(v, []))
+            except TypeError as e:
+                out.append(str(e))
+    return out
+""", "run()"),
+    # ...and where the else ends the function with a return, the compiler's implicit `return None`
+    # stays after it, dead (g, with the return after the statement, has none).
+    "else_return_ends_function": ("""
+def f(d, k):
+    try:
+        d[k]
+    except KeyError:
+        return False
+    else:
+        return True
+
+def g(d, k):
+    try:
+        d[k]
+    except KeyError:
+        return False
+    return True
+""", "[h({1: 2}, k) for h in (f, g) for k in (1, 2)]"),
 }
 SNIPPETS.update(EQ_ORDER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS for v in ALL_VERSIONS}

@@ -3360,6 +3360,20 @@ private:
         return true;
     }
 
+    // Whether the code from block `from` ends in the last block before the function's own
+    // `return None` (which nothing reaches), with a return or raise that only the block before it
+    // falls into (or `from` itself): one simple statement, not the end of a compound one.
+    bool ends_before_dead_implicit_return(int from) const {
+        int n = cfg_.size(), last = n - 2;
+        if (from < 0 || last < from || !is_return_none_block(n - 1) || reachable_at_all(n - 1)) return false;
+        const Block& blk = cfg_.block(last);
+        if (blk.last == blk.first) return false;
+        N kind = ops_[blk.last - 1].kind;
+        if (kind != N::Return && kind != N::Raise) return false;
+        return last == from || (blk.preds.size() == 1 && blk.preds[0] == last - 1 && cfg_.block(last - 1).succs.size() == 1 &&
+                                cfg_.block(last - 1).succs[0] == last);
+    }
+
     bool is_return_none_block(int block) const {
         const Block& blk = cfg_.block(block);
         if (blk.last - blk.first != 2) return false;
@@ -5513,6 +5527,40 @@ private:
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
+            // (Before 3.10 the else clause follows the handler, and each clause, never going on,
+            // keeps the compiler's dead jump to the end of the statement after it: past the code the
+            // body goes on to, that code up to there is the `else:`; at it, there is none.)
+            if (body_flows && exit >= 0 && dead_code_kept_ && exit_to > handler &&
+                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
+                int end = end_of_try_left_by_clauses(handler, exit);
+                if (end > exit_to && (stop < 0 || end <= stop)) {
+                    bool else_flows = emit_region(exit, end, t->orelse, loop, body_stack, base);
+                    stack = std::move(body_stack);
+                    require_no_raise_after_clause(*t);
+                    emit_stmt(out, t);
+                    return else_flows ? end : kFlowEnded;
+                }
+                if (end == exit_to) {
+                    stack = std::move(body_stack);
+                    require_no_raise_after_clause(*t);
+                    emit_stmt(out, t);
+                    return exit;
+                }
+                // (No clause left a dead jump, but the function's implicit `return None` follows,
+                // dead, the one simple statement that ends the code the body goes on to: that
+                // code is inside a compound statement, the `else:` (were it the function's last
+                // statement, a return, the compiler would not have added one).)
+                if (end < 0 && stop < 0 && !loop && ends_before_dead_implicit_return(exit_to)) {
+                    Body rest;
+                    bool rest_flows = emit_region(exit, stop, rest, loop, body_stack, base);
+                    stack = std::move(body_stack);
+                    require_no_raise_after_clause(*t);
+                    if (!rest_flows) t->orelse = std::move(rest);
+                    emit_stmt(out, t);
+                    for (const StmtPtr& st : rest) emit_stmt(out, st);
+                    return rest_flows ? stop : kFlowEnded;
+                }
+            }
             // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
             // what follows the statement.)
             int else_stop = -1;
