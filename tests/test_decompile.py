@@ -5188,6 +5188,63 @@ def g(d, k):
         return False
     return True
 """, "[h({1: 2}, k) for h in (f, g) for k in (1, 2)]"),
+    # 3.10 copies the body's way out of the with (its __exit__ call) and the short return after
+    # the statement into each path out of the body: those paths fall to the end of the body, the
+    # return's call after __exit__ (the log shows the order).
+    "with_paths_copy_return_after": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append('enter')
+        return self
+
+    def __exit__(self, *exc):
+        self.log.append('exit')
+        return False
+
+    def done(self):
+        self.log.append('done')
+        return len(self.log)
+
+def f(cm, x, log):
+    with cm as c:
+        log.append(x)
+        if x is not None and isinstance(x, int):
+            log.append('int')
+    return c.done()
+
+def g(cm, xs, log):
+    with cm as c:
+        while xs:
+            x = xs.pop()
+            if x == 3:
+                break
+            log.append(x)
+    return c.done()
+
+def h(cm, xs, log):
+    with cm as c:
+        for x in xs:
+            if x == 3:
+                break
+            log.append(x)
+        else:
+            log.append('else')
+    return c.done()
+
+def run():
+    out = []
+    for x in (None, 1, 'a'):
+        log = []
+        out.append((f(CM(log), x, log), log))
+    for fn in (g, h):
+        for xs in ([1, 2], [1, 3, 4]):
+            log = []
+            out.append((fn(CM(log), list(xs), log), log))
+    return out
+""", "run()"),
 }
 SNIPPETS.update(EQ_ORDER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS for v in ALL_VERSIONS}

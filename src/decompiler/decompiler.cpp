@@ -2520,6 +2520,8 @@ private:
         std::vector<ExprPtr> positional(args.begin(), args.begin() + npos);
         if (with_exits_.count(callable.get())) {  // a `with` statement's __exit__(None, None, None)
             auto done = marker("<with exit result>");
+            with_exit_serial_ = done->serial;
+            with_exit_offset_ = op.offset;
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -3600,6 +3602,7 @@ private:
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
                 if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
+                if (computed_after_with_exit(b, term, s->value)) tail_after_with_.insert(s.get());
                 emit_stmt(out, s);
                 return false;
             }
@@ -5974,6 +5977,17 @@ private:
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
     }
 
+    // A value returned after a with statement's __exit__(None, None, None) in its block, all of it
+    // computed after that call: a `return` written inside the with computes its value first; this
+    // is the compiler's copy (3.10) of the `return` after the with statement.
+    bool computed_after_with_exit(int b, const NeutralOp* term, const ExprPtr& value) const {
+        if (!value || value->kind == ExprKind::Constant || with_exit_serial_ == 0) return false;
+        if (with_exit_offset_ < ops_[cfg_.block(b).first].offset || with_exit_offset_ >= term->offset) return false;
+        std::unordered_set<const Expr*> nodes;
+        collect_nodes(value, nodes);
+        return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > with_exit_serial_; });
+    }
+
     // Whether `block` only ends an except clause and jumps to `stop`: `POP_EXCEPT; jump stop`.
     bool leaves_clause_to(int block, int stop) const {
         if (stop < 0) return false;
@@ -6037,7 +6051,7 @@ private:
         const std::string tail_text = print_module(Body{tail});
         for (auto& h : t->handlers)
             if (!h.body.empty() && print_module(Body{h.body.back()}) == tail_text && tail_after_clause_.count(h.body.back().get())) {
-                fold_branch_tail_copies(h.body, tail_text);
+                fold_branch_tail_copies(h.body, tail_text, tail_after_clause_);
                 if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
             }
         emit_stmt(out, t);
@@ -6052,24 +6066,49 @@ private:
     // hold more copies, at the end of an if's side (3.10+ copy the clause's way out, POP_EXCEPT and
     // the short tail, into each side that goes there): `if t: A; <copy>` followed by B is
     // `if t: A` with B as its else, both sides then ending the clause, where the tail runs.
-    void fold_branch_tail_copies(Body& body, const std::string& tail_text) const {
+    // (Likewise a with statement's body, the copies in `copies`.)
+    void fold_branch_tail_copies(Body& body, const std::string& tail_text, const std::set<const Stmt*>& copies) {
         auto ends_with_copy = [&](const Body& b) {
-            return !b.empty() && tail_after_clause_.count(b.back().get()) && print_module(Body{b.back()}) == tail_text;
+            return !b.empty() && copies.count(b.back().get()) && print_module(Body{b.back()}) == tail_text;
         };
         // (`body` ends the clause: a copy at its end is where the clause goes on anyway.)
-        if (ends_with_copy(body)) body.pop_back();
+        if (ends_with_copy(body)) {
+            dropped_copies_.push_back(body.back());  // (kept: its address stays a key of `copies`)
+            body.pop_back();
+        }
         for (size_t i = 0; i < body.size(); ++i) {
             Stmt& s = *body[i];
+            // (A loop that ends the body: a copy in it is a `break`, which goes there too; its else
+            // clause ends the body.)
+            if ((s.kind == StmtKind::For || s.kind == StmtKind::While) && i + 1 == body.size()) {
+                breaks_for_tail_copies(s.body, tail_text, copies);
+                fold_branch_tail_copies(s.orelse, tail_text, copies);
+                return;
+            }
             if (s.kind != StmtKind::If) continue;
             bool then_copy = ends_with_copy(s.body), else_copy = ends_with_copy(s.orelse), last = i + 1 == body.size();
             if (!then_copy && !(else_copy && last)) continue;
             if (then_copy && else_copy && !last) continue;  // (nothing would reach what follows)
             s.orelse.insert(s.orelse.end(), body.begin() + std::ptrdiff_t(i) + 1, body.end());
             body.resize(i + 1);
-            fold_branch_tail_copies(s.body, tail_text);
-            fold_branch_tail_copies(s.orelse, tail_text);
+            fold_branch_tail_copies(s.body, tail_text, copies);
+            fold_branch_tail_copies(s.orelse, tail_text, copies);
             if (s.body.empty()) s.body.push_back(make_stmt(StmtKind::Pass));
             return;
+        }
+    }
+
+    // The copies of the tail in `body` (a loop's body, see fold_branch_tail_copies), on its own
+    // level or in its ifs, each a `break`.
+    void breaks_for_tail_copies(Body& body, const std::string& tail_text, const std::set<const Stmt*>& copies) {
+        for (StmtPtr& st : body) {
+            if (copies.count(st.get()) && print_module(Body{st}) == tail_text) {
+                dropped_copies_.push_back(st);
+                st = make_stmt(StmtKind::Break);
+            } else if (st->kind == StmtKind::If) {
+                breaks_for_tail_copies(st->body, tail_text, copies);
+                breaks_for_tail_copies(st->orelse, tail_text, copies);
+            }
         }
     }
 
@@ -6340,11 +6379,48 @@ private:
             last_body.push_back(rest.front());
             rest.erase(rest.begin());
         }
+        if (statement->kind == StmtKind::With && !tail_after_with_.empty()) {
+            // The compiler's copies of the return after the statement (3.10), each after the
+            // __exit__ call of a way out of the body: that way out falls to the end of the body.
+            if (!rest.empty() && rest.front()->kind == StmtKind::Return)
+                fold_branch_tail_copies(statement->body, print_module(Body{rest.front()}), tail_after_with_);
+            // (Printed in the body, a copy would compute its value before __exit__ runs: the same
+            // only for a local variable's value.)
+            // (The set's entries are only compared: a folded copy is gone.)
+            if (holds_any(statement->body, [&](const Stmt& st) { return tail_after_with_.count(&st) && !is_fast_local(st.value); }))
+                unsupported("a return after a with statement copied into its body");
+        }
         if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
         merge_nested_with(statement);
         emit_stmt(out, statement);
         for (auto& st : rest) emit_stmt(out, st);
         return rest_flows ? stop : kFlowEnded;  // `stack` (the caller's) is where `rest` left it
+    }
+
+    // Whether `e` reads a local variable of this function (not a cell: a nested function may change
+    // those), or is a tuple display of such reads and constants.
+    bool is_fast_local(const ExprPtr& e) const {
+        if (e && e->kind == ExprKind::Tuple)
+            return std::all_of(e->elts.begin(), e->elts.end(), [&](const ExprPtr& x) { return x->kind == ExprKind::Constant || is_fast_local(x); });
+        if (!e || e->kind != ExprKind::Name) return false;
+        auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), e->id) != names.end(); };
+        return in(code_.varnames) && !in(code_.cellvars) && !in(code_.freevars);
+    }
+
+    // Whether `body` holds a statement for which `pred` holds, at any depth (not in nested definitions).
+    template <class P>
+    static bool holds_any(const Body& body, const P& pred) {
+        for (const StmtPtr& st : body) {
+            if (pred(*st)) return true;
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (const Body* b : {&st->body, &st->orelse, &st->finalbody})
+                if (holds_any(*b, pred)) return true;
+            for (const auto& h : st->handlers)
+                if (holds_any(h.body, pred)) return true;
+            for (const auto& c : st->cases)
+                if (holds_any(c.body, pred)) return true;
+        }
+        return false;
     }
 
     // What the compiler copies into branches that fall out of the statement before it: a `return`
@@ -6995,6 +7071,10 @@ private:
     std::set<const Expr*> consumed_after_cleanup_;
     std::set<std::pair<const Stmt*, const Stmt*>> left_through_;  // (return/break/continue, try/finally it leaves)
     uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
+    uint64_t with_exit_serial_ = 0;                // the result's serial of the last __exit__(None, None, None) simulated
+    uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
+    std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
+    std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies, kept alive (their addresses are keys)
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
     // chain at every `if`, and merging a chain re-probes the same blocks at every step
