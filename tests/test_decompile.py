@@ -5245,6 +5245,50 @@ def run():
             out.append((fn(CM(log), list(xs), log), log))
     return out
 """, "run()"),
+    # 3.10+ copy `return 0` into the then-side's jump to it: `if t: A else: B` then the return lays
+    # out like `if t: A; return 0` then B and the return; co_consts says which (g had the copy).
+    "else_before_copied_return": ("""
+class Stats:
+    def __init__(self, log):
+        self.log = log
+
+    def reverse_order(self):
+        self.log.append('reversed')
+
+def f(stats, log):
+    if stats:
+        stats.reverse_order()
+    else:
+        log.append('No statistics object is loaded.')
+    return 0
+
+def g(stats, log):
+    if stats:
+        stats.reverse_order()
+        return 0
+    log.append('No statistics object is loaded.')
+    return 0
+
+def h(x, log):
+    if x == 1:
+        log.append('one')
+    elif x == 2:
+        log.append('two')
+    else:
+        log.append(x)
+    return 'done'
+
+def run():
+    out = []
+    for fn in (f, g):
+        for with_stats in (True, False):
+            log = []
+            out.append((fn(Stats(log) if with_stats else None, log), log))
+    for x in (1, 2, 3):
+        log = []
+        out.append((h(x, log), log))
+    return out
+""", "run()"),
 }
 SNIPPETS.update(EQ_ORDER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS for v in ALL_VERSIONS}

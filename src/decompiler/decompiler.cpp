@@ -202,6 +202,7 @@ public:
             if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
             unsupported("a value the bytecode computes once would be computed twice (" + shown + ")");
         }
+        if (exits_copied_) restore_else_before_copied_tail(body);
         place_negations(body, none_tests_);
         return body;
     }
@@ -6405,6 +6406,94 @@ private:
         if (!e || e->kind != ExprKind::Name) return false;
         auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), e->id) != names.end(); };
         return in(code_.varnames) && !in(code_.cellvars) && !in(code_.freevars);
+    }
+
+    // ---- table order: co_names and co_consts entries are added at their first use in the source
+
+    // The co_names (`names`) and co_consts (`consts`, strings and ints only) indices that the
+    // expressions of `body` use, with nested bodies (not nested definitions' bodies): each use once.
+    void table_uses(const Body& body, std::vector<int64_t>& names, std::vector<int64_t>& consts) const {
+        std::function<void(const ExprPtr&)> expr = [&](const ExprPtr& e) {
+            if (!e) return;
+            if (e->kind == ExprKind::Attribute || (e->kind == ExprKind::Name && !is_local_name(e->id))) {
+                for (size_t k = 0; k < code_.names.size(); ++k)
+                    if (code_.names[k] == e->id) names.push_back(int64_t(k));
+            } else if (e->kind == ExprKind::Constant && e->constant &&
+                       (e->constant->kind == PyValue::Kind::Str || e->constant->kind == PyValue::Kind::Int) &&
+                       e->constant->big_digits.empty()) {
+                for (size_t k = 0; k < code_.consts.size(); ++k) {
+                    const PyValue& c = *code_.consts[k];
+                    if (c.kind == e->constant->kind && c.text == e->constant->text && c.small == e->constant->small && c.big_digits.empty())
+                        consts.push_back(int64_t(k));
+                }
+            }
+            if (e->kind == ExprKind::Lambda) return;  // (its body is another code object's)
+            for_each_child_slot(*e, [&](ExprPtr& c) { expr(c); });
+        };
+        for (const StmtPtr& st : body) {
+            for_each_own_expr(*st, expr);
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (const Body* b : {&st->body, &st->orelse, &st->finalbody}) table_uses(*b, names, consts);
+            for (const auto& h : st->handlers) table_uses(h.body, names, consts);
+            for (const auto& c : st->cases) table_uses(c.body, names, consts);
+        }
+    }
+
+    bool is_local_name(const std::string& id) const {
+        for (const auto* table : {&code_.varnames, &code_.cellvars, &code_.freevars})
+            if (std::find(table->begin(), table->end(), id) != table->end()) return true;
+        return false;
+    }
+
+    // Whether the tables say `later` was compiled after `earlier`: an entry `later` uses comes after
+    // one that only `earlier` uses in all of `whole` (the rest of the function): that entry was
+    // added in `earlier`, and `later` would have added its own entries first were it compiled first.
+    bool tables_say_after(const Body& earlier, const Body& later, const Body& whole) const {
+        for (int table = 0; table < 2; ++table) {
+            std::vector<int64_t> n_e, c_e, n_l, c_l, n_w, c_w;
+            table_uses(earlier, n_e, c_e);
+            table_uses(later, n_l, c_l);
+            table_uses(whole, n_w, c_w);
+            const std::vector<int64_t>& e = table == 0 ? n_e : c_e;
+            const std::vector<int64_t>& l = table == 0 ? n_l : c_l;
+            const std::vector<int64_t>& w = table == 0 ? n_w : c_w;
+            int64_t only_earlier = INT64_MAX;
+            for (int64_t k : e)
+                if (std::count(w.begin(), w.end(), k) == std::count(e.begin(), e.end(), k)) only_earlier = std::min(only_earlier, k);
+            for (int64_t k : l)
+                if (k > only_earlier) return true;
+        }
+        return false;
+    }
+
+    // 3.10+ copy a short block that ends the function (a `return`) into the jump to it, so
+    // `if t: A else: B` followed by that block lays out like `if t: A; <copy>` followed by B and
+    // the block: the same code, but for the order of co_names and co_consts, which says which the
+    // source had (the block compiled after B: the else). Inner bodies first, last candidates first
+    // (an elif chain).
+    void restore_else_before_copied_tail(Body& body) { restore_else_before_copied_tail(body, body); }
+
+    void restore_else_before_copied_tail(Body& body, const Body& whole) {
+        for (const StmtPtr& st : body) {
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (Body* b : {&st->body, &st->orelse, &st->finalbody}) restore_else_before_copied_tail(*b, whole);
+            for (auto& h : st->handlers) restore_else_before_copied_tail(h.body, whole);
+            for (auto& c : st->cases) restore_else_before_copied_tail(c.body, whole);
+        }
+        if (body.size() < 3 || body.back()->kind != StmtKind::Return) return;
+        const StmtPtr tail = body.back();
+        const std::string tail_text = print_module(Body{tail});
+        for (size_t i = body.size() - 2; i-- > 0;) {
+            Stmt& s = *body[i];
+            if (s.kind != StmtKind::If || !s.orelse.empty() || s.body.size() < 2 || print_module(Body{s.body.back()}) != tail_text)
+                continue;
+            Body rest(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
+            // (Without a sign here, an earlier if's else may still hold this one: an elif chain.)
+            if (!tables_say_after(rest, Body{tail}, whole)) continue;
+            s.body.pop_back();
+            s.orelse = std::move(rest);
+            body.erase(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
+        }
     }
 
     // Whether `body` holds a statement for which `pred` holds, at any depth (not in nested definitions).
