@@ -6269,6 +6269,7 @@ private:
             // (Where that is where the statement ends, nothing follows in it: a region starting at its
             // stop would be a loop's body.)
             int from = enter_at(i);
+            std::vector<bool> emitted_before_after = emitted_;
             bool flows = from == stop && cfg_.block(from).first == i ? true : emit_region(from, stop, after, loop, stack, base);
             // The compiler copies a short ending (`return None`) into both paths: a copy of what the
             // normal path already ended with is not code of its own.
@@ -6276,6 +6277,18 @@ private:
             bool copy = !flows && !after.empty() && after.size() <= tail &&
                         print_module(Body(out.end() - long(after.size()), out.end())) == print_module(after);
             if (copy) return kFlowEnded;
+            // (Inside another try or with body, that code is the rest of that body: where it goes on
+            // past it, as it does when that body's normal exit was not found, it is no code of the
+            // statement's own place: printed here it would run before that body's clean-up. Only a
+            // `return` of a constant does the same there.)
+            bool constant_return = after.size() == 1 && after[0]->kind == StmtKind::Return &&
+                                   (!after[0]->value || after[0]->value->kind == ExprKind::Constant);
+            if (!protected_bodies_.empty() && !constant_return) {
+                const ProtectedBody& p = protected_bodies_.back();
+                for (int k = 0; k < cfg_.size(); ++k)
+                    if (emitted_[size_t(k)] && !emitted_before_after[size_t(k)] && !in_body(k, p.handler, p.uncovered))
+                        unsupported("code after a suppressing with statement that leaves the body around it");
+            }
             // Otherwise it is the code after the statement, which only a normal path that ended
             // inside the body leaves to it.
             if (tail != 0) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
