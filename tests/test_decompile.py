@@ -5293,6 +5293,38 @@ def run():
 SNIPPETS.update(EQ_ORDER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS for v in ALL_VERSIONS}
 
+# 3.8/3.9's peephole threads the jump of `a` in `if a or b: break` through the break to the loop's
+# exit; `b` falls into the break itself: both sides reach the same place.
+EQ_ORDER_SNIPPETS_2 = {
+    "or_break_threaded_to_loop_exit": ("""
+def f(resp):
+    out = ''
+    i = 0
+    n = len(resp)
+    while i < n:
+        c = resp[i]
+        i = i + 1
+        if c == '"':
+            if i >= n or resp[i] != '"':
+                break
+            i = i + 1
+        out = out + c
+    return out, i
+
+def g(new, old, stop):
+    while 1:
+        ctx = new.get('ctx')
+        if ctx is old:
+            return 'same'
+        if ctx is None or ctx is stop:
+            break
+        new = ctx
+    return new.get('name')
+""", "[f(s) for s in ('ab\"\"c\"d', 'abc', 'x\"')] + [g(d, 1, 2) for d in ({'ctx': 1}, {'ctx': None, 'name': 'n'}, {'ctx': {'ctx': 2, 'name': 'm'}})]"),
+}
+SNIPPETS.update(EQ_ORDER_SNIPPETS_2)
+EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS_2 for v in ALL_VERSIONS}
+
 # A suppressing with statement inside another with body, its own body never going on: what the
 # bytecode has after it (reached only when __exit__ suppresses) goes on past the outer body, whose
 # normal exit is then not found. Printed inside the outer body, that code ran before the outer

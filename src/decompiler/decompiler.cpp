@@ -3215,7 +3215,17 @@ private:
                 merged.first_block = c.first_block;
                 // `other` may be the compiler's copy of the code a side of `next` goes to.
                 std::vector<int> copy_blocks;
-                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks, loop_test); };
+                // Or (3.8/3.9, whose peephole threads a jump to a block holding only a jump, a
+                // `break`, through to its target: `if a or b: break`) such a block.
+                auto joins = [&](int to) {
+                    copy_blocks.clear();
+                    if (other == to || is_exit_copy(other, to, c, copy_blocks, loop_test)) return true;
+                    // (Not from a loop's own test, whose exit the break leaves by too.)
+                    if (dead_code_kept_ && to >= 0 && is_lone_jump(to) && through_jumps(to) == other &&
+                        !is_back_edge_target(c.first_block))
+                        return true;
+                    return false;
+                };
                 if (side == c.then_block && joins(next->else_block)) {
                     merged.test = bool_op("and", c.test, next->test);
                 } else if (side == c.else_block && !c.chain && joins(next->then_block)) {
@@ -6229,6 +6239,11 @@ private:
     }
 
     // Where a chain of blocks that only jump leads.
+    bool is_lone_jump(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 1 && ops_[blk.first].kind == N::Jump;
+    }
+
     int through_jumps(int block) const {
         for (int steps = 0; block >= 0 && steps < 16; ++steps) {
             const Block& blk = cfg_.block(block);
