@@ -5321,6 +5321,34 @@ def g(new, old, stop):
         new = ctx
     return new.get('name')
 """, "[f(s) for s in ('ab\"\"c\"d', 'abc', 'x\"')] + [g(d, 1, 2) for d in ({'ctx': 1}, {'ctx': None, 'name': 'n'}, {'ctx': {'ctx': 2, 'name': 'm'}})]"),
+    # 3.10 copies the function's implicit `return None` into each path of a last try/finally's
+    # body (before its copy of the finally body): the end of the function, not statements.
+    "try_finally_ends_function_copied_returns": ("""
+def f(log, x):
+    try:
+        log.append(10 // x)
+    except ZeroDivisionError:
+        log.append('zero')
+    finally:
+        log.append('finally')
+
+def g(log, x):
+    try:
+        if x:
+            log.append(x)
+        else:
+            log.append('none')
+    finally:
+        log.append('done')
+
+def run():
+    out = []
+    for fn in (f, g):
+        for x in (0, 2):
+            log = []
+            out.append((fn(log, x), log))
+    return out
+""", "run()"),
 }
 SNIPPETS.update(EQ_ORDER_SNIPPETS_2)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS_2 for v in ALL_VERSIONS}

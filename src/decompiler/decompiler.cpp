@@ -6934,6 +6934,33 @@ private:
         } else if (!body.empty() && code_.version >= PyVersion{3, 10} && is_branching(*body.back()) &&
                    leaves_on_every_path(body)) {
             strip_copied_returns(*body.back());
+        } else if (!body.empty() && code_.version >= PyVersion{3, 10} && body.back()->kind == StmtKind::Try &&
+                   !body.back()->finalbody.empty() && !returns_in(body.back()->finalbody)) {
+            // (A last try/finally: the copies sit at the ends of its body's paths, each before the
+            // finally body's copy, which runs either way.)
+            Stmt& t = *body.back();
+            strip_tail_returns(t.orelse.empty() ? t.body : t.orelse, !t.orelse.empty());
+            for (ExceptHandler& h : t.handlers) strip_tail_returns(h.body, true);
+        }
+    }
+
+    // `return None` ending `body`, whose end is the function's (the ends of its last statement's
+    // branches too): dropped, or kept where it is all a body has that may not be left empty.
+    static void strip_tail_returns(Body& body, bool may_empty) {
+        if (body.empty()) return;
+        if (is_return_none(body.back())) {
+            if (body.size() == 1 && !may_empty) return;
+            body.pop_back();
+            strip_tail_returns(body, may_empty);
+            return;
+        }
+        Stmt& last = *body.back();
+        if (last.kind == StmtKind::If) {
+            strip_tail_returns(last.body, false);
+            strip_tail_returns(last.orelse, true);
+        } else if (last.kind == StmtKind::Try && (last.finalbody.empty() || !returns_in(last.finalbody))) {
+            strip_tail_returns(last.orelse.empty() ? last.body : last.orelse, !last.orelse.empty());
+            for (ExceptHandler& h : last.handlers) strip_tail_returns(h.body, true);
         }
     }
 
