@@ -5289,6 +5289,34 @@ def run():
         out.append((h(x, log), log))
     return out
 """, "run()"),
+    # 3.12+ copy the function's short end (a call, then `return None`) into both sides of the last
+    # if/else; co_names says it was compiled once, after the else side.
+    "function_end_copied_into_if_sides": ("""
+LOG = []
+
+def mutated():
+    LOG.append('mutated')
+
+def f(items, x, append):
+    if not append:
+        try:
+            items.remove(x)
+        except ValueError:
+            pass
+        items.insert(0, x)
+    else:
+        if x not in items:
+            items.append(x)
+    mutated()
+
+def run():
+    out = []
+    for append in (False, True):
+        for x in (1, 5):
+            items = [1, 2]
+            out.append((f(items, x, append), items, len(LOG)))
+    return out
+""", "run()"),
 }
 SNIPPETS.update(EQ_ORDER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS for v in ALL_VERSIONS}

@@ -6499,7 +6499,33 @@ private:
     // the block: the same code, but for the order of co_names and co_consts, which says which the
     // source had (the block compiled after B: the else). Inner bodies first, last candidates first
     // (an elif chain).
-    void restore_else_before_copied_tail(Body& body) { restore_else_before_copied_tail(body, body); }
+    void restore_else_before_copied_tail(Body& body) {
+        restore_else_before_copied_tail(body, body);
+        hoist_copied_function_end(body);
+    }
+
+    // Likewise the function's end (a statement, then `return None`) copied into both sides of a
+    // last `if t: A else: B`: each side ends with the same statement; the tables say whether it was
+    // compiled after B (once, after the if) or in each side.
+    void hoist_copied_function_end(Body& body) {
+        size_t n = body.size();
+        if (n > 0 && is_return_none(body[n - 1])) --n;  // (the function's own end, not yet dropped)
+        if (n == 0 || body[n - 1]->kind != StmtKind::If) return;
+        Stmt& s = *body[n - 1];
+        // (Each side may still end with its copy of the `return None` too.)
+        bool returns = !s.body.empty() && !s.orelse.empty() && is_return_none(s.body.back()) && is_return_none(s.orelse.back());
+        size_t k = returns ? 1 : 0;
+        if (s.body.size() < 2 + k || s.orelse.size() < 2 + k) return;
+        const StmtPtr end = s.orelse[s.orelse.size() - 1 - k];
+        if (end->kind != StmtKind::Expr && end->kind != StmtKind::Assign && end->kind != StmtKind::AugAssign) return;
+        const std::string end_text = print_module(Body{end});
+        if (print_module(Body{s.body[s.body.size() - 1 - k]}) != end_text) return;
+        Body rest(s.orelse.begin(), s.orelse.end() - 1 - std::ptrdiff_t(k));
+        if (!tables_say_after(rest, Body{end}, body)) return;
+        s.body.resize(s.body.size() - 1 - k);
+        s.orelse.resize(s.orelse.size() - 1 - k);
+        body.insert(body.begin() + std::ptrdiff_t(n), end);
+    }
 
     void restore_else_before_copied_tail(Body& body, const Body& whole) {
         for (const StmtPtr& st : body) {
