@@ -2267,6 +2267,7 @@ private:
             silent_.insert(keep(entered));
             with_context_[keep(entered)] = context;
             with_exits_.insert(exit.get());
+            exit_of_entered_[entered.get()] = exit.get();
             if (op.arg == 1) async_withs_.insert({exit.get(), entered.get()});  // BEFORE_ASYNC_WITH and the await of __aenter__
             stack.push_back(exit);
             stack.push_back(entered);
@@ -2523,6 +2524,7 @@ private:
             auto done = marker("<with exit result>");
             with_exit_serial_ = done->serial;
             with_exit_offset_ = op.offset;
+            with_exit_called_ = callable.get();
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -3613,7 +3615,10 @@ private:
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
                 if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
-                if (computed_after_with_exit(b, term, s->value)) tail_after_with_.insert(s.get());
+                if (computed_after_with_exit(b, term, s->value)) {
+                    tail_after_with_.insert(s.get());
+                    exit_before_tail_[s.get()] = with_exit_called_;
+                }
                 emit_stmt(out, s);
                 return false;
             }
@@ -3633,6 +3638,10 @@ private:
                 // a bare `raise` re-raises the clause's exception, and a new one gets it as context.
                 if (s->kind == StmtKind::Raise && pops_except_before(b, term) && !ends_with_statement_exit(b, term))
                     tail_after_clause_.insert(s.get());
+                // (After a with statement's __exit__(None, None, None) in its block, a raise runs after
+                // that statement: printed in its body, __exit__ would see the exception.)
+                if (with_exit_serial_ != 0 && with_exit_offset_ >= ops_[cfg_.block(b).first].offset && with_exit_offset_ < term->offset)
+                    exit_before_tail_[s.get()] = with_exit_called_;
                 emit_stmt(out, s);
                 return false;
             }
@@ -6267,6 +6276,7 @@ private:
         w->body = std::move(body);
         size_t emitted_before = out.size();
         std::vector<ExprPtr> stack_at_end = stack;
+        finishing_with_exit_ = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         if (suppressed.empty()) return next;
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
@@ -6364,7 +6374,20 @@ private:
     int finish_normal_path(const StmtPtr& statement, Body& last_body, const Body& copy, bool body_flows, int exit, int stop,
                            Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
         if (statement->kind == StmtKind::Try && statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
+        const Expr* this_exit = statement->kind == StmtKind::With ? finishing_with_exit_ : nullptr;  // (before `rest` finishes others)
+        // A return or raise that ran after this with statement's __exit__ call, printed in its body,
+        // would run before it (see computed_after_with_exit): only a local variable's value returned
+        // is the same there.
+        auto refuse_code_after_exit = [&]() {
+            if (this_exit && holds_any(statement->body, [&](const Stmt& st) {
+                    auto it = exit_before_tail_.find(&st);
+                    return it != exit_before_tail_.end() && it->second == this_exit &&
+                           (st.kind != StmtKind::Return || !is_fast_local(st.value));
+                }))
+                unsupported("a return or raise after a with statement's exit printed in its body");
+        };
         if (!body_flows || exit < 0) {
+            refuse_code_after_exit();
             if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
             emit_stmt(out, statement);
             return kFlowEnded;
@@ -6408,16 +6431,12 @@ private:
             last_body.push_back(rest.front());
             rest.erase(rest.begin());
         }
-        if (statement->kind == StmtKind::With && !tail_after_with_.empty()) {
+        if (statement->kind == StmtKind::With && !exit_before_tail_.empty()) {
             // The compiler's copies of the return after the statement (3.10), each after the
             // __exit__ call of a way out of the body: that way out falls to the end of the body.
             if (!rest.empty() && rest.front()->kind == StmtKind::Return)
                 fold_branch_tail_copies(statement->body, print_module(Body{rest.front()}), tail_after_with_);
-            // (Printed in the body, a copy would compute its value before __exit__ runs: the same
-            // only for a local variable's value.)
-            // (The set's entries are only compared: a folded copy is gone.)
-            if (holds_any(statement->body, [&](const Stmt& st) { return tail_after_with_.count(&st) && !is_fast_local(st.value); }))
-                unsupported("a return after a with statement copied into its body");
+            refuse_code_after_exit();
         }
         if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
         merge_nested_with(statement);
@@ -7245,6 +7264,10 @@ private:
     uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
     std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies, kept alive (their addresses are keys)
+    std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
+    std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
+    const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
+    const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
     // chain at every `if`, and merging a chain re-probes the same blocks at every step
