@@ -3640,8 +3640,7 @@ private:
                     tail_after_clause_.insert(s.get());
                 // (After a with statement's __exit__(None, None, None) in its block, a raise runs after
                 // that statement: printed in its body, __exit__ would see the exception.)
-                if (with_exit_serial_ != 0 && with_exit_offset_ >= ops_[cfg_.block(b).first].offset && with_exit_offset_ < term->offset)
-                    exit_before_tail_[s.get()] = with_exit_called_;
+                if (with_exit_called_before(b, term)) exit_before_tail_[s.get()] = with_exit_called_;
                 emit_stmt(out, s);
                 return false;
             }
@@ -5997,12 +5996,30 @@ private:
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
     }
 
+    // Whether the last __exit__(None, None, None) simulated ran on the way to `term` in block `b`:
+    // in `b` before it, or in a block that only falls into `b` through blocks nothing else enters
+    // (a change of exception handler splits the straight code after that call).
+    bool with_exit_called_before(int b, const NeutralOp* term) const {
+        if (with_exit_serial_ == 0) return false;
+        uint32_t end = term->offset;
+        for (int cur = b, steps = 0; cur >= 0 && steps < 8; ++steps) {
+            const Block& blk = cfg_.block(cur);
+            if (with_exit_offset_ >= ops_[blk.first].offset && with_exit_offset_ < end) return true;
+            if (blk.preds.size() != 1) return false;
+            int p = blk.preds[0];
+            if (cfg_.block(p).succs.size() != 1 || p >= cur) return false;
+            cur = p;
+            end = ops_[blk.first].offset;
+        }
+        return false;
+    }
+
     // A value returned after a with statement's __exit__(None, None, None) in its block, all of it
     // computed after that call: a `return` written inside the with computes its value first; this
     // is the compiler's copy (3.10) of the `return` after the with statement.
     bool computed_after_with_exit(int b, const NeutralOp* term, const ExprPtr& value) const {
         if (!value || value->kind == ExprKind::Constant || with_exit_serial_ == 0) return false;
-        if (with_exit_offset_ < ops_[cfg_.block(b).first].offset || with_exit_offset_ >= term->offset) return false;
+        if (!with_exit_called_before(b, term)) return false;
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > with_exit_serial_; });
