@@ -202,7 +202,8 @@ public:
             if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
             unsupported("a value the bytecode computes once would be computed twice (" + shown + ")");
         }
-        place_negations(body);
+        if (exits_copied_) restore_else_before_copied_tail(body);
+        place_negations(body, none_tests_);
         return body;
     }
 
@@ -2312,6 +2313,7 @@ private:
             silent_.insert(keep(entered));
             with_context_[keep(entered)] = context;
             with_exits_.insert(exit.get());
+            exit_of_entered_[entered.get()] = exit.get();
             if (op.arg == 1) async_withs_.insert({exit.get(), entered.get()});  // BEFORE_ASYNC_WITH and the await of __aenter__
             stack.push_back(exit);
             stack.push_back(entered);
@@ -2566,6 +2568,9 @@ private:
         std::vector<ExprPtr> positional(args.begin(), args.begin() + npos);
         if (with_exits_.count(callable.get())) {  // a `with` statement's __exit__(None, None, None)
             auto done = marker("<with exit result>");
+            with_exit_serial_ = done->serial;
+            with_exit_offset_ = op.offset;
+            with_exit_called_ = callable.get();
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -2947,8 +2952,8 @@ private:
         switch (jump.condition) {
         case JumpCondition::IfFalse: c.test = value; break;
         case JumpCondition::IfTrue: c.test = negate(value); break;
-        case JumpCondition::IfNone: c.test = compare(value, "is not", make_constant(std::make_shared<PyValue>())); break;
-        case JumpCondition::IfNotNone: c.test = compare(value, "is", make_constant(std::make_shared<PyValue>())); break;
+        case JumpCondition::IfNone: c.test = none_test(value, "is not"); break;
+        case JumpCondition::IfNotNone: c.test = none_test(value, "is"); break;
         }
         if (jump.condition == JumpCondition::IfFalse) read_rest_of_chain(c, stack);
         return c;
@@ -3108,6 +3113,14 @@ private:
         return to;
     }
 
+    // `value is None` / `value is not None` read from a jump on None: either operator compiles to
+    // it (with the jump's sense flipped), so a negation may flip the operator (FreeComparisons).
+    ExprPtr none_test(const ExprPtr& value, const char* op) {
+        ExprPtr e = compare(value, op, make_constant(std::make_shared<PyValue>()));
+        none_tests_.insert(keep(e));
+        return e;
+    }
+
     ExprPtr compare(const ExprPtr& left, const char* op, const ExprPtr& right) {
         auto e = make_expr(ExprKind::Compare);
         e->left = left;
@@ -3250,7 +3263,17 @@ private:
                 merged.first_block = c.first_block;
                 // `other` may be the compiler's copy of the code a side of `next` goes to.
                 std::vector<int> copy_blocks;
-                auto joins = [&](int to) { copy_blocks.clear(); return other == to || is_exit_copy(other, to, c, copy_blocks, loop_test); };
+                // Or (3.8/3.9, whose peephole threads a jump to a block holding only a jump, a
+                // `break`, through to its target: `if a or b: break`) such a block.
+                auto joins = [&](int to) {
+                    copy_blocks.clear();
+                    if (other == to || is_exit_copy(other, to, c, copy_blocks, loop_test)) return true;
+                    // (Not from a loop's own test, whose exit the break leaves by too.)
+                    if (dead_code_kept_ && to >= 0 && is_lone_jump(to) && through_jumps(to) == other &&
+                        !is_back_edge_target(c.first_block))
+                        return true;
+                    return false;
+                };
                 if (side == c.then_block && joins(next->else_block)) {
                     merged.test = bool_op("and", c.test, next->test);
                 } else if (side == c.else_block && !c.chain && joins(next->then_block)) {
@@ -3396,6 +3419,20 @@ private:
         for (size_t i = 0; i < original.size(); ++i)
             if (!same_op(*copy[i + skip], *original[i]) || (copy[i + skip]->line != original[i]->line && original[i]->line >= 0)) return false;
         return true;
+    }
+
+    // Whether the code from block `from` ends in the last block before the function's own
+    // `return None` (which nothing reaches), with a return or raise that only the block before it
+    // falls into (or `from` itself): one simple statement, not the end of a compound one.
+    bool ends_before_dead_implicit_return(int from) const {
+        int n = cfg_.size(), last = n - 2;
+        if (from < 0 || last < from || !is_return_none_block(n - 1) || reachable_at_all(n - 1)) return false;
+        const Block& blk = cfg_.block(last);
+        if (blk.last == blk.first) return false;
+        N kind = ops_[blk.last - 1].kind;
+        if (kind != N::Return && kind != N::Raise) return false;
+        return last == from || (blk.preds.size() == 1 && blk.preds[0] == last - 1 && cfg_.block(last - 1).succs.size() == 1 &&
+                                cfg_.block(last - 1).succs[0] == last);
     }
 
     bool is_return_none_block(int block) const {
@@ -3624,6 +3661,10 @@ private:
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
                 if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
+                if (computed_after_with_exit(b, term, s->value)) {
+                    tail_after_with_.insert(s.get());
+                    exit_before_tail_[s.get()] = with_exit_called_;
+                }
                 emit_stmt(out, s);
                 return false;
             }
@@ -3643,6 +3684,9 @@ private:
                 // a bare `raise` re-raises the clause's exception, and a new one gets it as context.
                 if (s->kind == StmtKind::Raise && pops_except_before(b, term) && !ends_with_statement_exit(b, term))
                     tail_after_clause_.insert(s.get());
+                // (After a with statement's __exit__(None, None, None) in its block, a raise runs after
+                // that statement: printed in its body, __exit__ would see the exception.)
+                if (with_exit_called_before(b, term)) exit_before_tail_[s.get()] = with_exit_called_;
                 emit_stmt(out, s);
                 return false;
             }
@@ -4390,6 +4434,34 @@ private:
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        // `if test: continue` (the then-side going straight on to the next iteration) followed by
+        // the rest of the loop body, which only this test reaches, where `test` cannot be printed
+        // so (`not a is b`, which the optimizer folds into `a is not b`): `if not test:` around the
+        // rest, which is the same code.
+        if (loop && !is_except_clause_test(c.test) && !test_placeable(c.test, none_tests_) &&
+            test_placeable(negate_folding(c.test), none_tests_)) {
+            bool then_continues = (then_flows && then_body.empty() && merge == next_iteration(loop)) ||
+                                  (!then_flows && then_body.size() == 1 && then_body[0]->kind == StmtKind::Continue);
+            Body rest;
+            bool rest_flows = else_flows;
+            int next = next_iteration(loop);
+            if (then_continues && else_flows && else_body.empty() && merge >= 0 && merge != loop->header && merge != next &&
+                cfg_.block(merge).preds.size() == 1 && cfg_.block(merge).preds[0] == c.last_block && !seen_emitted(merge)) {
+                rest_flows = emit_region(merge, next, rest, loop, else_stack, base);
+                if (rest_flows && else_stack.size() != stack.size()) unsupported("branches that leave different stacks");
+            } else if (then_continues && !else_flows && !else_body.empty()) {
+                rest = else_body;
+            } else {
+                then_continues = false;
+            }
+            if (then_continues) {
+                auto s = make_stmt(StmtKind::If);
+                s->test = negate_folding(c.test);
+                s->body = rest;
+                emit_stmt(out, s);
+                return next;
+            }
+        }
         // One side going back to the test of a loop that had no natural end: that side's `continue`.
         if (loop && loop->continues_explicit && merge == loop->header && then_flows != else_flows) {
             bool& flows = then_flows ? then_flows : else_flows;
@@ -4457,7 +4529,7 @@ private:
         // `if test: continue` followed by the rest of the loop body, which goes on to the next
         // iteration, where the jump back is the compiler's: `if not test:` around the rest.
         if (loop && merge == next_iteration(loop) && then_flows && then_body.empty() && else_flows &&
-            !else_body.empty() && !is_except_clause_test(c.test) && test_placeable(negate_folding(c.test)) &&
+            !else_body.empty() && !is_except_clause_test(c.test) && test_placeable(negate_folding(c.test), none_tests_) &&
             is_threaded_back_jump(c.then_block, b, c.else_block, loop)) {
             auto s = make_stmt(StmtKind::If);
             s->test = negate_folding(c.test);
@@ -4515,7 +4587,7 @@ private:
             return nullptr;
         const ExprPtr& exc = then_body[0]->value;
         auto is_assertion_error = [&](const ExprPtr& e) {
-            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test));
+            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test, none_tests_));
         };
         ExprPtr msg;
         if (exc && is_assertion_error(exc)) {
@@ -5523,6 +5595,40 @@ private:
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
+            // (Before 3.10 the else clause follows the handler, and each clause, never going on,
+            // keeps the compiler's dead jump to the end of the statement after it: past the code the
+            // body goes on to, that code up to there is the `else:`; at it, there is none.)
+            if (body_flows && exit >= 0 && dead_code_kept_ && exit_to > handler &&
+                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
+                int end = end_of_try_left_by_clauses(handler, exit);
+                if (end > exit_to && (stop < 0 || end <= stop)) {
+                    bool else_flows = emit_region(exit, end, t->orelse, loop, body_stack, base);
+                    stack = std::move(body_stack);
+                    require_no_raise_after_clause(*t);
+                    emit_stmt(out, t);
+                    return else_flows ? end : kFlowEnded;
+                }
+                if (end == exit_to) {
+                    stack = std::move(body_stack);
+                    require_no_raise_after_clause(*t);
+                    emit_stmt(out, t);
+                    return exit;
+                }
+                // (No clause left a dead jump, but the function's implicit `return None` follows,
+                // dead, the one simple statement that ends the code the body goes on to: that
+                // code is inside a compound statement, the `else:` (were it the function's last
+                // statement, a return, the compiler would not have added one).)
+                if (end < 0 && stop < 0 && !loop && ends_before_dead_implicit_return(exit_to)) {
+                    Body rest;
+                    bool rest_flows = emit_region(exit, stop, rest, loop, body_stack, base);
+                    stack = std::move(body_stack);
+                    require_no_raise_after_clause(*t);
+                    if (!rest_flows) t->orelse = std::move(rest);
+                    emit_stmt(out, t);
+                    for (const StmtPtr& st : rest) emit_stmt(out, st);
+                    return rest_flows ? stop : kFlowEnded;
+                }
+            }
             // (The end of the enclosing region, such as where the sides of an enclosing `if` meet, is
             // what follows the statement.)
             int else_stop = -1;
@@ -5851,37 +5957,55 @@ private:
         }
         std::vector<bool> in_code_blocks(size_t(cfg_.size()), false);
         for (int k : code) in_code_blocks[size_t(k)] = !clause[size_t(k)];
-        std::set<int64_t> in_clauses, in_code, elsewhere;
-        for (int k = 0; k < cfg_.size(); ++k) {
-            if (!clause[size_t(k)]) {
-                names_of_block(k, in_code_blocks[size_t(k)] ? in_code : elsewhere);
-                continue;
+        // Names, then constants: both tables are filled in the order the compiler first uses an entry.
+        for (uint16_t table : {uint16_t(kHasName), uint16_t(kHasConst)}) {
+            std::set<int64_t> in_clauses, in_code, elsewhere;
+            for (int k = 0; k < cfg_.size(); ++k) {
+                if (!clause[size_t(k)]) {
+                    indices_of_block(k, table, in_code_blocks[size_t(k)] ? in_code : elsewhere);
+                    continue;
+                }
+                // (After its POP_EXCEPT a clause's block holds the compiler's copy of the code after
+                // the statement: names of neither. Its constants are the clause's: a `return 0`
+                // there leaves the clause before it loads its value; and a copy of what follows the
+                // statement was compiled after an `else:` too.)
+                const Block& blk = cfg_.block(k);
+                uint32_t end = UINT32_MAX;
+                for (size_t i = blk.first; i < blk.last && end == UINT32_MAX && table == kHasName; ++i)
+                    if (ops_[i].kind == N::PopExcept) end = ops_[i].offset;
+                indices_of_block(k, table, in_clauses, end);
             }
-            // (After its POP_EXCEPT a clause's block holds the compiler's copy of the code after
-            // the statement: names of neither.)
-            const Block& blk = cfg_.block(k);
-            uint32_t end = UINT32_MAX;
-            for (size_t i = blk.first; i < blk.last && end == UINT32_MAX; ++i)
-                if (ops_[i].kind == N::PopExcept) end = ops_[i].offset;
-            names_of_block(k, in_clauses, end);
+            // (Only entries of the clauses that nothing else uses: where another use came first is
+            // not known. An entry the code uses was added at its first use, which, were the code an
+            // `else:` compiled before the clauses, came before the clauses brought in any.)
+            int64_t clauses_only = -1, in_code_last = -1;
+            for (int64_t n : in_clauses)
+                if (!in_code.count(n) && !elsewhere.count(n) && clauses_only < 0) clauses_only = n;  // (sets iterate in order)
+            for (int64_t n : in_code) in_code_last = std::max(in_code_last, n);
+            if (clauses_only >= 0 && in_code_last > clauses_only) return true;
         }
-        // (Only names of the clauses that nothing else uses: where another use came first is not
-        // known. A name the code uses entered co_names at its first use, which, were the code an
-        // `else:` compiled before the clauses, came before the clauses brought in any.)
-        int64_t clauses_only = -1, in_code_last = -1;
-        for (int64_t n : in_clauses)
-            if (!in_code.count(n) && !elsewhere.count(n) && clauses_only < 0) clauses_only = n;  // (sets iterate in order)
-        for (int64_t n : in_code) in_code_last = std::max(in_code_last, n);
-        return clauses_only >= 0 && in_code_last > clauses_only;
+        return false;
     }
 
-    // The co_names indices that the instructions of `block` use.
-    void names_of_block(int block, std::set<int64_t>& out, uint32_t before = UINT32_MAX) {
+    // Whether co_consts[k] entered the table where the source used it: not None (the implicit
+    // `return None`, a function's first constant), nor a tuple or frozenset, which the optimizer
+    // may fold out of other constants later.
+    bool const_in_source_order(int64_t k) const {
+        if (k < 0 || size_t(k) >= code_.consts.size()) return false;
+        PyValue::Kind kind = code_.consts[size_t(k)]->kind;
+        return kind != PyValue::Kind::None && kind != PyValue::Kind::Tuple && kind != PyValue::Kind::FrozenSet;
+    }
+
+    // The co_names (table kHasName) or co_consts (kHasConst) indices that the instructions of
+    // `block` use; constants only where they entered co_consts in source order.
+    void indices_of_block(int block, uint16_t table, std::set<int64_t>& out, uint32_t before = UINT32_MAX) {
         if (raw_.empty()) raw_ = decode_instructions(code_, table_);
         uint32_t begin = cfg_.block(block).offset;
         uint32_t end = std::min(before, block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX);
         for (const Instruction& ins : raw_)
-            if (ins.offset >= begin && ins.offset < end && ins.is(kHasName)) out.insert(ins.index);
+            if (ins.offset >= begin && ins.offset < end && ins.is(table) &&
+                (table != kHasConst || const_in_source_order(ins.index)))
+                out.insert(ins.index);
     }
 
     // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
@@ -5916,6 +6040,35 @@ private:
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
+    }
+
+    // Whether the last __exit__(None, None, None) simulated ran on the way to `term` in block `b`:
+    // in `b` before it, or in a block that only falls into `b` through blocks nothing else enters
+    // (a change of exception handler splits the straight code after that call).
+    bool with_exit_called_before(int b, const NeutralOp* term) const {
+        if (with_exit_serial_ == 0) return false;
+        uint32_t end = term->offset;
+        for (int cur = b, steps = 0; cur >= 0 && steps < 8; ++steps) {
+            const Block& blk = cfg_.block(cur);
+            if (with_exit_offset_ >= ops_[blk.first].offset && with_exit_offset_ < end) return true;
+            if (blk.preds.size() != 1) return false;
+            int p = blk.preds[0];
+            if (cfg_.block(p).succs.size() != 1 || p >= cur) return false;
+            cur = p;
+            end = ops_[blk.first].offset;
+        }
+        return false;
+    }
+
+    // A value returned after a with statement's __exit__(None, None, None) in its block, all of it
+    // computed after that call: a `return` written inside the with computes its value first; this
+    // is the compiler's copy (3.10) of the `return` after the with statement.
+    bool computed_after_with_exit(int b, const NeutralOp* term, const ExprPtr& value) const {
+        if (!value || value->kind == ExprKind::Constant || with_exit_serial_ == 0) return false;
+        if (!with_exit_called_before(b, term)) return false;
+        std::unordered_set<const Expr*> nodes;
+        collect_nodes(value, nodes);
+        return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > with_exit_serial_; });
     }
 
     // Whether `block` only ends an except clause and jumps to `stop`: `POP_EXCEPT; jump stop`.
@@ -5978,9 +6131,10 @@ private:
         // The body's own way out, a copy of the same tail, was read as an `else` clause.
         if (!t->orelse.empty() && (t->orelse.size() != 1 || print_module(t->orelse) != print_module(Body{tail}))) return false;
         t->orelse.clear();
+        const std::string tail_text = print_module(Body{tail});
         for (auto& h : t->handlers)
-            if (!h.body.empty() && print_module(Body{h.body.back()}) == print_module(Body{tail}) && tail_after_clause_.count(h.body.back().get())) {
-                h.body.pop_back();
+            if (!h.body.empty() && print_module(Body{h.body.back()}) == tail_text && tail_after_clause_.count(h.body.back().get())) {
+                fold_branch_tail_copies(h.body, tail_text, tail_after_clause_);
                 if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
             }
         emit_stmt(out, t);
@@ -5989,6 +6143,56 @@ private:
         if (tail->kind == StmtKind::Raise) tail_after_clause_.erase(tail.get());
         emit_stmt(out, tail);
         return true;
+    }
+
+    // A clause whose copy of the tail after the statement was hoisted (see hoist_copied_tail) may
+    // hold more copies, at the end of an if's side (3.10+ copy the clause's way out, POP_EXCEPT and
+    // the short tail, into each side that goes there): `if t: A; <copy>` followed by B is
+    // `if t: A` with B as its else, both sides then ending the clause, where the tail runs.
+    // (Likewise a with statement's body, the copies in `copies`.)
+    void fold_branch_tail_copies(Body& body, const std::string& tail_text, const std::set<const Stmt*>& copies) {
+        auto ends_with_copy = [&](const Body& b) {
+            return !b.empty() && copies.count(b.back().get()) && print_module(Body{b.back()}) == tail_text;
+        };
+        // (`body` ends the clause: a copy at its end is where the clause goes on anyway.)
+        if (ends_with_copy(body)) {
+            dropped_copies_.push_back(body.back());  // (kept: its address stays a key of `copies`)
+            body.pop_back();
+        }
+        for (size_t i = 0; i < body.size(); ++i) {
+            Stmt& s = *body[i];
+            // (A loop that ends the body: a copy in it is a `break`, which goes there too; its else
+            // clause ends the body.)
+            if ((s.kind == StmtKind::For || s.kind == StmtKind::While) && i + 1 == body.size()) {
+                breaks_for_tail_copies(s.body, tail_text, copies);
+                fold_branch_tail_copies(s.orelse, tail_text, copies);
+                return;
+            }
+            if (s.kind != StmtKind::If) continue;
+            bool then_copy = ends_with_copy(s.body), else_copy = ends_with_copy(s.orelse), last = i + 1 == body.size();
+            if (!then_copy && !(else_copy && last)) continue;
+            if (then_copy && else_copy && !last) continue;  // (nothing would reach what follows)
+            s.orelse.insert(s.orelse.end(), body.begin() + std::ptrdiff_t(i) + 1, body.end());
+            body.resize(i + 1);
+            fold_branch_tail_copies(s.body, tail_text, copies);
+            fold_branch_tail_copies(s.orelse, tail_text, copies);
+            if (s.body.empty()) s.body.push_back(make_stmt(StmtKind::Pass));
+            return;
+        }
+    }
+
+    // The copies of the tail in `body` (a loop's body, see fold_branch_tail_copies), on its own
+    // level or in its ifs, each a `break`.
+    void breaks_for_tail_copies(Body& body, const std::string& tail_text, const std::set<const Stmt*>& copies) {
+        for (StmtPtr& st : body) {
+            if (copies.count(st.get()) && print_module(Body{st}) == tail_text) {
+                dropped_copies_.push_back(st);
+                st = make_stmt(StmtKind::Break);
+            } else if (st->kind == StmtKind::If) {
+                breaks_for_tail_copies(st->body, tail_text, copies);
+                breaks_for_tail_copies(st->orelse, tail_text, copies);
+            }
+        }
     }
 
     // Whether `e` is `value` (a function object shows as the lambda built from it).
@@ -6107,6 +6311,11 @@ private:
     }
 
     // Where a chain of blocks that only jump leads.
+    bool is_lone_jump(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 1 && ops_[blk.first].kind == N::Jump;
+    }
+
     int through_jumps(int block) const {
         for (int steps = 0; block >= 0 && steps < 16; ++steps) {
             const Block& blk = cfg_.block(block);
@@ -6130,6 +6339,7 @@ private:
         w->body = std::move(body);
         size_t emitted_before = out.size();
         std::vector<ExprPtr> stack_at_end = stack;
+        finishing_with_exit_ = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         if (suppressed.empty()) return next;
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
@@ -6147,6 +6357,7 @@ private:
             // (Where that is where the statement ends, nothing follows in it: a region starting at its
             // stop would be a loop's body.)
             int from = enter_at(i);
+            std::vector<bool> emitted_before_after = emitted_;
             bool flows = from == stop && cfg_.block(from).first == i ? true : emit_region(from, stop, after, loop, stack, base);
             // The compiler copies a short ending (`return None`) into both paths: a copy of what the
             // normal path already ended with is not code of its own.
@@ -6154,6 +6365,18 @@ private:
             bool copy = !flows && !after.empty() && after.size() <= tail &&
                         print_module(Body(out.end() - long(after.size()), out.end())) == print_module(after);
             if (copy) return kFlowEnded;
+            // (Inside another try or with body, that code is the rest of that body: where it goes on
+            // past it, as it does when that body's normal exit was not found, it is no code of the
+            // statement's own place: printed here it would run before that body's clean-up. Only a
+            // `return` of a constant does the same there.)
+            bool constant_return = after.size() == 1 && after[0]->kind == StmtKind::Return &&
+                                   (!after[0]->value || after[0]->value->kind == ExprKind::Constant);
+            if (!protected_bodies_.empty() && !constant_return) {
+                const ProtectedBody& p = protected_bodies_.back();
+                for (int k = 0; k < cfg_.size(); ++k)
+                    if (emitted_[size_t(k)] && !emitted_before_after[size_t(k)] && !in_body(k, p.handler, p.uncovered))
+                        unsupported("code after a suppressing with statement that leaves the body around it");
+            }
             // Otherwise it is the code after the statement, which only a normal path that ended
             // inside the body leaves to it.
             if (tail != 0) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
@@ -6214,7 +6437,20 @@ private:
     int finish_normal_path(const StmtPtr& statement, Body& last_body, const Body& copy, bool body_flows, int exit, int stop,
                            Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
         if (statement->kind == StmtKind::Try && statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
+        const Expr* this_exit = statement->kind == StmtKind::With ? finishing_with_exit_ : nullptr;  // (before `rest` finishes others)
+        // A return or raise that ran after this with statement's __exit__ call, printed in its body,
+        // would run before it (see computed_after_with_exit): only a local variable's value returned
+        // is the same there.
+        auto refuse_code_after_exit = [&]() {
+            if (this_exit && holds_any(statement->body, [&](const Stmt& st) {
+                    auto it = exit_before_tail_.find(&st);
+                    return it != exit_before_tail_.end() && it->second == this_exit &&
+                           (st.kind != StmtKind::Return || !is_fast_local(st.value));
+                }))
+                unsupported("a return or raise after a with statement's exit printed in its body");
+        };
         if (!body_flows || exit < 0) {
+            refuse_code_after_exit();
             if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
             emit_stmt(out, statement);
             return kFlowEnded;
@@ -6258,11 +6494,158 @@ private:
             last_body.push_back(rest.front());
             rest.erase(rest.begin());
         }
+        if (statement->kind == StmtKind::With && !exit_before_tail_.empty()) {
+            // The compiler's copies of the return after the statement (3.10), each after the
+            // __exit__ call of a way out of the body: that way out falls to the end of the body.
+            if (!rest.empty() && rest.front()->kind == StmtKind::Return)
+                fold_branch_tail_copies(statement->body, print_module(Body{rest.front()}), tail_after_with_);
+            refuse_code_after_exit();
+        }
         if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
         merge_nested_with(statement);
         emit_stmt(out, statement);
         for (auto& st : rest) emit_stmt(out, st);
         return rest_flows ? stop : kFlowEnded;  // `stack` (the caller's) is where `rest` left it
+    }
+
+    // Whether `e` reads a local variable of this function (not a cell: a nested function may change
+    // those), or is a tuple display of such reads and constants.
+    bool is_fast_local(const ExprPtr& e) const {
+        if (e && e->kind == ExprKind::Tuple)
+            return std::all_of(e->elts.begin(), e->elts.end(), [&](const ExprPtr& x) { return x->kind == ExprKind::Constant || is_fast_local(x); });
+        if (!e || e->kind != ExprKind::Name) return false;
+        auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), e->id) != names.end(); };
+        return in(code_.varnames) && !in(code_.cellvars) && !in(code_.freevars);
+    }
+
+    // ---- table order: co_names and co_consts entries are added at their first use in the source
+
+    // The co_names (`names`) and co_consts (`consts`, strings and ints only) indices that the
+    // expressions of `body` use, with nested bodies (not nested definitions' bodies): each use once.
+    void table_uses(const Body& body, std::vector<int64_t>& names, std::vector<int64_t>& consts) const {
+        std::function<void(const ExprPtr&)> expr = [&](const ExprPtr& e) {
+            if (!e) return;
+            if (e->kind == ExprKind::Attribute || (e->kind == ExprKind::Name && !is_local_name(e->id))) {
+                for (size_t k = 0; k < code_.names.size(); ++k)
+                    if (code_.names[k] == e->id) names.push_back(int64_t(k));
+            } else if (e->kind == ExprKind::Constant && e->constant &&
+                       (e->constant->kind == PyValue::Kind::Str || e->constant->kind == PyValue::Kind::Int) &&
+                       e->constant->big_digits.empty()) {
+                for (size_t k = 0; k < code_.consts.size(); ++k) {
+                    const PyValue& c = *code_.consts[k];
+                    if (c.kind == e->constant->kind && c.text == e->constant->text && c.small == e->constant->small && c.big_digits.empty())
+                        consts.push_back(int64_t(k));
+                }
+            }
+            if (e->kind == ExprKind::Lambda) return;  // (its body is another code object's)
+            for_each_child_slot(*e, [&](ExprPtr& c) { expr(c); });
+        };
+        for (const StmtPtr& st : body) {
+            for_each_own_expr(*st, expr);
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (const Body* b : {&st->body, &st->orelse, &st->finalbody}) table_uses(*b, names, consts);
+            for (const auto& h : st->handlers) table_uses(h.body, names, consts);
+            for (const auto& c : st->cases) table_uses(c.body, names, consts);
+        }
+    }
+
+    bool is_local_name(const std::string& id) const {
+        for (const auto* table : {&code_.varnames, &code_.cellvars, &code_.freevars})
+            if (std::find(table->begin(), table->end(), id) != table->end()) return true;
+        return false;
+    }
+
+    // Whether the tables say `later` was compiled after `earlier`: an entry `later` uses comes after
+    // one that only `earlier` uses in all of `whole` (the rest of the function): that entry was
+    // added in `earlier`, and `later` would have added its own entries first were it compiled first.
+    bool tables_say_after(const Body& earlier, const Body& later, const Body& whole) const {
+        for (int table = 0; table < 2; ++table) {
+            std::vector<int64_t> n_e, c_e, n_l, c_l, n_w, c_w;
+            table_uses(earlier, n_e, c_e);
+            table_uses(later, n_l, c_l);
+            table_uses(whole, n_w, c_w);
+            const std::vector<int64_t>& e = table == 0 ? n_e : c_e;
+            const std::vector<int64_t>& l = table == 0 ? n_l : c_l;
+            const std::vector<int64_t>& w = table == 0 ? n_w : c_w;
+            int64_t only_earlier = INT64_MAX;
+            for (int64_t k : e)
+                if (std::count(w.begin(), w.end(), k) == std::count(e.begin(), e.end(), k)) only_earlier = std::min(only_earlier, k);
+            for (int64_t k : l)
+                if (k > only_earlier) return true;
+        }
+        return false;
+    }
+
+    // 3.10+ copy a short block that ends the function (a `return`) into the jump to it, so
+    // `if t: A else: B` followed by that block lays out like `if t: A; <copy>` followed by B and
+    // the block: the same code, but for the order of co_names and co_consts, which says which the
+    // source had (the block compiled after B: the else). Inner bodies first, last candidates first
+    // (an elif chain).
+    void restore_else_before_copied_tail(Body& body) {
+        restore_else_before_copied_tail(body, body);
+        hoist_copied_function_end(body);
+    }
+
+    // Likewise the function's end (a statement, then `return None`) copied into both sides of a
+    // last `if t: A else: B`: each side ends with the same statement; the tables say whether it was
+    // compiled after B (once, after the if) or in each side.
+    void hoist_copied_function_end(Body& body) {
+        size_t n = body.size();
+        if (n > 0 && is_return_none(body[n - 1])) --n;  // (the function's own end, not yet dropped)
+        if (n == 0 || body[n - 1]->kind != StmtKind::If) return;
+        Stmt& s = *body[n - 1];
+        // (Each side may still end with its copy of the `return None` too.)
+        bool returns = !s.body.empty() && !s.orelse.empty() && is_return_none(s.body.back()) && is_return_none(s.orelse.back());
+        size_t k = returns ? 1 : 0;
+        if (s.body.size() < 2 + k || s.orelse.size() < 2 + k) return;
+        const StmtPtr end = s.orelse[s.orelse.size() - 1 - k];
+        if (end->kind != StmtKind::Expr && end->kind != StmtKind::Assign && end->kind != StmtKind::AugAssign) return;
+        const std::string end_text = print_module(Body{end});
+        if (print_module(Body{s.body[s.body.size() - 1 - k]}) != end_text) return;
+        Body rest(s.orelse.begin(), s.orelse.end() - 1 - std::ptrdiff_t(k));
+        if (!tables_say_after(rest, Body{end}, body)) return;
+        s.body.resize(s.body.size() - 1 - k);
+        s.orelse.resize(s.orelse.size() - 1 - k);
+        body.insert(body.begin() + std::ptrdiff_t(n), end);
+    }
+
+    void restore_else_before_copied_tail(Body& body, const Body& whole) {
+        for (const StmtPtr& st : body) {
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (Body* b : {&st->body, &st->orelse, &st->finalbody}) restore_else_before_copied_tail(*b, whole);
+            for (auto& h : st->handlers) restore_else_before_copied_tail(h.body, whole);
+            for (auto& c : st->cases) restore_else_before_copied_tail(c.body, whole);
+        }
+        if (body.size() < 3 || body.back()->kind != StmtKind::Return) return;
+        const StmtPtr tail = body.back();
+        const std::string tail_text = print_module(Body{tail});
+        for (size_t i = body.size() - 2; i-- > 0;) {
+            Stmt& s = *body[i];
+            if (s.kind != StmtKind::If || !s.orelse.empty() || s.body.size() < 2 || print_module(Body{s.body.back()}) != tail_text)
+                continue;
+            Body rest(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
+            // (Without a sign here, an earlier if's else may still hold this one: an elif chain.)
+            if (!tables_say_after(rest, Body{tail}, whole)) continue;
+            s.body.pop_back();
+            s.orelse = std::move(rest);
+            body.erase(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
+        }
+    }
+
+    // Whether `body` holds a statement for which `pred` holds, at any depth (not in nested definitions).
+    template <class P>
+    static bool holds_any(const Body& body, const P& pred) {
+        for (const StmtPtr& st : body) {
+            if (pred(*st)) return true;
+            if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+            for (const Body* b : {&st->body, &st->orelse, &st->finalbody})
+                if (holds_any(*b, pred)) return true;
+            for (const auto& h : st->handlers)
+                if (holds_any(h.body, pred)) return true;
+            for (const auto& c : st->cases)
+                if (holds_any(c.body, pred)) return true;
+        }
+        return false;
     }
 
     // What the compiler copies into branches that fall out of the statement before it: a `return`
@@ -6659,6 +7042,33 @@ private:
         } else if (!body.empty() && code_.version >= PyVersion{3, 10} && is_branching(*body.back()) &&
                    leaves_on_every_path(body)) {
             strip_copied_returns(*body.back());
+        } else if (!body.empty() && code_.version >= PyVersion{3, 10} && body.back()->kind == StmtKind::Try &&
+                   !body.back()->finalbody.empty() && !returns_in(body.back()->finalbody)) {
+            // (A last try/finally: the copies sit at the ends of its body's paths, each before the
+            // finally body's copy, which runs either way.)
+            Stmt& t = *body.back();
+            strip_tail_returns(t.orelse.empty() ? t.body : t.orelse, !t.orelse.empty());
+            for (ExceptHandler& h : t.handlers) strip_tail_returns(h.body, true);
+        }
+    }
+
+    // `return None` ending `body`, whose end is the function's (the ends of its last statement's
+    // branches too): dropped, or kept where it is all a body has that may not be left empty.
+    static void strip_tail_returns(Body& body, bool may_empty) {
+        if (body.empty()) return;
+        if (is_return_none(body.back())) {
+            if (body.size() == 1 && !may_empty) return;
+            body.pop_back();
+            strip_tail_returns(body, may_empty);
+            return;
+        }
+        Stmt& last = *body.back();
+        if (last.kind == StmtKind::If) {
+            strip_tail_returns(last.body, false);
+            strip_tail_returns(last.orelse, true);
+        } else if (last.kind == StmtKind::Try && (last.finalbody.empty() || !returns_in(last.finalbody))) {
+            strip_tail_returns(last.orelse.empty() ? last.body : last.orelse, !last.orelse.empty());
+            for (ExceptHandler& h : last.handlers) strip_tail_returns(h.body, true);
         }
     }
 
@@ -6913,6 +7323,14 @@ private:
     std::set<const Expr*> consumed_after_cleanup_;
     std::set<std::pair<const Stmt*, const Stmt*>> left_through_;  // (return/break/continue, try/finally it leaves)
     uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
+    uint64_t with_exit_serial_ = 0;                // the result's serial of the last __exit__(None, None, None) simulated
+    uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
+    std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
+    std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies, kept alive (their addresses are keys)
+    std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
+    std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
+    const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
+    const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
     // chain at every `if`, and merging a chain re-probes the same blocks at every step
@@ -6937,6 +7355,7 @@ private:
     // a class body's are handed to the decompiler of the class statement, which strips the store.
     std::vector<ExprPtr> class_cell_loads_;
     std::set<const Expr*> import_used_, import_attr_chain_, inplace_, chain_assign_, chain_shared_, converted_, silent_;
+    FreeComparisons none_tests_;  // comparisons read from jumps on None
     // Loads of cells and globals: a call may rebind them (a closure's `nonlocal`, a `global`), so
     // such a load that waits on the stack while a statement with effects runs is read first;
     // rewriters (Dynamo) leave them there, ordinary bytecode never does. Locals cannot change

@@ -1,6 +1,7 @@
 #include "test_polarity.h"
 
 #include <optional>
+#include <set>
 
 namespace uncompile {
 
@@ -25,6 +26,13 @@ bool has_folding_not(const ExprPtr& e) {
     return false;
 }
 
+// `a is b` as `a is not b` (or the other way round), the same comparison otherwise.
+ExprPtr flipped(const ExprPtr& e) {
+    auto n = std::make_shared<Expr>(*e);
+    n->ops[0] = e->ops[0] == "is" ? "is not" : "is";
+    return n;
+}
+
 ExprPtr make_not(const ExprPtr& e) {
     auto n = make_expr(ExprKind::UnaryOp);
     n->id = "not";
@@ -39,15 +47,15 @@ struct Rendered {
 
 // `e`, or its negation when `negated`, as and/or over the same leaves in the same order with each
 // `not` on a group or on a leaf that does not fold; the one with the fewest `not`s.
-std::optional<Rendered> render(const ExprPtr& e, bool negated);
+std::optional<Rendered> render(const ExprPtr& e, bool negated, const FreeComparisons& free);
 
 // The and/or group `e` with its own operator (or the dual one, negated: De Morgan).
-std::optional<Rendered> render_group(const ExprPtr& e, bool negated) {
+std::optional<Rendered> render_group(const ExprPtr& e, bool negated, const FreeComparisons& free) {
     auto group = make_expr(ExprKind::BoolOp);
     group->id = negated ? (e->id == "and" ? "or" : "and") : e->id;
     int nots = 0;
     for (const auto& x : e->elts) {
-        std::optional<Rendered> r = render(x, negated);
+        std::optional<Rendered> r = render(x, negated, free);
         if (!r) return std::nullopt;
         group->elts.push_back(r->expr);
         nots += r->nots;
@@ -55,35 +63,38 @@ std::optional<Rendered> render_group(const ExprPtr& e, bool negated) {
     return Rendered{group, nots};
 }
 
-std::optional<Rendered> render(const ExprPtr& e, bool negated) {
-    if (is_not(e)) return render(e->value, !negated);
+std::optional<Rendered> render(const ExprPtr& e, bool negated, const FreeComparisons& free) {
+    if (is_not(e)) return render(e->value, !negated, free);
     if (e->kind == ExprKind::BoolOp) {
-        std::optional<Rendered> flat = render_group(e, negated), wrapped = render_group(e, !negated);
+        std::optional<Rendered> flat = render_group(e, negated, free), wrapped = render_group(e, !negated, free);
         if (wrapped) wrapped = Rendered{make_not(wrapped->expr), wrapped->nots + 1};
         if (flat && (!wrapped || flat->nots <= wrapped->nots)) return flat;
         return wrapped;
     }
     if (!negated) return Rendered{e, 0};
+    if (free.count(e.get())) return Rendered{flipped(e), 0};
     if (is_foldable_compare(e)) return std::nullopt;
     return Rendered{make_not(e), 1};
 }
 
-void place_in(const StmtPtr& s) {
+void place_in(const StmtPtr& s, const FreeComparisons& free) {
     if ((s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::Assert) && s->test &&
         has_folding_not(s->test))
-        if (std::optional<Rendered> r = render(s->test, false)) s->test = r->expr;
+        if (std::optional<Rendered> r = render(s->test, false, free)) s->test = r->expr;
     if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) return;  // placed when they were built
-    for (Body* b : {&s->body, &s->orelse, &s->finalbody}) place_negations(*b);
-    for (auto& h : s->handlers) place_negations(h.body);
-    for (auto& c : s->cases) place_negations(c.body);
+    for (Body* b : {&s->body, &s->orelse, &s->finalbody}) place_negations(*b, free);
+    for (auto& h : s->handlers) place_negations(h.body, free);
+    for (auto& c : s->cases) place_negations(c.body, free);
 }
 
 }  // namespace
 
-bool test_placeable(const ExprPtr& test) { return !has_folding_not(test) || render(test, false); }
+bool test_placeable(const ExprPtr& test, const FreeComparisons& free) {
+    return !has_folding_not(test) || render(test, false, free);
+}
 
-void place_negations(Body& body) {
-    for (const StmtPtr& s : body) place_in(s);
+void place_negations(Body& body, const FreeComparisons& free) {
+    for (const StmtPtr& s : body) place_in(s, free);
 }
 
 }  // namespace uncompile
