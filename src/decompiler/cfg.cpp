@@ -60,18 +60,32 @@ int ControlFlowGraph::block_at_offset(int64_t offset) const {
 }
 
 void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
-    for (int id = 0; id < size(); ++id) {
+    const int n = size();
+    // At most two successors a block, and as many predecessors in all: reserved once, so the
+    // views taken while filling stay valid.
+    edges_.reserve(4 * size_t(n));
+    std::vector<size_t> pred_at(size_t(n) + 1, 0);
+    for (int id = 0; id < n; ++id) {
         Block& b = blocks_[id];
         const NeutralOp& last = ops[b.last - 1];
-        int fallthrough = !ends_flow(last.kind) && id + 1 < size() ? id + 1 : -1;
+        int fallthrough = !ends_flow(last.kind) && id + 1 < n ? id + 1 : -1;
         int target = last.target >= 0 && is_block_terminator(last.kind) ? block_at_offset(last.target) : -1;
-        // (Sized first: growing a vector to two allocates twice.)
-        b.succs.reserve(size_t(fallthrough >= 0) + size_t(target >= 0));
+        size_t start = edges_.size();
         for (int s : {fallthrough, target})
-            if (s >= 0) b.succs.push_back(s);
+            if (s >= 0) {
+                edges_.push_back(s);
+                ++pred_at[size_t(s) + 1];
+            }
+        b.succs = std::span<const int>(edges_.data() + start, edges_.size() - start);
     }
-    for (int id = 0; id < size(); ++id) {
-        for (int s : blocks_[id].succs) blocks_[s].preds.push_back(id);
+    // Predecessors in increasing order of block, as the successor lists name them.
+    pred_at[0] = edges_.size();
+    for (int id = 0; id < n; ++id) pred_at[size_t(id) + 1] += pred_at[size_t(id)];
+    edges_.resize(pred_at[size_t(n)]);
+    for (int id = 0; id < n; ++id)
+        blocks_[id].preds = std::span<const int>(edges_.data() + pred_at[size_t(id)], pred_at[size_t(id) + 1] - pred_at[size_t(id)]);
+    for (int id = 0; id < n; ++id) {
+        for (int s : blocks_[id].succs) edges_[pred_at[size_t(s)]++] = id;
         int64_t handler = ops[blocks_[id].first].handler;
         if (handler >= 0) blocks_[id].handler = block_at_offset(handler);
     }

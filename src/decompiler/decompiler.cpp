@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -3179,7 +3180,7 @@ private:
     // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
     // a jump that cannot raise outside the exception table's range around it (a handler of its
     // own starts a block), though it tests the value `block` computed.
-    static bool is_only(const std::vector<int>& edges, int block) { return edges.size() == 1 && edges[0] == block; }
+    static bool is_only(std::span<const int> edges, int block) { return edges.size() == 1 && edges[0] == block; }
 
     bool is_lone_jump_after(int block) const {
         if (block + 1 >= cfg_.size()) return false;
@@ -3549,7 +3550,7 @@ private:
             // was computed before those copies run, as the source says, and is no part of their statements.
             if (!protected_bodies_.empty()) {
                 const ProtectedBody& p = protected_bodies_.back();
-                const std::vector<int>& preds = cfg_.block(b).preds;
+                std::span<const int> preds = cfg_.block(b).preds;
                 if (b != p.exit && !in_body(b, p.handler, p.uncovered) &&
                     std::any_of(preds.begin(), preds.end(), [&](int q) { return in_body(q, p.handler, p.uncovered); }))
                     for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
