@@ -156,6 +156,7 @@ public:
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
         reserve_marker_serials();
         emitted_.assign(cfg_.size(), false);
+        keep_alive_.reserve(ops_.size());  // (about one kept node an op: grown from empty it reallocated ~log2(n) times)
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
@@ -191,6 +192,7 @@ public:
     Body run() {
         Body body;
         std::vector<ExprPtr> stack;
+        stack.reserve(kStackRoom + size_t(std::max(code_.stacksize, 0)));
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
         if (annotations_set_up_ && annotated_assignments_ == 0) unsupported("SETUP_ANNOTATIONS without an annotated assignment");
@@ -392,6 +394,15 @@ private:
         ExprPtr e = stack.back();
         stack.pop_back();
         return e;
+    }
+    // A copy of a stack that the simulation goes on pushing to, with room to grow: a plain copy
+    // has no spare capacity, and its first push reallocated it.
+    static constexpr size_t kStackRoom = 8;
+    static std::vector<ExprPtr> stack_copy(const std::vector<ExprPtr>& stack) {
+        std::vector<ExprPtr> copy;
+        copy.reserve(stack.size() + kStackRoom);
+        copy.assign(stack.begin(), stack.end());
+        return copy;
     }
     std::vector<ExprPtr> pop_n(std::vector<ExprPtr>& stack, int64_t n) {
         if (n < 0 || size_t(n) > stack.size()) unsupported("stack underflow (unusual bytecode)");
@@ -2918,7 +2929,7 @@ private:
         int cleanup = c.else_block;
         if (stack.empty() || !chain_shared_.count(stack.back().get()) || !starts_with_pop(cleanup)) return;
         size_t base = stack.size() - 1;
-        std::vector<ExprPtr> s = stack;
+        std::vector<ExprPtr> s = stack_copy(stack);
         ExprPtr test = c.test;
         std::vector<int> blocks;
         for (int cur = c.then_block; cur >= 0 && blocks.size() < 64;) {
@@ -3134,7 +3145,7 @@ private:
     }
 
     std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack, bool loop_test) {
-        std::vector<ExprPtr> copy = stack;
+        std::vector<ExprPtr> copy = stack_copy(stack);
         Body scratch;
         const NeutralOp* term;
         int last = block;
@@ -3864,7 +3875,7 @@ private:
         int end = match_end(shape, loop, stop);
         bool flows = false;
         auto emit_body = [&](size_t from, Body& body) {
-            std::vector<ExprPtr> body_stack = stack;
+            std::vector<ExprPtr> body_stack = stack_copy(stack);
             int b = enter_at(from);
             bool f = b == end ? true : emit_region(b, end, body, loop, body_stack, base);
             if (f && body_stack.size() != stack.size()) unsupported("a case body that leaves values on the stack");
@@ -3919,7 +3930,7 @@ private:
     std::optional<Condition> read_guard(const CaseShape& c, const std::vector<ExprPtr>& stack) {
         int b = enter_at(c.pattern_end);
         if (emitted_[b]) return std::nullopt;
-        std::vector<ExprPtr> probe = stack;
+        std::vector<ExprPtr> probe = stack_copy(stack);
         Body scratch;
         const NeutralOp* term = nullptr;
         try {
@@ -4333,7 +4344,7 @@ private:
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
-        std::vector<ExprPtr> then_stack = stack, else_stack = stack;
+        std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
         Body then_body, else_body;
         // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
         // chain's jump over its clean-up goes to the code after the if.)
@@ -4628,7 +4639,7 @@ private:
         // The first block of the repeated test: on its own when it simulates to just the same value.
         bool pure = false, only_test = false;
         {
-            std::vector<ExprPtr> probe = stack;
+            std::vector<ExprPtr> probe = stack_copy(stack);
             Body scratch;
             try {
                 const NeutralOp* term = simulate(bottom, probe, scratch);
@@ -4741,7 +4752,7 @@ private:
             if (int end = break_inside_layout(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         s->test = c.test;
-        std::vector<ExprPtr> body_stack = stack;
+        std::vector<ExprPtr> body_stack = stack_copy(stack);
         if (m->bottom_first > m->body_start || !m->bottom_is_pure)
             emit_region(m->body_start, m->bottom_is_pure ? m->bottom_first : m->header, s->body, &loop, body_stack, base);
         if (body_stack.size() != stack.size()) unsupported("loop body that leaves values on the stack");
@@ -4753,7 +4764,7 @@ private:
         }
         if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
         if (loop.break_to != loop.exit) {
-            std::vector<ExprPtr> else_stack = stack;
+            std::vector<ExprPtr> else_stack = stack_copy(stack);
             emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
         }
         emit_stmt(out, s);
@@ -4816,7 +4827,7 @@ private:
             auto s = make_stmt(StmtKind::For);
             s->is_async = first.arg == 1;  // GET_ANEXT and its await
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
-            std::vector<ExprPtr> body_stack = stack;
+            std::vector<ExprPtr> body_stack = stack_copy(stack);
             ExprPtr saved_value = for_value_, saved_target = for_target_;
             for_value_ = marker("<for value>");
             for_target_ = nullptr;
@@ -4838,7 +4849,7 @@ private:
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
             int end = loop.break_end >= 0 ? loop.break_end : loop.break_to;
             if (end != loop.exit) {
-                std::vector<ExprPtr> else_stack = stack;
+                std::vector<ExprPtr> else_stack = stack_copy(stack);
                 emit_region(loop.exit, end, s->orelse, outer, else_stack, base);
             }
             // (Going on where the clause does, `break` ran the clause's POP_EXCEPT.)
@@ -4871,12 +4882,12 @@ private:
                 loop.break_to = find_break_target(loop);
                 loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
-                std::vector<ExprPtr> body_stack = stack;
+                std::vector<ExprPtr> body_stack = stack_copy(stack);
                 if (emit_region(c.then_block, header, s->body, &loop, body_stack, base) && loop.continues_explicit)
                     s->body.push_back(make_stmt(StmtKind::Continue));
                 if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
                 if (loop.break_to != loop.exit) {
-                    std::vector<ExprPtr> else_stack = stack;
+                    std::vector<ExprPtr> else_stack = stack_copy(stack);
                     emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
                 }
                 emit_stmt(out, s);
@@ -4884,7 +4895,7 @@ private:
             }
         }
         s->test = make_constant(infinite_loop_test(header));
-        std::vector<ExprPtr> body_stack = stack;
+        std::vector<ExprPtr> body_stack = stack_copy(stack);
         emitted_[header] = false;
         emit_region(header, header, s->body, &loop, body_stack, base);
         emit_stmt(out, s);
@@ -5401,7 +5412,7 @@ private:
         const HandlerInfo info = handlers_.at(handler);
         std::vector<bool> uncovered = uncovered_body_blocks(start, handler);
         int exit = normal_exit(start, handler, uncovered, loop);
-        std::vector<ExprPtr> body_stack = stack;
+        std::vector<ExprPtr> body_stack = stack_copy(stack);
         Body body;
         open_handlers_.insert(handler);
         bool is_with = info.kind == HandlerKind::With;
@@ -5700,7 +5711,7 @@ private:
             int stop = body_start + 1;
             while (stop < cfg_.size() && in_body(stop, clause_handler, uncovered)) ++stop;
             if (stop >= cfg_.size() || stop > clause_handler) refuse("clause body end");
-            std::vector<ExprPtr> body_stack = clause_stack;
+            std::vector<ExprPtr> body_stack = stack_copy(clause_stack);
             bool flows = emit_region(body_start, stop, clause.body, nullptr, body_stack, clause_stack.size());
             if (flows) {
                 if (body_stack.size() != clause_stack.size() || stop == clause_handler) refuse("clause body stack");
@@ -6550,7 +6561,7 @@ private:
         ExprPtr left = pop(stack);
         int target = cfg_.block_at_offset(jump.target);
         int fall = b + 1;
-        std::vector<ExprPtr> right_stack = stack;
+        std::vector<ExprPtr> right_stack = stack_copy(stack);
         Body scratch;
         // The right side runs until it reaches the target (or, for a comparison chain, the block after
         // the target's clean-up).
