@@ -283,6 +283,7 @@ const Expr* duplicated_effect(const Body& body) {
     // The first visit (in walk order) of a node visited before. (Sorted visits instead of a hash
     // set of every node: this runs on every body, and almost never finds one.)
     std::vector<const Expr*> visits;
+    visits.reserve(64);  // (grown from empty it reallocated several times on most bodies)
     collect_effects(body, visits);
     std::vector<std::pair<const Expr*, size_t>> by_node;
     by_node.reserve(visits.size());
