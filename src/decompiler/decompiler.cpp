@@ -530,6 +530,7 @@ private:
         auto visit = [&](const ExprPtr& c) {
             if (c) f(c);
         };
+        if (is_leaf(e)) return;
         switch (e.kind) {
         case ExprKind::Lambda:
             if (e.args) {
