@@ -150,7 +150,7 @@ public:
     // `POP_JUMP_IF_FALSE L; JUMP_BACKWARD H`, is what `if x: continue` compiles to everywhere, and
     // stays.
     void fold_backward_conditionals() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
@@ -176,7 +176,7 @@ public:
     // both go. Pointing the body's copy (the nearest one before) at the clauses' gives that shape:
     // the same ops run either way.
     void share_clause_exits() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         auto exit_at = [&](size_t k) {
             return k + 1 < out_.size() && out_[k].kind == N::PopExcept && out_[k + 1].kind == N::Jump &&
                    out_[k + 1].offset != out_[k].offset && !targets.count(out_[k + 1].offset);
@@ -197,15 +197,29 @@ public:
         }
     }
 
-    // Offsets something jumps to or handles exceptions at: ops there start a block and stay.
-    OffsetSet jump_and_handler_targets() const {
-        std::vector<int64_t> targets;
-        for (const auto& op : out_) {
-            if (op.target >= 0) targets.push_back(op.target);
-            if (op.handler >= 0) targets.push_back(op.handler);
+    // Offsets something jumps to or handles exceptions at (ops there start a block and stay), of
+    // the ops as they are when first asked. Built on first use: the passes below ask only at the
+    // rare ops they rewrite, and each built it for every code object (a sort per pass). Each asks
+    // before its first change, so the set is the one it built up front before.
+    class Targets {
+    public:
+        explicit Targets(const std::vector<NeutralOp>& ops) : ops_(ops) {}
+        size_t count(int64_t offset) {
+            if (!set_) {
+                std::vector<int64_t> targets;
+                for (const auto& op : ops_) {
+                    if (op.target >= 0) targets.push_back(op.target);
+                    if (op.handler >= 0) targets.push_back(op.handler);
+                }
+                set_.emplace(std::move(targets));
+            }
+            return set_->count(offset);
         }
-        return OffsetSet(std::move(targets));
-    }
+
+    private:
+        const std::vector<NeutralOp>& ops_;
+        std::optional<OffsetSet> set_;
+    };
 
     static JumpCondition inverse(JumpCondition c) {
         switch (c) {
@@ -221,7 +235,7 @@ public:
     // name` on the clause's way out; `except ... as name` brings it back. Dropping it keeps a value
     // the clause returns from looking like the pending half of an assignment.
     void drop_except_name_cleanups() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
@@ -245,7 +259,7 @@ public:
     // Such a jump, which nothing else jumps to, belongs with its POP_EXCEPT: the same handler keeps
     // the two in one block, as they are where the range goes on over the jump.
     void cover_clause_exit_jumps() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         for (size_t k = 0; k + 1 < out_.size(); ++k) {
             const NeutralOp& pop = out_[k];
             NeutralOp& jump = out_[k + 1];
