@@ -15,6 +15,7 @@ ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
 
 void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
     std::vector<int64_t> targets;
+    targets.reserve(2 * ops.size());  // (at most two an op: one allocation instead of one per doubling)
     for (const auto& op : ops) {
         if (op.target >= 0) targets.push_back(op.target);
         if (op.handler >= 0) targets.push_back(op.handler);

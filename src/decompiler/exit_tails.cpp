@@ -44,6 +44,7 @@ class ExitTails {
 public:
     ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {
         std::vector<int64_t> targets;
+        targets.reserve(2 * ops_.size());  // (at most two an op: one allocation instead of one per doubling)
         for (const auto& op : ops_) {
             if (op.target >= 0) targets.push_back(op.target);
             if (op.handler >= 0) targets.push_back(op.handler);
