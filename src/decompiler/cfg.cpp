@@ -21,7 +21,7 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
         if (op.handler >= 0) targets.push_back(op.handler);
     }
     const OffsetSet target_offsets(std::move(targets));
-    std::vector<bool> leader(ops.size() + 1, false);
+    std::vector<char> leader(ops.size() + 1, 0);  // (bytes: a bit vector's masking cost more than the loop's work)
     if (!ops.empty()) leader[0] = true;
     for (size_t i = 0; i < ops.size(); ++i) {
         if (target_offsets.count(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
@@ -38,7 +38,7 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
         if (it != ops.end()) leader[it - ops.begin()] = true;
     }
     op_block_.assign(ops.size(), -1);
-    size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), true));
+    size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), char(1)));
     blocks_.reserve(count);
     offset_index_.reserve(count);
     for (size_t i = 0; i < ops.size();) {
