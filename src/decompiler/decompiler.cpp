@@ -370,7 +370,7 @@ private:
     // Invariant between structuring and printing: no reachable code was left out.
     void check_every_block_emitted() const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {0};
+        std::vector<int> work = work_list(0);
         while (!work.empty() && cfg_.size() > 0) {
             int b = work.back();
             work.pop_back();
@@ -395,6 +395,15 @@ private:
         stack.pop_back();
         return e;
     }
+    // A work list of blocks for a walk over the graph, starting at `first`, with room for every
+    // block once (grown from one element it reallocated on most walks).
+    std::vector<int> work_list(int first) const {
+        std::vector<int> work;
+        work.reserve(size_t(std::max(cfg_.size(), 1)));
+        work.push_back(first);
+        return work;
+    }
+
     // A copy of a stack that the simulation goes on pushing to, with room to grow: a plain copy
     // has no spare capacity, and its first push reallocated it.
     static constexpr size_t kStackRoom = 8;
@@ -3399,7 +3408,7 @@ private:
         auto key = std::make_pair(from, header);
         if (auto it = loop_edge_cache_.find(key); it != loop_edge_cache_.end()) return it->second;
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {header};
+        std::vector<int> work = work_list(header);
         bool found = false;
         while (!work.empty() && !found) {
             int b = work.back();
@@ -3424,7 +3433,7 @@ private:
     // The blocks the entry reaches, by normal flow and into handlers, without passing `avoid`.
     std::vector<bool> reached_avoiding(int avoid) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {0};
+        std::vector<int> work = work_list(0);
         while (!work.empty()) {
             int b = work.back();
             work.pop_back();
@@ -3439,7 +3448,7 @@ private:
     bool reachable_at_all(int block) const {
         if (reachable_.empty()) {
             reachable_.assign(cfg_.size(), false);
-            std::vector<int> work = {0};
+            std::vector<int> work = work_list(0);
             while (!work.empty() && cfg_.size() > 0) {
                 int b = work.back();
                 work.pop_back();
@@ -3471,7 +3480,7 @@ private:
         int handler = handler_to_open(header);
         if (handler < 0 || handlers_.at(handler).kind != HandlerKind::Try || !inside(latch_of(header), handler)) return false;
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {handler};
+        std::vector<int> work = work_list(handler);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4161,7 +4170,7 @@ private:
     // the handlers of those blocks).
     std::vector<bool> reachable_above(int from, int floor, bool through_handlers = false) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4198,7 +4207,7 @@ private:
     // raise, or a jump that is `break` or `continue` of `loop`.
     bool side_ends(int from, int until, const Loop* loop) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4222,7 +4231,7 @@ private:
     // as the end of its body does (the test on top of a rotated `while` is where `continue` goes).
     bool goes_to_next_iteration(int from, int until, const Loop& loop) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4280,7 +4289,7 @@ private:
         if (side == stop) return 1;
         if (side <= floor) return -1;
         int own_handler = cfg_.block(floor).handler;
-        std::vector<int> work = {side};
+        std::vector<int> work = work_list(side);
         int way = 0;
         while (!work.empty()) {
             int k = work.back();
@@ -4314,6 +4323,7 @@ private:
         // both walks: this runs for every if statement).
         std::vector<uint8_t> reached;
         std::vector<int> work;
+        work.reserve(size_t(cfg_.size()));
         auto reach = [&](int from, uint8_t bit) {
             work.assign(1, from);
             while (!work.empty()) {
@@ -5029,7 +5039,7 @@ private:
         int first = loop.body_start, last = loop.latch;
         std::vector<bool> body(size_t(last - first + 1), false);
         auto in_layout = [&](int k) { return k >= first && k <= last; };
-        std::vector<int> work = {last};
+        std::vector<int> work = work_list(last);
         for (int k = first; k <= last; ++k)
             for (int s : cfg_.block(k).succs)
                 if (s == loop.header) work.push_back(k);
@@ -5238,7 +5248,7 @@ private:
     // is where a `break` inside the body jumps, as 3.12+ except clauses laid out after the loop do).
     int normal_exit(int start, int handler, const std::vector<bool>& uncovered, const Loop* loop) const {
         std::set<int> seen, exits;
-        std::vector<int> work = {start};
+        std::vector<int> work = work_list(start);
         while (!work.empty()) {
             int b = work.back();
             work.pop_back();
@@ -5781,7 +5791,7 @@ private:
     std::vector<int> flow_from(int from, int until) const {
         std::vector<int> out;
         std::vector<bool> seen(size_t(cfg_.size()), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -5805,7 +5815,7 @@ private:
             if (h > handler && handlers_.count(h) && handlers_.at(h).kind != HandlerKind::Cleanup && !inside(start, h)) return true;
         }
         std::vector<bool> clause(size_t(cfg_.size()), false);
-        std::vector<int> work = {handler};
+        std::vector<int> work = work_list(handler);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
