@@ -26,10 +26,9 @@ struct Entry {
 // each cost an allocation per op inside a try or with statement.
 using Blocks = std::shared_ptr<const std::vector<Entry>>;  // null: empty
 
-const std::vector<Entry>& entries(const Blocks& b) {
-    static const std::vector<Entry> none;
-    return b ? *b : none;
-}
+const std::vector<Entry> kNoBlocks;  // (at namespace scope: a function's static is guarded on every call)
+
+const std::vector<Entry>& entries(const Blocks& b) { return b ? *b : kNoBlocks; }
 
 struct State {
     int depth = 0;
