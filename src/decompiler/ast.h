@@ -101,6 +101,17 @@ struct Expr {
             return *this;
         }
     } span;
+    // Scratch space of duplicated_effect: the number of the walk that last met this node (a copy
+    // starts unmet).
+    struct VisitMark {
+        uint64_t walk = 0;
+        VisitMark() = default;
+        VisitMark(const VisitMark&) {}
+        VisitMark& operator=(const VisitMark&) {
+            walk = 0;
+            return *this;
+        }
+    } visited;
 };
 
 struct Arg {
