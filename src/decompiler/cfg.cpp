@@ -133,12 +133,19 @@ void ControlFlowGraph::compute_post_dominators() {
         for (size_t w = 0; w < words_; ++w) count[id] += std::popcount(w + 1 == words_ ? own[w] & last_mask : own[w]);
     }
     ipdom_.assign(n, -1);
-    for (int id = 0; id < n; ++id)
-        for (int c = 0; c < n; ++c)
-            if (c != id && post_dominates(c, id) && count[c] == count[id] - 1) {
-                ipdom_[id] = c;
-                break;
+    // (The candidates are the set bits of the block's own set, taken in increasing order as a
+    // scan over every block would meet them.)
+    for (int id = 0; id < n; ++id) {
+        const uint64_t* own = set_of(id);
+        for (size_t w = 0; w < words_ && ipdom_[id] < 0; ++w)
+            for (uint64_t bits = w + 1 == words_ ? own[w] & last_mask : own[w]; bits; bits &= bits - 1) {
+                int c = int(w * 64) + std::countr_zero(bits);
+                if (c != id && count[c] == count[id] - 1) {
+                    ipdom_[id] = c;
+                    break;
+                }
             }
+    }
 }
 
 }  // namespace uncompile
