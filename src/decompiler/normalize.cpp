@@ -118,6 +118,8 @@ public:
     // `(a or b) and c`). Pointing such a jump back at J, keeping the value, means the same (J pops
     // it and falls into c) and gives the nesting of the source.
     void unthread_short_circuits() {
+        // (Only a jump-or-pop can be J: most code has none, and needs no offset index.)
+        if (std::none_of(out_.begin(), out_.end(), [](const NeutralOp& op) { return op.kind == N::JumpIfOrPop; })) return;
         // The first op at each offset: (offset, index) pairs in order of offset, then index.
         std::vector<std::pair<int64_t, size_t>> first_at;
         first_at.reserve(out_.size());
