@@ -306,6 +306,8 @@ void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns) {
 }
 
 void share_short_circuit_exit_tails(std::vector<NeutralOp>& ops) {
+    // (Most code has no jump-or-pop: then not even the target set is built.)
+    if (std::none_of(ops.begin(), ops.end(), [](const NeutralOp& op) { return op.kind == N::JumpIfOrPop; })) return;
     ExitTails(ops, false).run_short_circuits();
 }
 
