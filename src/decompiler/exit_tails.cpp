@@ -1,5 +1,6 @@
 #include "exit_tails.h"
 
+#include <algorithm>
 #include <climits>
 #include <optional>
 #include <set>
@@ -42,15 +43,7 @@ std::optional<int> pops_of(const NeutralOp& op) {
 
 class ExitTails {
 public:
-    ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {
-        std::vector<int64_t> targets;
-        targets.reserve(2 * ops_.size());  // (at most two an op: one allocation instead of one per doubling)
-        for (const auto& op : ops_) {
-            if (op.target >= 0) targets.push_back(op.target);
-            if (op.handler >= 0) targets.push_back(op.handler);
-        }
-        targets_ = OffsetSet(std::move(targets));
-    }
+    ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {}
 
     void run_short_circuits() {
         for (size_t j = ops_.size(); j-- > 0;)
@@ -72,7 +65,22 @@ private:
         return k;
     }
 
-    bool is_target(size_t k) const { return targets_.count(ops_[k].offset) > 0; }
+    bool is_target(size_t k) { return targets().count(ops_[k].offset) > 0; }
+
+    // The offsets jumped to or handled at, built on first use (most code asks for none): the ops
+    // are still as they came then, since only replace_with_jump changes them, and it asks first.
+    OffsetSet& targets() {
+        if (!targets_) {
+            std::vector<int64_t> targets;
+            targets.reserve(2 * ops_.size());  // (at most two an op: one allocation instead of one per doubling)
+            for (const auto& op : ops_) {
+                if (op.target >= 0) targets.push_back(op.target);
+                if (op.handler >= 0) targets.push_back(op.handler);
+            }
+            targets_.emplace(std::move(targets));
+        }
+        return *targets_;
+    }
 
     // An op of its own offset (not the second half of a fused instruction), so a jump can reach it.
     bool addressable(size_t k) const { return k == 0 || ops_[k - 1].offset != ops_[k].offset; }
@@ -108,6 +116,7 @@ private:
 
     // Replaces ops [first, last] (a copy) with a jump to `to`.
     void replace_with_jump(size_t first, size_t last, size_t to) {
+        OffsetSet& targets_now = targets();  // (built from the ops before they change)
         NeutralOp& jump = ops_[first];
         int64_t target = ops_[to].offset;
         uint32_t offset = jump.offset;
@@ -123,7 +132,7 @@ private:
         jump.handler = handler;
         jump.handler_depth = depth;
         jump.handler_lasti = lasti;
-        targets_.insert(target);
+        targets_now.insert(target);
         ops_.erase(ops_.begin() + std::ptrdiff_t(first) + 1, ops_.begin() + std::ptrdiff_t(last) + 1);
     }
 
@@ -296,7 +305,7 @@ private:
 
     std::vector<NeutralOp>& ops_;
     bool fused_;
-    OffsetSet targets_;
+    std::optional<OffsetSet> targets_;
 };
 
 }  // namespace
