@@ -23,8 +23,19 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
     const OffsetSet target_offsets(std::move(targets));
     std::vector<char> leader(ops.size() + 1, 0);  // (bytes: a bit vector's masking cost more than the loop's work)
     if (!ops.empty()) leader[0] = true;
+    // Whether an op's offset is a target: by a merge walk, the op offsets rising, instead of a
+    // binary search per op (whose branches the processor cannot predict); an op below the highest
+    // offset met so far (none is, in practice) is looked up.
+    auto next_target = target_offsets.begin();
+    int64_t highest = -1;
+    auto is_target = [&](int64_t offset) {
+        if (offset < highest) return target_offsets.count(offset) > 0;
+        highest = offset;
+        while (next_target != target_offsets.end() && *next_target < offset) ++next_target;
+        return next_target != target_offsets.end() && *next_target == offset;
+    };
     for (size_t i = 0; i < ops.size(); ++i) {
-        if (target_offsets.count(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
+        if (is_target(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
         if (is_block_terminator(ops[i].kind)) leader[i + 1] = true;
         // A for loop's header is a block of its own even when no path goes back to it.
         if (ops[i].kind == N::ForIter) leader[i] = true;
