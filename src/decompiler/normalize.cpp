@@ -484,7 +484,8 @@ private:
     void emit_scoped(N kind, Scope scope, const std::string* name) {
         NeutralOp& op = emit(kind);
         op.scope = scope;
-        op.name = name ? *name : "<bad name>";
+        if (name) op.name = *name;  // (not `name ? *name : "..."`: that copies into a temporary first)
+        else op.name = "<bad name>";
     }
     static bool is_named(const std::string* name, const char* expected) { return name && *name == expected; }
     bool loads_classdict() const {
