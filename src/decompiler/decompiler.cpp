@@ -736,11 +736,12 @@ private:
     std::vector<ExprPtr> shared_values(const std::vector<ExprPtr>& stack) const {
         std::vector<ExprPtr> out;
         for (size_t i = 0; i < stack.size(); ++i) {
-            // (The repeat first: it runs before every op, and almost no stack holds a value twice.)
-            size_t j = i + 1;
-            while (j < stack.size() && stack[j] != stack[i]) ++j;
-            if (j == stack.size() || !is_shareable(stack[i]) || std::find(out.begin(), out.end(), stack[i]) != out.end()) continue;
-            out.push_back(stack[i]);
+            if (!is_shareable(stack[i]) || std::find(out.begin(), out.end(), stack[i]) != out.end()) continue;
+            for (size_t j = i + 1; j < stack.size(); ++j)
+                if (stack[j] == stack[i]) {
+                    out.push_back(stack[i]);
+                    break;
+                }
         }
         return out;
     }
