@@ -1,7 +1,6 @@
 #include "printer.h"
 
 #include <cmath>
-#include <map>
 
 #include "core/code_object.h"
 #include "core/concat.h"
@@ -20,12 +19,19 @@ enum Prec : int {
 };
 
 int binop_precedence(const std::string& op) {
-    static const std::map<std::string, int> table = {
-        {"|", kBor}, {"^", kBxor}, {"&", kBand}, {"<<", kShift}, {">>", kShift}, {"+", kArith}, {"-", kArith},
-        {"*", kTerm}, {"@", kTerm}, {"/", kTerm}, {"//", kTerm}, {"%", kTerm}, {"**", kPower},
-    };
-    auto it = table.find(op);
-    return it == table.end() ? kTerm : it->second;
+    // (By the text's characters: a map lookup per operator printed cost string comparisons.)
+    if (op.size() == 1) {
+        switch (op[0]) {
+        case '|': return kBor;
+        case '^': return kBxor;
+        case '&': return kBand;
+        case '+': case '-': return kArith;
+        default: return kTerm;  // * @ / %
+        }
+    }
+    if (op == "<<" || op == ">>") return kShift;
+    if (op == "**") return kPower;
+    return kTerm;  // //
 }
 
 // Opens or closes the parentheses around a part when `parens` (the part is written between).
