@@ -219,11 +219,12 @@ public:
         };
         auto declare = [&](Scope scope, const std::string& name) {
             if (scope == Scope::Global) add(globals, name);
+            if (scope != Scope::Deref) return;  // (most stores: no need to look through the tables)
             // (A name both free and a cell here is a comprehension variable inlined into this code
             // (3.12+) that shadows a free variable: its stores go to the comprehension's cell.)
             bool free = std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end() &&
                         std::find(code_.cellvars.begin(), code_.cellvars.end(), name) == code_.cellvars.end();
-            if (scope == Scope::Deref && free) add(nonlocals, name);
+            if (free) add(nonlocals, name);
         };
         for (const auto& op : ops_)
             if (op.kind == N::Store || op.kind == N::Delete) declare(op.scope, op.name);
