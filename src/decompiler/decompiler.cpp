@@ -501,6 +501,7 @@ private:
             name_shared_operands(out, *current_stack_, *s);
             materialize_deferred(out, *current_stack_, *s);
         }
+        if (out.capacity() == 0) out.reserve(4);  // (a body grown from one statement reallocated at two and four)
         out.push_back(std::move(s));
     }
 
@@ -736,6 +737,7 @@ private:
     // Stack values that COPY duplicated (more than one slot holds the same node).
     std::vector<ExprPtr> shared_values(const std::vector<ExprPtr>& stack) const {
         std::vector<ExprPtr> out;
+        if (stack.size() < 2) return out;  // (runs before every op: fewer than two values repeat none)
         for (size_t i = 0; i < stack.size(); ++i) {
             if (!is_shareable(stack[i]) || std::find(out.begin(), out.end(), stack[i]) != out.end()) continue;
             for (size_t j = i + 1; j < stack.size(); ++j)
