@@ -3789,6 +3789,12 @@ private:
     // ---------------------------------------------------------------- match statements
     // The match statements of this code, by the op their first case starts at (match_decoder.cpp).
     void find_matches() {
+        // (A match starts at a COPY, MATCH_SEQUENCE or MATCH_MAPPING, or a load before MATCH_CLASS:
+        // code with none of them, most code, has no match to look for.)
+        if (std::none_of(ops_.begin(), ops_.end(), [](const NeutralOp& op) {
+                return op.kind == N::Copy || op.kind == N::MatchSequence || op.kind == N::MatchMapping || op.kind == N::MatchClass;
+            }))
+            return;
         std::set<size_t> inside;
         for (size_t k = 0; k < ops_.size(); ++k) {
             if (inside.count(k) || !may_start_match(ops_, k)) continue;
