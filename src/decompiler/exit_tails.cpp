@@ -59,7 +59,15 @@ public:
     }
 
 private:
+    // The first op at or after `offset`: found by binary search where the offsets rise, as they do
+    // (replace_with_jump keeps them so), instead of a scan from the start per conditional jump.
     size_t index_at(int64_t offset) const {
+        if (!rising_)
+            rising_ = std::is_sorted(ops_.begin(), ops_.end(), [](const NeutralOp& a, const NeutralOp& b) { return a.offset < b.offset; });
+        if (*rising_)
+            return size_t(std::lower_bound(ops_.begin(), ops_.end(), offset,
+                                           [](const NeutralOp& op, int64_t off) { return int64_t(op.offset) < off; }) -
+                          ops_.begin());
         size_t k = 0;
         while (k < ops_.size() && int64_t(ops_[k].offset) < offset) ++k;
         return k;
@@ -306,6 +314,7 @@ private:
     std::vector<NeutralOp>& ops_;
     bool fused_;
     std::optional<OffsetSet> targets_;
+    mutable std::optional<bool> rising_;  // the ops' offsets never fall (found on first use)
 };
 
 }  // namespace
