@@ -60,7 +60,6 @@ public:
     Normalizer(const CodeObject& code, const std::vector<Instruction>& ins, const OpcodeTable& table)
         : code_(code), ins_(ins), table_(table), traits_(traits_of(code.version)) {
         std::vector<int64_t> targets;
-        targets.reserve(ins_.size());  // (at most one an instruction: one allocation instead of one per doubling)
         for (size_t k = 0; k < ins_.size(); ++k)
             if (ins_[k].jump_target >= 0) targets.push_back(ins_[k].jump_target);
         jump_targets_ = OffsetSet(std::move(targets));
