@@ -383,6 +383,16 @@ private:
     }
 
     static void split_localsplus(CodeObject& code) {
+        // (Sized first: most functions have a few locals, and growing from empty reallocated.)
+        size_t plain = 0, cell = 0, free = 0;
+        for (uint8_t kind : code.localsplus_kinds) {
+            plain += (kind & kLocalPlain) != 0;
+            cell += (kind & kLocalCell) != 0;
+            free += (kind & kLocalFree) != 0;
+        }
+        code.varnames.reserve(plain);
+        code.cellvars.reserve(cell);
+        code.freevars.reserve(free);
         for (size_t i = 0; i < code.localsplus_names.size(); ++i) {
             uint8_t kind = code.localsplus_kinds[i];
             const std::string& name = code.localsplus_names[i];

@@ -101,6 +101,17 @@ struct Expr {
             return *this;
         }
     } span;
+    // Scratch space of duplicated_effect: the number of the walk that last met this node (a copy
+    // starts unmet).
+    struct VisitMark {
+        uint64_t walk = 0;
+        VisitMark() = default;
+        VisitMark(const VisitMark&) {}
+        VisitMark& operator=(const VisitMark&) {
+            walk = 0;
+            return *this;
+        }
+    } visited;
 };
 
 struct Arg {
@@ -237,9 +248,15 @@ ExprPtr make_expr(ExprKind kind);
 uint64_t reserve_serials(uint64_t n);
 StmtPtr make_stmt(StmtKind kind);
 
+// Names and constants have no operands: make_name and make_constant build them, a node's kind
+// never changes, and nothing gives one children. Walks pass them without looking at a dozen empty
+// fields (most nodes of a tree are such leaves).
+inline bool is_leaf(const Expr& e) { return e.kind == ExprKind::Name || e.kind == ExprKind::Constant; }
+
 // Every expression field of a node, in no particular order (for searching and rewriting).
 template <class F>
 void for_each_child_slot(Expr& e, F&& f) {
+    if (is_leaf(e)) return;
     for (ExprPtr* p : {&e.value, &e.index, &e.left, &e.right, &e.test, &e.body, &e.orelse, &e.lower, &e.upper, &e.step,
                        &e.elt, &e.format_spec})
         if (*p) f(*p);

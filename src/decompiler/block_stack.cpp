@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <memory>
 #include <string>
 
 namespace uncompile {
@@ -20,11 +21,33 @@ struct Entry {
     }
 };
 
+// The block stack is shared between the states of the ops it covers and copied only where a
+// setup, POP_BLOCK or POP_EXCEPT changes it: a state is kept for every op, and a vector of its own
+// each cost an allocation per op inside a try or with statement.
+using Blocks = std::shared_ptr<const std::vector<Entry>>;  // null: empty
+
+const std::vector<Entry> kNoBlocks;  // (at namespace scope: a function's static is guarded on every call)
+
+const std::vector<Entry>& entries(const Blocks& b) { return b ? *b : kNoBlocks; }
+
 struct State {
     int depth = 0;
-    std::vector<Entry> blocks;
-    bool operator==(const State& o) const { return depth == o.depth && blocks == o.blocks; }
+    Blocks blocks;
+    bool operator==(const State& o) const {
+        return depth == o.depth && (blocks == o.blocks || entries(blocks) == entries(o.blocks));
+    }
     bool operator!=(const State& o) const { return !(*this == o); }
+    bool empty() const { return entries(blocks).empty(); }
+    const Entry& back() const { return entries(blocks).back(); }
+    void push(const Entry& e) {
+        auto grown = std::make_shared<std::vector<Entry>>(entries(blocks));
+        grown->push_back(e);
+        blocks = std::move(grown);
+    }
+    void pop() {
+        const std::vector<Entry>& now = entries(blocks);
+        blocks = now.size() == 1 ? nullptr : std::make_shared<const std::vector<Entry>>(now.begin(), now.end() - 1);
+    }
 };
 
 size_t index_at(const std::vector<NeutralOp>& ops, int64_t offset) {
@@ -37,7 +60,7 @@ bool is_marker(N kind) { return kind == N::SetupFinally || kind == N::SetupWith 
 
 class BlockStackPass {
 public:
-    explicit BlockStackPass(std::vector<NeutralOp>& ops) : ops_(ops), in_(ops.size()), problem_(ops.size()) {}
+    explicit BlockStackPass(std::vector<NeutralOp>& ops) : ops_(ops), in_(ops.size()), problem_(ops.size(), nullptr) {}
 
     void run() {
         if (ops_.empty()) return;
@@ -51,11 +74,11 @@ public:
     }
 
 private:
-    void flow(size_t to, const State& s) {
+    void flow(size_t to, State s) {
         if (to >= ops_.size()) return;
         if (s.depth < 0) return fail(to, "a stack depth below zero");
         if (!in_[to]) {
-            in_[to] = s;
+            in_[to] = std::move(s);
             work_.push_back(to);
         } else if (*in_[to] != s) {
             fail(to, "paths that meet with different block stacks");
@@ -63,7 +86,7 @@ private:
     }
 
     void fail(size_t at, const char* why) {
-        if (problem_[at].empty()) problem_[at] = why;
+        if (!problem_[at]) problem_[at] = why;
     }
 
     void step(size_t i, State s) {
@@ -75,42 +98,42 @@ private:
             // block's level plus the exception.
             State h = s;
             h.depth = e.depth + 1;
-            h.blocks.push_back(Entry{-1, e.depth, false, true});
-            flow(index_at(ops_, op.target), h);
-            s.blocks.push_back(e);
-            return flow(i + 1, s);
+            h.push(Entry{-1, e.depth, false, true});
+            flow(index_at(ops_, op.target), std::move(h));
+            s.push(e);
+            return flow(i + 1, std::move(s));
         }
         case N::PopBlock:
-            if (s.blocks.empty() || s.blocks.back().except_handler) return fail(i, "POP_BLOCK without a setup block");
-            s.blocks.pop_back();
-            return flow(i + 1, s);
+            if (s.empty() || s.back().except_handler) return fail(i, "POP_BLOCK without a setup block");
+            s.pop();
+            return flow(i + 1, std::move(s));
         case N::PopExcept:
-            if (s.blocks.empty() || !s.blocks.back().except_handler) return fail(i, "POP_EXCEPT outside an exception handler");
-            s.blocks.pop_back();
+            if (s.empty() || !s.back().except_handler) return fail(i, "POP_EXCEPT outside an exception handler");
+            s.pop();
             s.depth -= 1;
-            return flow(i + 1, s);
-        case N::Jump: return flow(index_at(ops_, op.target), s);
+            return flow(i + 1, std::move(s));
+        case N::Jump: return flow(index_at(ops_, op.target), std::move(s));
         case N::JumpIf:
             s.depth -= 1;
             flow(index_at(ops_, op.target), s);
-            return flow(i + 1, s);
+            return flow(i + 1, std::move(s));
         case N::JumpIfOrPop:
             flow(index_at(ops_, op.target), s);
             s.depth -= 1;
-            return flow(i + 1, s);
+            return flow(i + 1, std::move(s));
         case N::ForIter: {
             State exit = s;
             exit.depth -= 1;  // the exhausted iterator is popped
-            flow(index_at(ops_, op.target), exit);
+            flow(index_at(ops_, op.target), std::move(exit));
             s.depth += 1;
-            return flow(i + 1, s);
+            return flow(i + 1, std::move(s));
         }
         case N::Return: case N::Raise: case N::Reraise: case N::Unsupported: return;
         default: {
             std::optional<int> effect = stack_effect(op);
             if (!effect) return;
             s.depth += *effect;
-            return flow(i + 1, s);
+            return flow(i + 1, std::move(s));
         }
         }
     }
@@ -118,7 +141,7 @@ private:
     void apply() {
         for (size_t i = 0; i < ops_.size(); ++i) {
             NeutralOp& op = ops_[i];
-            if (!problem_[i].empty()) {
+            if (problem_[i]) {
                 op.kind = N::Unsupported;
                 op.name = problem_[i];
             }
@@ -126,7 +149,7 @@ private:
             op.handler_depth = 0;
             op.handler_lasti = false;
             if (!in_[i]) continue;
-            const auto& blocks = in_[i]->blocks;
+            const auto& blocks = entries(in_[i]->blocks);
             for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
                 if (it->except_handler) continue;
                 op.handler = it->handler;
@@ -141,7 +164,7 @@ private:
 
     std::vector<NeutralOp>& ops_;
     std::vector<std::optional<State>> in_;
-    std::vector<std::string> problem_;
+    std::vector<const char*> problem_;  // why the op's paths are inconsistent; null when they are not
     std::vector<size_t> work_;
 };
 

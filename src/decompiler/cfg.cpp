@@ -15,15 +15,27 @@ ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
 
 void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
     std::vector<int64_t> targets;
+    targets.reserve(2 * ops.size());  // (at most two an op: one allocation instead of one per doubling)
     for (const auto& op : ops) {
         if (op.target >= 0) targets.push_back(op.target);
         if (op.handler >= 0) targets.push_back(op.handler);
     }
     const OffsetSet target_offsets(std::move(targets));
-    std::vector<bool> leader(ops.size() + 1, false);
+    std::vector<char> leader(ops.size() + 1, 0);  // (bytes: a bit vector's masking cost more than the loop's work)
     if (!ops.empty()) leader[0] = true;
+    // Whether an op's offset is a target: by a merge walk, the op offsets rising, instead of a
+    // binary search per op (whose branches the processor cannot predict); an op below the highest
+    // offset met so far (none is, in practice) is looked up.
+    auto next_target = target_offsets.begin();
+    int64_t highest = -1;
+    auto is_target = [&](int64_t offset) {
+        if (offset < highest) return target_offsets.count(offset) > 0;
+        highest = offset;
+        while (next_target != target_offsets.end() && *next_target < offset) ++next_target;
+        return next_target != target_offsets.end() && *next_target == offset;
+    };
     for (size_t i = 0; i < ops.size(); ++i) {
-        if (target_offsets.count(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
+        if (is_target(ops[i].offset) && (i == 0 || ops[i - 1].offset != ops[i].offset)) leader[i] = true;
         if (is_block_terminator(ops[i].kind)) leader[i + 1] = true;
         // A for loop's header is a block of its own even when no path goes back to it.
         if (ops[i].kind == N::ForIter) leader[i] = true;
@@ -37,7 +49,7 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
         if (it != ops.end()) leader[it - ops.begin()] = true;
     }
     op_block_.assign(ops.size(), -1);
-    size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), true));
+    size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), char(1)));
     blocks_.reserve(count);
     offset_index_.reserve(count);
     for (size_t i = 0; i < ops.size();) {
@@ -60,18 +72,32 @@ int ControlFlowGraph::block_at_offset(int64_t offset) const {
 }
 
 void ControlFlowGraph::link(const std::vector<NeutralOp>& ops) {
-    for (int id = 0; id < size(); ++id) {
+    const int n = size();
+    // At most two successors a block, and as many predecessors in all: reserved once, so the
+    // views taken while filling stay valid.
+    edges_.reserve(4 * size_t(n));
+    std::vector<size_t> pred_at(size_t(n) + 1, 0);
+    for (int id = 0; id < n; ++id) {
         Block& b = blocks_[id];
         const NeutralOp& last = ops[b.last - 1];
-        int fallthrough = !ends_flow(last.kind) && id + 1 < size() ? id + 1 : -1;
+        int fallthrough = !ends_flow(last.kind) && id + 1 < n ? id + 1 : -1;
         int target = last.target >= 0 && is_block_terminator(last.kind) ? block_at_offset(last.target) : -1;
-        // (Sized first: growing a vector to two allocates twice.)
-        b.succs.reserve(size_t(fallthrough >= 0) + size_t(target >= 0));
+        size_t start = edges_.size();
         for (int s : {fallthrough, target})
-            if (s >= 0) b.succs.push_back(s);
+            if (s >= 0) {
+                edges_.push_back(s);
+                ++pred_at[size_t(s) + 1];
+            }
+        b.succs = std::span<const int>(edges_.data() + start, edges_.size() - start);
     }
-    for (int id = 0; id < size(); ++id) {
-        for (int s : blocks_[id].succs) blocks_[s].preds.push_back(id);
+    // Predecessors in increasing order of block, as the successor lists name them.
+    pred_at[0] = edges_.size();
+    for (int id = 0; id < n; ++id) pred_at[size_t(id) + 1] += pred_at[size_t(id)];
+    edges_.resize(pred_at[size_t(n)]);
+    for (int id = 0; id < n; ++id)
+        blocks_[id].preds = std::span<const int>(edges_.data() + pred_at[size_t(id)], pred_at[size_t(id) + 1] - pred_at[size_t(id)]);
+    for (int id = 0; id < n; ++id) {
+        for (int s : blocks_[id].succs) edges_[pred_at[size_t(s)]++] = id;
         int64_t handler = ops[blocks_[id].first].handler;
         if (handler >= 0) blocks_[id].handler = block_at_offset(handler);
     }
@@ -118,12 +144,19 @@ void ControlFlowGraph::compute_post_dominators() {
         for (size_t w = 0; w < words_; ++w) count[id] += std::popcount(w + 1 == words_ ? own[w] & last_mask : own[w]);
     }
     ipdom_.assign(n, -1);
-    for (int id = 0; id < n; ++id)
-        for (int c = 0; c < n; ++c)
-            if (c != id && post_dominates(c, id) && count[c] == count[id] - 1) {
-                ipdom_[id] = c;
-                break;
+    // (The candidates are the set bits of the block's own set, taken in increasing order as a
+    // scan over every block would meet them.)
+    for (int id = 0; id < n; ++id) {
+        const uint64_t* own = set_of(id);
+        for (size_t w = 0; w < words_ && ipdom_[id] < 0; ++w)
+            for (uint64_t bits = w + 1 == words_ ? own[w] & last_mask : own[w]; bits; bits &= bits - 1) {
+                int c = int(w * 64) + std::countr_zero(bits);
+                if (c != id && count[c] == count[id] - 1) {
+                    ipdom_[id] = c;
+                    break;
+                }
             }
+    }
 }
 
 }  // namespace uncompile

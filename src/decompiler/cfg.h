@@ -1,6 +1,7 @@
 #pragma once
 // Basic blocks over neutral operations, and post-dominators (the merge point of an `if`).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "neutral_op.h"
@@ -9,8 +10,9 @@ namespace uncompile {
 
 struct Block {
     size_t first = 0, last = 0;   // ops [first, last)
-    std::vector<int> succs;       // for a conditional terminator: {fallthrough, target}
-    std::vector<int> preds;
+    // Views into the graph's one edge array (two vectors per block cost two allocations each).
+    std::span<const int> succs;   // for a conditional terminator: {fallthrough, target}
+    std::span<const int> preds;
     uint32_t offset = 0;
     int handler = -1;             // block of the innermost exception handler covering this block
 };
@@ -19,6 +21,11 @@ class ControlFlowGraph {
 public:
     explicit ControlFlowGraph(const std::vector<NeutralOp>& ops);
     ControlFlowGraph() = default;  // the graph of no ops: no blocks
+    // Moved, not copied: the blocks' edge views point into this graph's edge array.
+    ControlFlowGraph(ControlFlowGraph&&) = default;
+    ControlFlowGraph& operator=(ControlFlowGraph&&) = default;
+    ControlFlowGraph(const ControlFlowGraph&) = delete;
+    ControlFlowGraph& operator=(const ControlFlowGraph&) = delete;
 
     const std::vector<Block>& blocks() const { return blocks_; }
     const Block& block(int id) const { return blocks_[id]; }
@@ -38,6 +45,7 @@ private:
     void compute_post_dominators();
 
     std::vector<Block> blocks_;
+    std::vector<int> edges_;  // every block's successors, then every block's predecessors
     std::vector<int> op_block_;
     std::vector<std::pair<uint32_t, int>> offset_index_;  // block start offsets, sorted
     std::vector<uint64_t> pdom_;  // block b's post-dominators: bits [b * words_ * 64, (b + 1) * words_ * 64)

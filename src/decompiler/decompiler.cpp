@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -155,6 +156,7 @@ public:
           ops_(normalize(code, decode_instructions(code, table_), table_)), cfg_(ops_) {
         reserve_marker_serials();
         emitted_.assign(cfg_.size(), false);
+        keep_alive_.reserve(ops_.size());  // (about one kept node an op: grown from empty it reallocated ~log2(n) times)
         classify_handlers();
         for (const auto& op : ops_)
             if (op.kind == N::Unsupported) unsupported("instruction " + op.name + " is not supported yet");
@@ -190,6 +192,7 @@ public:
     Body run() {
         Body body;
         std::vector<ExprPtr> stack;
+        stack.reserve(kStackRoom + size_t(std::max(code_.stacksize, 0)));
         if (cfg_.size() > 0) emit_region(0, -1, body, nullptr, stack, 0);
         check_every_block_emitted();
         if (annotations_set_up_ && annotated_assignments_ == 0) unsupported("SETUP_ANNOTATIONS without an annotated assignment");
@@ -217,11 +220,12 @@ public:
         };
         auto declare = [&](Scope scope, const std::string& name) {
             if (scope == Scope::Global) add(globals, name);
+            if (scope != Scope::Deref) return;  // (most stores: no need to look through the tables)
             // (A name both free and a cell here is a comprehension variable inlined into this code
             // (3.12+) that shadows a free variable: its stores go to the comprehension's cell.)
             bool free = std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end() &&
                         std::find(code_.cellvars.begin(), code_.cellvars.end(), name) == code_.cellvars.end();
-            if (scope == Scope::Deref && free) add(nonlocals, name);
+            if (free) add(nonlocals, name);
         };
         for (const auto& op : ops_)
             if (op.kind == N::Store || op.kind == N::Delete) declare(op.scope, op.name);
@@ -413,7 +417,7 @@ private:
     // Invariant between structuring and printing: no reachable code was left out.
     void check_every_block_emitted() const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {0};
+        std::vector<int> work = work_list(0);
         while (!work.empty() && cfg_.size() > 0) {
             int b = work.back();
             work.pop_back();
@@ -437,6 +441,24 @@ private:
         ExprPtr e = stack.back();
         stack.pop_back();
         return e;
+    }
+    // A work list of blocks for a walk over the graph, starting at `first`, with room for every
+    // block once (grown from one element it reallocated on most walks).
+    std::vector<int> work_list(int first) const {
+        std::vector<int> work;
+        work.reserve(size_t(std::max(cfg_.size(), 1)));
+        work.push_back(first);
+        return work;
+    }
+
+    // A copy of a stack that the simulation goes on pushing to, with room to grow: a plain copy
+    // has no spare capacity, and its first push reallocated it.
+    static constexpr size_t kStackRoom = 8;
+    static std::vector<ExprPtr> stack_copy(const std::vector<ExprPtr>& stack) {
+        std::vector<ExprPtr> copy;
+        copy.reserve(stack.size() + kStackRoom);
+        copy.assign(stack.begin(), stack.end());
+        return copy;
     }
     std::vector<ExprPtr> pop_n(std::vector<ExprPtr>& stack, int64_t n) {
         if (n < 0 || size_t(n) > stack.size()) unsupported("stack underflow (unusual bytecode)");
@@ -525,6 +547,7 @@ private:
             name_shared_operands(out, *current_stack_, *s);
             materialize_deferred(out, *current_stack_, *s);
         }
+        if (out.capacity() == 0) out.reserve(4);  // (a body grown from one statement reallocated at two and four)
         out.push_back(std::move(s));
     }
 
@@ -564,6 +587,7 @@ private:
         auto visit = [&](const ExprPtr& c) {
             if (c) f(c);
         };
+        if (is_leaf(e)) return;
         switch (e.kind) {
         case ExprKind::Lambda:
             if (e.args) {
@@ -759,6 +783,7 @@ private:
     // Stack values that COPY duplicated (more than one slot holds the same node).
     std::vector<ExprPtr> shared_values(const std::vector<ExprPtr>& stack) const {
         std::vector<ExprPtr> out;
+        if (stack.size() < 2) return out;  // (runs before every op: fewer than two values repeat none)
         for (size_t i = 0; i < stack.size(); ++i) {
             if (!is_shareable(stack[i]) || std::find(out.begin(), out.end(), stack[i]) != out.end()) continue;
             for (size_t j = i + 1; j < stack.size(); ++j)
@@ -2968,7 +2993,7 @@ private:
         int cleanup = c.else_block;
         if (stack.empty() || !chain_shared_.count(stack.back().get()) || !starts_with_pop(cleanup)) return;
         size_t base = stack.size() - 1;
-        std::vector<ExprPtr> s = stack;
+        std::vector<ExprPtr> s = stack_copy(stack);
         ExprPtr test = c.test;
         std::vector<int> blocks;
         for (int cur = c.then_block; cur >= 0 && blocks.size() < 64;) {
@@ -3192,7 +3217,7 @@ private:
     }
 
     std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack, bool loop_test) {
-        std::vector<ExprPtr> copy = stack;
+        std::vector<ExprPtr> copy = stack_copy(stack);
         Body scratch;
         const NeutralOp* term;
         int last = block;
@@ -3238,7 +3263,7 @@ private:
     // Whether `block` falls into a block of its own holding only a conditional jump: 3.12+ leave
     // a jump that cannot raise outside the exception table's range around it (a handler of its
     // own starts a block), though it tests the value `block` computed.
-    static bool is_only(const std::vector<int>& edges, int block) { return edges.size() == 1 && edges[0] == block; }
+    static bool is_only(std::span<const int> edges, int block) { return edges.size() == 1 && edges[0] == block; }
 
     bool is_lone_jump_after(int block) const {
         if (block + 1 >= cfg_.size()) return false;
@@ -3470,7 +3495,7 @@ private:
         auto key = std::make_pair(from, header);
         if (auto it = loop_edge_cache_.find(key); it != loop_edge_cache_.end()) return it->second;
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {header};
+        std::vector<int> work = work_list(header);
         bool found = false;
         while (!work.empty() && !found) {
             int b = work.back();
@@ -3495,7 +3520,7 @@ private:
     // The blocks the entry reaches, by normal flow and into handlers, without passing `avoid`.
     std::vector<bool> reached_avoiding(int avoid) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {0};
+        std::vector<int> work = work_list(0);
         while (!work.empty()) {
             int b = work.back();
             work.pop_back();
@@ -3510,7 +3535,7 @@ private:
     bool reachable_at_all(int block) const {
         if (reachable_.empty()) {
             reachable_.assign(cfg_.size(), false);
-            std::vector<int> work = {0};
+            std::vector<int> work = work_list(0);
             while (!work.empty() && cfg_.size() > 0) {
                 int b = work.back();
                 work.pop_back();
@@ -3542,7 +3567,7 @@ private:
         int handler = handler_to_open(header);
         if (handler < 0 || handlers_.at(handler).kind != HandlerKind::Try || !inside(latch_of(header), handler)) return false;
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {handler};
+        std::vector<int> work = work_list(handler);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -3632,7 +3657,7 @@ private:
             // was computed before those copies run, as the source says, and is no part of their statements.
             if (!protected_bodies_.empty()) {
                 const ProtectedBody& p = protected_bodies_.back();
-                const std::vector<int>& preds = cfg_.block(b).preds;
+                std::span<const int> preds = cfg_.block(b).preds;
                 if (b != p.exit && !in_body(b, p.handler, p.uncovered) &&
                     std::any_of(preds.begin(), preds.end(), [&](int q) { return in_body(q, p.handler, p.uncovered); }))
                     for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
@@ -3854,6 +3879,12 @@ private:
     // ---------------------------------------------------------------- match statements
     // The match statements of this code, by the op their first case starts at (match_decoder.cpp).
     void find_matches() {
+        // (A match starts at a COPY, MATCH_SEQUENCE or MATCH_MAPPING, or a load before MATCH_CLASS:
+        // code with none of them, most code, has no match to look for.)
+        if (std::none_of(ops_.begin(), ops_.end(), [](const NeutralOp& op) {
+                return op.kind == N::Copy || op.kind == N::MatchSequence || op.kind == N::MatchMapping || op.kind == N::MatchClass;
+            }))
+            return;
         std::set<size_t> inside;
         for (size_t k = 0; k < ops_.size(); ++k) {
             if (inside.count(k) || !may_start_match(ops_, k)) continue;
@@ -3953,7 +3984,7 @@ private:
         int end = match_end(shape, loop, stop);
         bool flows = false;
         auto emit_body = [&](size_t from, Body& body) {
-            std::vector<ExprPtr> body_stack = stack;
+            std::vector<ExprPtr> body_stack = stack_copy(stack);
             int b = enter_at(from);
             bool f = b == end ? true : emit_region(b, end, body, loop, body_stack, base);
             if (f && body_stack.size() != stack.size()) unsupported("a case body that leaves values on the stack");
@@ -4008,7 +4039,7 @@ private:
     std::optional<Condition> read_guard(const CaseShape& c, const std::vector<ExprPtr>& stack) {
         int b = enter_at(c.pattern_end);
         if (emitted_[b]) return std::nullopt;
-        std::vector<ExprPtr> probe = stack;
+        std::vector<ExprPtr> probe = stack_copy(stack);
         Body scratch;
         const NeutralOp* term = nullptr;
         try {
@@ -4239,7 +4270,7 @@ private:
     // the handlers of those blocks).
     std::vector<bool> reachable_above(int from, int floor, bool through_handlers = false) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4276,7 +4307,7 @@ private:
     // raise, or a jump that is `break` or `continue` of `loop`.
     bool side_ends(int from, int until, const Loop* loop) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4300,7 +4331,7 @@ private:
     // as the end of its body does (the test on top of a rotated `while` is where `continue` goes).
     bool goes_to_next_iteration(int from, int until, const Loop& loop) const {
         std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -4358,7 +4389,7 @@ private:
         if (side == stop) return 1;
         if (side <= floor) return -1;
         int own_handler = cfg_.block(floor).handler;
-        std::vector<int> work = {side};
+        std::vector<int> work = work_list(side);
         int way = 0;
         while (!work.empty()) {
             int k = work.back();
@@ -4392,6 +4423,7 @@ private:
         // both walks: this runs for every if statement).
         std::vector<uint8_t> reached;
         std::vector<int> work;
+        work.reserve(size_t(cfg_.size()));
         auto reach = [&](int from, uint8_t bit) {
             work.assign(1, from);
             while (!work.empty()) {
@@ -4422,7 +4454,7 @@ private:
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
-        std::vector<ExprPtr> then_stack = stack, else_stack = stack;
+        std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
         Body then_body, else_body;
         // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
         // chain's jump over its clean-up goes to the code after the if.)
@@ -4745,7 +4777,7 @@ private:
         // The first block of the repeated test: on its own when it simulates to just the same value.
         bool pure = false, only_test = false;
         {
-            std::vector<ExprPtr> probe = stack;
+            std::vector<ExprPtr> probe = stack_copy(stack);
             Body scratch;
             try {
                 const NeutralOp* term = simulate(bottom, probe, scratch);
@@ -4858,7 +4890,7 @@ private:
             if (int end = break_inside_layout(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         s->test = c.test;
-        std::vector<ExprPtr> body_stack = stack;
+        std::vector<ExprPtr> body_stack = stack_copy(stack);
         if (m->bottom_first > m->body_start || !m->bottom_is_pure)
             emit_region(m->body_start, m->bottom_is_pure ? m->bottom_first : m->header, s->body, &loop, body_stack, base);
         if (body_stack.size() != stack.size()) unsupported("loop body that leaves values on the stack");
@@ -4870,7 +4902,7 @@ private:
         }
         if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
         if (loop.break_to != loop.exit) {
-            std::vector<ExprPtr> else_stack = stack;
+            std::vector<ExprPtr> else_stack = stack_copy(stack);
             emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
         }
         emit_stmt(out, s);
@@ -4933,7 +4965,7 @@ private:
             auto s = make_stmt(StmtKind::For);
             s->is_async = first.arg == 1;  // GET_ANEXT and its await
             s->iter = is_const_kind(iterable, PyValue::Kind::FrozenSet) ? unfold_constant_collection(iterable, ExprKind::Set) : iterable;
-            std::vector<ExprPtr> body_stack = stack;
+            std::vector<ExprPtr> body_stack = stack_copy(stack);
             ExprPtr saved_value = for_value_, saved_target = for_target_;
             for_value_ = marker("<for value>");
             for_target_ = nullptr;
@@ -4955,7 +4987,7 @@ private:
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
             int end = loop.break_end >= 0 ? loop.break_end : loop.break_to;
             if (end != loop.exit) {
-                std::vector<ExprPtr> else_stack = stack;
+                std::vector<ExprPtr> else_stack = stack_copy(stack);
                 emit_region(loop.exit, end, s->orelse, outer, else_stack, base);
             }
             // (Going on where the clause does, `break` ran the clause's POP_EXCEPT.)
@@ -4988,12 +5020,12 @@ private:
                 loop.break_to = find_break_target(loop);
                 loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
-                std::vector<ExprPtr> body_stack = stack;
+                std::vector<ExprPtr> body_stack = stack_copy(stack);
                 if (emit_region(c.then_block, header, s->body, &loop, body_stack, base) && loop.continues_explicit)
                     s->body.push_back(make_stmt(StmtKind::Continue));
                 if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
                 if (loop.break_to != loop.exit) {
-                    std::vector<ExprPtr> else_stack = stack;
+                    std::vector<ExprPtr> else_stack = stack_copy(stack);
                     emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
                 }
                 emit_stmt(out, s);
@@ -5001,7 +5033,7 @@ private:
             }
         }
         s->test = make_constant(infinite_loop_test(header));
-        std::vector<ExprPtr> body_stack = stack;
+        std::vector<ExprPtr> body_stack = stack_copy(stack);
         emitted_[header] = false;
         emit_region(header, header, s->body, &loop, body_stack, base);
         emit_stmt(out, s);
@@ -5135,7 +5167,7 @@ private:
         int first = loop.body_start, last = loop.latch;
         std::vector<bool> body(size_t(last - first + 1), false);
         auto in_layout = [&](int k) { return k >= first && k <= last; };
-        std::vector<int> work = {last};
+        std::vector<int> work = work_list(last);
         for (int k = first; k <= last; ++k)
             for (int s : cfg_.block(k).succs)
                 if (s == loop.header) work.push_back(k);
@@ -5344,7 +5376,7 @@ private:
     // is where a `break` inside the body jumps, as 3.12+ except clauses laid out after the loop do).
     int normal_exit(int start, int handler, const std::vector<bool>& uncovered, const Loop* loop) const {
         std::set<int> seen, exits;
-        std::vector<int> work = {start};
+        std::vector<int> work = work_list(start);
         while (!work.empty()) {
             int b = work.back();
             work.pop_back();
@@ -5518,7 +5550,7 @@ private:
         const HandlerInfo info = handlers_.at(handler);
         std::vector<bool> uncovered = uncovered_body_blocks(start, handler);
         int exit = normal_exit(start, handler, uncovered, loop);
-        std::vector<ExprPtr> body_stack = stack;
+        std::vector<ExprPtr> body_stack = stack_copy(stack);
         Body body;
         open_handlers_.insert(handler);
         bool is_with = info.kind == HandlerKind::With;
@@ -5851,7 +5883,7 @@ private:
             int stop = body_start + 1;
             while (stop < cfg_.size() && in_body(stop, clause_handler, uncovered)) ++stop;
             if (stop >= cfg_.size() || stop > clause_handler) refuse("clause body end");
-            std::vector<ExprPtr> body_stack = clause_stack;
+            std::vector<ExprPtr> body_stack = stack_copy(clause_stack);
             bool flows = emit_region(body_start, stop, clause.body, nullptr, body_stack, clause_stack.size());
             if (flows) {
                 if (body_stack.size() != clause_stack.size() || stop == clause_handler) refuse("clause body stack");
@@ -5921,7 +5953,7 @@ private:
     std::vector<int> flow_from(int from, int until) const {
         std::vector<int> out;
         std::vector<bool> seen(size_t(cfg_.size()), false);
-        std::vector<int> work = {from};
+        std::vector<int> work = work_list(from);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -5945,7 +5977,7 @@ private:
             if (h > handler && handlers_.count(h) && handlers_.at(h).kind != HandlerKind::Cleanup && !inside(start, h)) return true;
         }
         std::vector<bool> clause(size_t(cfg_.size()), false);
-        std::vector<int> work = {handler};
+        std::vector<int> work = work_list(handler);
         while (!work.empty()) {
             int k = work.back();
             work.pop_back();
@@ -6978,7 +7010,7 @@ private:
         ExprPtr left = pop(stack);
         int target = cfg_.block_at_offset(jump.target);
         int fall = b + 1;
-        std::vector<ExprPtr> right_stack = stack;
+        std::vector<ExprPtr> right_stack = stack_copy(stack);
         Body scratch;
         // The right side runs until it reaches the target (or, for a comparison chain, the block after
         // the target's clean-up).

@@ -1,5 +1,6 @@
 #include "exit_tails.h"
 
+#include <algorithm>
 #include <climits>
 #include <optional>
 #include <set>
@@ -42,14 +43,7 @@ std::optional<int> pops_of(const NeutralOp& op) {
 
 class ExitTails {
 public:
-    ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {
-        std::vector<int64_t> targets;
-        for (const auto& op : ops_) {
-            if (op.target >= 0) targets.push_back(op.target);
-            if (op.handler >= 0) targets.push_back(op.handler);
-        }
-        targets_ = OffsetSet(std::move(targets));
-    }
+    ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {}
 
     void run_short_circuits() {
         for (size_t j = ops_.size(); j-- > 0;)
@@ -65,13 +59,36 @@ public:
     }
 
 private:
+    // The first op at or after `offset`: found by binary search where the offsets rise, as they do
+    // (replace_with_jump keeps them so), instead of a scan from the start per conditional jump.
     size_t index_at(int64_t offset) const {
+        if (!rising_)
+            rising_ = std::is_sorted(ops_.begin(), ops_.end(), [](const NeutralOp& a, const NeutralOp& b) { return a.offset < b.offset; });
+        if (*rising_)
+            return size_t(std::lower_bound(ops_.begin(), ops_.end(), offset,
+                                           [](const NeutralOp& op, int64_t off) { return int64_t(op.offset) < off; }) -
+                          ops_.begin());
         size_t k = 0;
         while (k < ops_.size() && int64_t(ops_[k].offset) < offset) ++k;
         return k;
     }
 
-    bool is_target(size_t k) const { return targets_.count(ops_[k].offset) > 0; }
+    bool is_target(size_t k) { return targets().count(ops_[k].offset) > 0; }
+
+    // The offsets jumped to or handled at, built on first use (most code asks for none): the ops
+    // are still as they came then, since only replace_with_jump changes them, and it asks first.
+    OffsetSet& targets() {
+        if (!targets_) {
+            std::vector<int64_t> targets;
+            targets.reserve(2 * ops_.size());  // (at most two an op: one allocation instead of one per doubling)
+            for (const auto& op : ops_) {
+                if (op.target >= 0) targets.push_back(op.target);
+                if (op.handler >= 0) targets.push_back(op.handler);
+            }
+            targets_.emplace(std::move(targets));
+        }
+        return *targets_;
+    }
 
     // An op of its own offset (not the second half of a fused instruction), so a jump can reach it.
     bool addressable(size_t k) const { return k == 0 || ops_[k - 1].offset != ops_[k].offset; }
@@ -107,6 +124,7 @@ private:
 
     // Replaces ops [first, last] (a copy) with a jump to `to`.
     void replace_with_jump(size_t first, size_t last, size_t to) {
+        OffsetSet& targets_now = targets();  // (built from the ops before they change)
         NeutralOp& jump = ops_[first];
         int64_t target = ops_[to].offset;
         uint32_t offset = jump.offset;
@@ -122,7 +140,7 @@ private:
         jump.handler = handler;
         jump.handler_depth = depth;
         jump.handler_lasti = lasti;
-        targets_.insert(target);
+        targets_now.insert(target);
         ops_.erase(ops_.begin() + std::ptrdiff_t(first) + 1, ops_.begin() + std::ptrdiff_t(last) + 1);
     }
 
@@ -295,7 +313,8 @@ private:
 
     std::vector<NeutralOp>& ops_;
     bool fused_;
-    OffsetSet targets_;
+    std::optional<OffsetSet> targets_;
+    mutable std::optional<bool> rising_;  // the ops' offsets never fall (found on first use)
 };
 
 }  // namespace
@@ -305,6 +324,8 @@ void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns) {
 }
 
 void share_short_circuit_exit_tails(std::vector<NeutralOp>& ops) {
+    // (Most code has no jump-or-pop: then not even the target set is built.)
+    if (std::none_of(ops.begin(), ops.end(), [](const NeutralOp& op) { return op.kind == N::JumpIfOrPop; })) return;
     ExitTails(ops, false).run_short_circuits();
 }
 

@@ -77,18 +77,27 @@ private:
 
     // After a rewrite: increasing offsets again, every target still naming the same op.
     void renumber() {
-        std::unordered_map<int64_t, int64_t> map;
-        for (size_t i = 0; i < ops_.size(); ++i) map.emplace(ops_[i].offset, offset_of_index(i));
-        map.emplace(end_offset_, offset_of_index(ops_.size()));  // the end of the code
+        // Old offset -> index of the first op there (a copy keeps its original's offset until
+        // now; the original, first, is the one jumps name), or the end of the code. Sorted
+        // (offset, index) pairs rather than a hash map: a node allocation per op, per rewrite.
+        std::vector<std::pair<int64_t, size_t>> map;
+        map.reserve(ops_.size() + 1);
+        for (size_t i = 0; i < ops_.size(); ++i) map.emplace_back(ops_[i].offset, i);
+        map.emplace_back(end_offset_, ops_.size());  // the end of the code (an op's own offset wins)
+        std::sort(map.begin(), map.end());
+        auto renumbered = [&](int64_t offset) -> std::optional<int64_t> {
+            auto it = std::lower_bound(map.begin(), map.end(), std::make_pair(offset, size_t(0)));
+            if (it == map.end() || it->first != offset) return std::nullopt;
+            return offset_of_index(it->second);
+        };
         std::set<int64_t> done;
         for (int64_t offset : done_)
-            if (auto it = map.find(offset); it != map.end()) done.insert(it->second);
+            if (auto now = renumbered(offset)) done.insert(*now);
         done_ = std::move(done);
         for (auto& op : ops_) {
             if (op.target < 0) continue;
-            auto it = map.find(op.target);
-            if (it != map.end()) {
-                op.target = it->second;
+            if (auto now = renumbered(op.target)) {
+                op.target = *now;
             } else {
                 op.kind = N::Unsupported;
                 op.name = "a jump into a copied finally body";

@@ -120,6 +120,8 @@ public:
     // `(a or b) and c`). Pointing such a jump back at J, keeping the value, means the same (J pops
     // it and falls into c) and gives the nesting of the source.
     void unthread_short_circuits() {
+        // (Only a jump-or-pop can be J: most code has none, and needs no offset index.)
+        if (std::none_of(out_.begin(), out_.end(), [](const NeutralOp& op) { return op.kind == N::JumpIfOrPop; })) return;
         // The first op at each offset: (offset, index) pairs in order of offset, then index.
         std::vector<std::pair<int64_t, size_t>> first_at;
         first_at.reserve(out_.size());
@@ -152,7 +154,7 @@ public:
     // `POP_JUMP_IF_FALSE L; JUMP_BACKWARD H`, is what `if x: continue` compiles to everywhere, and
     // stays.
     void fold_backward_conditionals() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
@@ -178,7 +180,7 @@ public:
     // both go. Pointing the body's copy (the nearest one before) at the clauses' gives that shape:
     // the same ops run either way.
     void share_clause_exits() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         auto exit_at = [&](size_t k) {
             return k + 1 < out_.size() && out_[k].kind == N::PopExcept && out_[k + 1].kind == N::Jump &&
                    out_[k + 1].offset != out_[k].offset && !targets.count(out_[k + 1].offset);
@@ -199,15 +201,29 @@ public:
         }
     }
 
-    // Offsets something jumps to or handles exceptions at: ops there start a block and stay.
-    OffsetSet jump_and_handler_targets() const {
-        std::vector<int64_t> targets;
-        for (const auto& op : out_) {
-            if (op.target >= 0) targets.push_back(op.target);
-            if (op.handler >= 0) targets.push_back(op.handler);
+    // Offsets something jumps to or handles exceptions at (ops there start a block and stay), of
+    // the ops as they are when first asked. Built on first use: the passes below ask only at the
+    // rare ops they rewrite, and each built it for every code object (a sort per pass). Each asks
+    // before its first change, so the set is the one it built up front before.
+    class Targets {
+    public:
+        explicit Targets(const std::vector<NeutralOp>& ops) : ops_(ops) {}
+        size_t count(int64_t offset) {
+            if (!set_) {
+                std::vector<int64_t> targets;
+                for (const auto& op : ops_) {
+                    if (op.target >= 0) targets.push_back(op.target);
+                    if (op.handler >= 0) targets.push_back(op.handler);
+                }
+                set_.emplace(std::move(targets));
+            }
+            return set_->count(offset);
         }
-        return OffsetSet(std::move(targets));
-    }
+
+    private:
+        const std::vector<NeutralOp>& ops_;
+        std::optional<OffsetSet> set_;
+    };
 
     static JumpCondition inverse(JumpCondition c) {
         switch (c) {
@@ -223,7 +239,7 @@ public:
     // name` on the clause's way out; `except ... as name` brings it back. Dropping it keeps a value
     // the clause returns from looking like the pending half of an assignment.
     void drop_except_name_cleanups() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
@@ -247,7 +263,7 @@ public:
     // Such a jump, which nothing else jumps to, belongs with its POP_EXCEPT: the same handler keeps
     // the two in one block, as they are where the range goes on over the jump.
     void cover_clause_exit_jumps() {
-        const OffsetSet targets = jump_and_handler_targets();
+        Targets targets(out_);
         for (size_t k = 0; k + 1 < out_.size(); ++k) {
             const NeutralOp& pop = out_[k];
             NeutralOp& jump = out_[k + 1];
@@ -470,7 +486,8 @@ private:
     void emit_scoped(N kind, Scope scope, const std::string* name) {
         NeutralOp& op = emit(kind);
         op.scope = scope;
-        op.name = name ? *name : "<bad name>";
+        if (name) op.name = *name;  // (not `name ? *name : "..."`: that copies into a temporary first)
+        else op.name = "<bad name>";
     }
     // 3.11+ keeps cells in the fast-local slots, so LOAD_FAST of a cell or free slot pushes the
     // cell itself, not its value: 3.13 compiles LOAD_CLOSURE to it, and rewritten bytecode may

@@ -1,7 +1,6 @@
 #include "printer.h"
 
 #include <cmath>
-#include <map>
 
 #include "core/code_object.h"
 #include "core/concat.h"
@@ -20,216 +19,383 @@ enum Prec : int {
 };
 
 int binop_precedence(const std::string& op) {
-    static const std::map<std::string, int> table = {
-        {"|", kBor}, {"^", kBxor}, {"&", kBand}, {"<<", kShift}, {">>", kShift}, {"+", kArith}, {"-", kArith},
-        {"*", kTerm}, {"@", kTerm}, {"/", kTerm}, {"//", kTerm}, {"%", kTerm}, {"**", kPower},
-    };
-    auto it = table.find(op);
-    return it == table.end() ? kTerm : it->second;
+    // (By the text's characters: a map lookup per operator printed cost string comparisons.)
+    if (op.size() == 1) {
+        switch (op[0]) {
+        case '|': return kBor;
+        case '^': return kBxor;
+        case '&': return kBand;
+        case '+': case '-': return kArith;
+        default: return kTerm;  // * @ / %
+        }
+    }
+    if (op == "<<" || op == ">>") return kShift;
+    if (op == "**") return kPower;
+    return kTerm;  // //
+}
+
+// Opens or closes the parentheses around a part when `parens` (the part is written between).
+void paren(std::string& out, bool parens, char c) {
+    if (parens) out += c;
 }
 
 std::string wrap(const std::string& text, bool parens) { return parens ? concat("(", text, ")") : text; }
 
+// Every part is appended to one output string (a string per node, joined by the parent, cost an
+// allocation and a copy per node and level).
 class Printer {
 public:
     explicit Printer(PrintOptions options) : options_(options) {}
 
     // ------------------------------------------------------------------ expressions
-    std::string expr(const Expr& e, int prec) {
+    void expr(const Expr& e, int prec, std::string& out) {
         switch (e.kind) {
-        case ExprKind::Name: return e.id;
-        case ExprKind::Constant: return constant(*e.constant, prec);
+        case ExprKind::Name: out += e.id; return;
+        case ExprKind::Constant: return constant(*e.constant, prec, out);
         case ExprKind::Attribute: {
-            std::string base = expr(*e.value, kAtom);
+            size_t at = out.size();
+            expr(*e.value, kAtom, out);
             // `1.real` would read as a float literal.
-            if (e.value->kind == ExprKind::Constant && e.value->constant->kind == PyValue::Kind::Int && base[0] != '(')
-                base = concat("(", base, ")");
-            return concat(base, ".", e.id);
+            if (e.value->kind == ExprKind::Constant && e.value->constant->kind == PyValue::Kind::Int && out[at] != '(') {
+                out.insert(at, 1, '(');
+                out += ')';
+            }
+            return append(out, ".", e.id);
         }
-        case ExprKind::Subscript: return concat(expr(*e.value, kAtom), "[", subscript_index(*e.index), "]");
-        case ExprKind::Slice: return slice(e);
-        case ExprKind::Starred: return concat("*", expr(*e.value, kExpr));
-        case ExprKind::Call: return call(e);
+        case ExprKind::Subscript:
+            expr(*e.value, kAtom, out);
+            out += '[';
+            subscript_index(*e.index, out);
+            out += ']';
+            return;
+        case ExprKind::Slice: return slice(e, out);
+        case ExprKind::Starred: out += '*'; return expr(*e.value, kExpr, out);
+        case ExprKind::Call: return call(e, out);
         case ExprKind::BinOp: {
             int p = binop_precedence(e.id);
             bool right_assoc = e.id == "**";
-            std::string text = concat(expr(*e.left, right_assoc ? p + 1 : p), " ", e.id, " ",
-                                      expr(*e.right, right_assoc ? p : p + 1));
-            return wrap(text, prec > p);
+            paren(out, prec > p, '(');
+            expr(*e.left, right_assoc ? p + 1 : p, out);
+            append(out, " ", e.id, " ");
+            expr(*e.right, right_assoc ? p : p + 1, out);
+            return paren(out, prec > p, ')');
         }
         case ExprKind::UnaryOp: {
-            if (e.id == "not") return wrap(concat("not ", expr(*e.value, kNot)), prec > kNot);
-            return wrap(concat(e.id, expr(*e.value, kFactor)), prec > kFactor);
+            if (e.id == "not") {
+                paren(out, prec > kNot, '(');
+                out += "not ";
+                expr(*e.value, kNot, out);
+                return paren(out, prec > kNot, ')');
+            }
+            paren(out, prec > kFactor, '(');
+            out += e.id;
+            expr(*e.value, kFactor, out);
+            return paren(out, prec > kFactor, ')');
         }
         case ExprKind::BoolOp: {
             int p = e.id == "and" ? kAnd : kOr;
-            std::string text;
-            for (size_t i = 0; i < e.elts.size(); ++i) append(text, i ? concat(" ", e.id, " ") : "", expr(*e.elts[i], p + 1));
-            return wrap(text, prec > p);
+            paren(out, prec > p, '(');
+            for (size_t i = 0; i < e.elts.size(); ++i) {
+                if (i) append(out, " ", e.id, " ");
+                expr(*e.elts[i], p + 1, out);
+            }
+            return paren(out, prec > p, ')');
         }
         case ExprKind::Compare: {
-            std::string text = expr(*e.left, kCmp + 1);
-            for (size_t i = 0; i < e.ops.size(); ++i) append(text, " ", e.ops[i], " ", expr(*e.elts[i], kCmp + 1));
-            return wrap(text, prec > kCmp);
+            paren(out, prec > kCmp, '(');
+            expr(*e.left, kCmp + 1, out);
+            for (size_t i = 0; i < e.ops.size(); ++i) {
+                append(out, " ", e.ops[i], " ");
+                expr(*e.elts[i], kCmp + 1, out);
+            }
+            return paren(out, prec > kCmp, ')');
         }
         case ExprKind::IfExp:
-            return wrap(concat(expr(*e.body, kTest + 1), " if ", expr(*e.test, kTest + 1), " else ", expr(*e.orelse, kTest)),
-                        prec > kTest);
-        case ExprKind::NamedExpr: return concat("(", expr(*e.left, kAtom), " := ", expr(*e.value, kTest), ")");
+            paren(out, prec > kTest, '(');
+            expr(*e.body, kTest + 1, out);
+            out += " if ";
+            expr(*e.test, kTest + 1, out);
+            out += " else ";
+            expr(*e.orelse, kTest, out);
+            return paren(out, prec > kTest, ')');
+        case ExprKind::NamedExpr:
+            out += '(';
+            expr(*e.left, kAtom, out);
+            out += " := ";
+            expr(*e.value, kTest, out);
+            out += ')';
+            return;
         case ExprKind::Lambda: {
-            std::string args = arguments(*e.args, false);
-            return wrap(concat("lambda", args.empty() ? "" : " ", args, ": ", expr(*e.value, kTest)), prec > kTest);
+            paren(out, prec > kTest, '(');
+            out += "lambda ";
+            size_t at = out.size();
+            arguments(*e.args, false, out);
+            if (out.size() == at) out.pop_back();  // no arguments: no space
+            out += ": ";
+            expr(*e.value, kTest, out);
+            return paren(out, prec > kTest, ')');
         }
-        case ExprKind::Tuple: {
-            if (e.elts.empty()) return "()";
-            std::string text = items(e.elts, kTest);
-            if (e.elts.size() == 1) text += ",";
-            return concat("(", text, ")");
-        }
-        case ExprKind::List: return concat("[", items(e.elts, kTest), "]");
-        case ExprKind::Set: return e.elts.empty() ? std::string("{*()}") : concat("{", items(e.elts, kTest), "}");
-        case ExprKind::Dict: {
-            std::string text;
-            for (size_t i = 0; i < e.values.size(); ++i) {
-                if (i) text += ", ";
-                if (!e.elts[i]) append(text, "**", expr(*e.values[i], kExpr));
-                else append(text, expr(*e.elts[i], kTest), ": ", expr(*e.values[i], kTest));
+        case ExprKind::Tuple:
+            if (e.elts.empty()) {
+                out += "()";
+                return;
             }
-            return concat("{", text, "}");
+            out += '(';
+            items(e.elts, kTest, out);
+            if (e.elts.size() == 1) out += ',';
+            out += ')';
+            return;
+        case ExprKind::List:
+            out += '[';
+            items(e.elts, kTest, out);
+            out += ']';
+            return;
+        case ExprKind::Set:
+            if (e.elts.empty()) {
+                out += "{*()}";
+                return;
+            }
+            out += '{';
+            items(e.elts, kTest, out);
+            out += '}';
+            return;
+        case ExprKind::Dict: {
+            out += '{';
+            for (size_t i = 0; i < e.values.size(); ++i) {
+                if (i) out += ", ";
+                if (!e.elts[i]) {
+                    out += "**";
+                    expr(*e.values[i], kExpr, out);
+                } else {
+                    expr(*e.elts[i], kTest, out);
+                    out += ": ";
+                    expr(*e.values[i], kTest, out);
+                }
+            }
+            out += '}';
+            return;
         }
-        case ExprKind::ListComp: return concat("[", expr(*e.elt, kTest), generators(e), "]");
-        case ExprKind::SetComp: return concat("{", expr(*e.elt, kTest), generators(e), "}");
-        case ExprKind::DictComp: return concat("{", expr(*e.elt, kTest), ": ", expr(*e.value, kTest), generators(e), "}");
-        case ExprKind::GeneratorExp: return concat("(", expr(*e.elt, kTest), generators(e), ")");
-        case ExprKind::Await: return wrap(concat("await ", expr(*e.value, kAtom)), prec > kAwait);
+        case ExprKind::ListComp: return comprehension(e, '[', ']', out);
+        case ExprKind::SetComp: return comprehension(e, '{', '}', out);
+        case ExprKind::DictComp:
+            out += '{';
+            expr(*e.elt, kTest, out);
+            out += ": ";
+            expr(*e.value, kTest, out);
+            generators(e, out);
+            out += '}';
+            return;
+        case ExprKind::GeneratorExp: return comprehension(e, '(', ')', out);
+        case ExprKind::Await:
+            paren(out, prec > kAwait, '(');
+            out += "await ";
+            expr(*e.value, kAtom, out);
+            return paren(out, prec > kAwait, ')');
         // A yield needs no parentheses only as a statement of its own (the one place asking kYield).
-        case ExprKind::Yield: return wrap(e.value ? concat("yield ", expr(*e.value, kTuple)) : "yield", prec != kYield);
-        case ExprKind::YieldFrom: return wrap(concat("yield from ", expr(*e.value, kTest)), prec != kYield);
-        case ExprKind::JoinedStr: return fstring(e);
+        case ExprKind::Yield:
+            paren(out, prec != kYield, '(');
+            out += "yield";
+            if (e.value) {
+                out += ' ';
+                expr(*e.value, kTuple, out);
+            }
+            return paren(out, prec != kYield, ')');
+        case ExprKind::YieldFrom:
+            paren(out, prec != kYield, '(');
+            out += "yield from ";
+            expr(*e.value, kTest, out);
+            return paren(out, prec != kYield, ')');
+        case ExprKind::JoinedStr: out += fstring(e); return;
         case ExprKind::FormattedValue: {
             auto js = std::make_shared<Expr>();
             js->kind = ExprKind::JoinedStr;
             js->elts.push_back(std::make_shared<Expr>(e));
-            return fstring(*js);
+            out += fstring(*js);
+            return;
         }
         }
-        return "?";
+        out += '?';
     }
 
-    std::string items(const std::vector<ExprPtr>& list, int prec) {
-        std::string text;
+    std::string expr(const Expr& e, int prec) {
+        std::string out;
+        expr(e, prec, out);
+        return out;
+    }
+
+    // Prints `e` and drops the text: throws where it cannot be printed.
+    void try_expr(const Expr& e) {
+        scratch_.clear();
+        expr(e, kTest, scratch_);
+    }
+
+    void comprehension(const Expr& e, char open, char close, std::string& out) {
+        out += open;
+        expr(*e.elt, kTest, out);
+        generators(e, out);
+        out += close;
+    }
+
+    void items(const std::vector<ExprPtr>& list, int prec, std::string& out) {
         for (size_t i = 0; i < list.size(); ++i) {
-            if (i) text += ", ";
-            text += expr(*list[i], prec);
+            if (i) out += ", ";
+            expr(*list[i], prec, out);
         }
-        return text;
     }
 
-    std::string subscript_index(const Expr& index) {
+    void subscript_index(const Expr& index, std::string& out) {
         if (index.kind == ExprKind::Tuple && !index.elts.empty()) {
             bool has_starred = false;
             for (const auto& x : index.elts) has_starred |= x->kind == ExprKind::Starred;
             if (!has_starred) {
-                std::string text;
                 for (size_t i = 0; i < index.elts.size(); ++i) {
                     const Expr& x = *index.elts[i];
-                    append(text, i ? ", " : "", x.kind == ExprKind::Slice ? slice(x) : expr(x, kTest));
+                    if (i) out += ", ";
+                    if (x.kind == ExprKind::Slice) slice(x, out);
+                    else expr(x, kTest, out);
                 }
-                return index.elts.size() == 1 ? text + "," : text;
+                if (index.elts.size() == 1) out += ',';
+                return;
             }
         }
-        return index.kind == ExprKind::Slice ? slice(index) : expr(index, kTuple);
+        if (index.kind == ExprKind::Slice) slice(index, out);
+        else expr(index, kTuple, out);
     }
 
-    std::string slice(const Expr& s) {
-        std::string text = concat(s.lower ? expr(*s.lower, kTest) : "", ":", s.upper ? expr(*s.upper, kTest) : "");
-        if (s.step) append(text, ":", expr(*s.step, kTest));
-        return text;
+    void slice(const Expr& s, std::string& out) {
+        if (s.lower) expr(*s.lower, kTest, out);
+        out += ':';
+        if (s.upper) expr(*s.upper, kTest, out);
+        if (s.step) {
+            out += ':';
+            expr(*s.step, kTest, out);
+        }
     }
 
-    std::string call(const Expr& e) {
-        std::string text = expr(*e.value, kAtom);
+    void call(const Expr& e, std::string& out) {
+        expr(*e.value, kAtom, out);
         if (e.elts.size() == 1 && e.keywords.empty() && e.elts[0]->kind == ExprKind::GeneratorExp)
-            return concat(text, expr(*e.elts[0], kTest));
-        text += "(";
+            return expr(*e.elts[0], kTest, out);
+        out += '(';
         bool first = true;
-        auto argument = [&](const std::string& part) {
-            if (!first) text += ", ";
-            text += part;
+        auto separate = [&] {
+            if (!first) out += ", ";
             first = false;
         };
-        for (const auto& a : e.elts) argument(expr(*a, kTest));
-        for (const auto& k : e.keywords)
-            argument(k.arg ? concat(*k.arg, "=", expr(*k.value, kTest)) : concat("**", expr(*k.value, kExpr)));
-        text += ")";
-        return text;
+        for (const auto& a : e.elts) {
+            separate();
+            expr(*a, kTest, out);
+        }
+        for (const auto& k : e.keywords) {
+            separate();
+            keyword(k, out);
+        }
+        out += ')';
     }
 
-    std::string generators(const Expr& e) {
-        std::string text;
+    void keyword(const Keyword& k, std::string& out) {
+        if (k.arg) {
+            append(out, *k.arg, "=");
+            expr(*k.value, kTest, out);
+        } else {
+            out += "**";
+            expr(*k.value, kExpr, out);
+        }
+    }
+
+    void generators(const Expr& e, std::string& out) {
         for (const auto& g : e.generators) {
-            append(text, g.is_async ? " async for " : " for ", target(*g.target), " in ", expr(*g.iter, kTest + 1));
+            out += g.is_async ? " async for " : " for ";
+            target(*g.target, out);
+            out += " in ";
+            expr(*g.iter, kTest + 1, out);
             for (size_t k = 0; k < g.ifs.size(); ++k) {
                 // (Inside brackets a line may break; not inside an f-string's braces.)
                 bool own_line = k < g.ifs_on_own_line.size() && g.ifs_on_own_line[k] && in_fstring_ == 0;
-                append(text, own_line ? concat("\n", std::string(size_t((depth_ + 1) * options_.indent), ' '), "if ") : " if ",
-                               expr(*g.ifs[k], kTest + 1));
+                if (own_line) {
+                    out += '\n';
+                    out.append(size_t((depth_ + 1) * options_.indent), ' ');
+                    out += "if ";
+                } else {
+                    out += " if ";
+                }
+                expr(*g.ifs[k], kTest + 1, out);
             }
         }
-        return text;
     }
 
     // Assignment and loop targets: tuples without parentheses read as people write them.
-    std::string target(const Expr& t) {
+    void target(const Expr& t, std::string& out) {
         if (t.kind == ExprKind::Tuple && !t.elts.empty()) {
-            std::string text = items(t.elts, kTest);
-            return t.elts.size() == 1 ? text + "," : text;
+            items(t.elts, kTest, out);
+            if (t.elts.size() == 1) out += ',';
+            return;
         }
-        return expr(t, kTest);
+        expr(t, kTest, out);
     }
 
-    std::string constant(const PyValue& v, int prec) {
+    void constant(const PyValue& v, int prec, std::string& out) {
         using K = PyValue::Kind;
         switch (v.kind) {
-        case K::None: return "None";
-        case K::True: return "True";
-        case K::False: return "False";
-        case K::Ellipsis: return "...";
+        case K::None: out += "None"; return;
+        case K::True: out += "True"; return;
+        case K::False: out += "False"; return;
+        case K::Ellipsis: out += "..."; return;
         case K::Int: {
             std::string text = int_text(v);
-            return wrap(text, text[0] == '-' && prec > kFactor);
+            return wrapped(out, text, text[0] == '-' && prec > kFactor);
         }
         case K::Float: {
-            if (std::isnan(v.real)) return wrap("1e309 - 1e309", prec > kArith);
-            if (std::isinf(v.real)) return wrap(v.real < 0 ? "-1e309" : "1e309", v.real < 0 && prec > kFactor);
+            if (std::isnan(v.real)) return wrapped(out, "1e309 - 1e309", prec > kArith);
+            if (std::isinf(v.real)) return wrapped(out, v.real < 0 ? "-1e309" : "1e309", v.real < 0 && prec > kFactor);
             std::string text = float_repr(v.real);
-            return wrap(text, text[0] == '-' && prec > kFactor);
+            return wrapped(out, text, text[0] == '-' && prec > kFactor);
         }
         case K::Complex: {
             if (std::isnan(v.real) || std::isnan(v.imag) || std::isinf(v.real) || std::isinf(v.imag))
                 throw Error(Error::Kind::Unsupported, "a complex constant with inf or nan parts");
             std::optional<std::string> text = complex_source(v.real, v.imag);
             if (!text) throw Error(Error::Kind::Unsupported, "a complex constant with signed zero parts that no literal gives");
-            return wrap(*text, (*text)[0] == '-' && prec > kFactor);
+            return wrapped(out, *text, (*text)[0] == '-' && prec > kFactor);
         }
-        case K::Str: return in_fstring_ && !options_.nested_fstring_quotes ? field_str_literal(v.text) : str_literal(v.text);
-        case K::Bytes: return bytes_literal(v.text);
-        case K::Tuple: {
-            if (v.items.empty()) return "()";
-            std::string text;
-            for (size_t i = 0; i < v.items.size(); ++i) append(text, i ? ", " : "", constant(*v.items[i], kTest));
-            return concat("(", text, v.items.size() == 1 ? ",)" : ")");
+        case K::Str: out += in_fstring_ && !options_.nested_fstring_quotes ? field_str_literal(v.text) : str_literal(v.text); return;
+        case K::Bytes: out += bytes_literal(v.text); return;
+        case K::Tuple:
+            if (v.items.empty()) {
+                out += "()";
+                return;
+            }
+            out += '(';
+            constant_items(v, out);
+            out += v.items.size() == 1 ? ",)" : ")";
+            return;
+        case K::FrozenSet:
+            if (v.items.empty()) {
+                out += "frozenset()";
+                return;
+            }
+            out += "frozenset({";
+            constant_items(v, out);
+            out += "})";
+            return;
+        case K::StopIteration: out += "StopIteration"; return;
+        case K::Placeholder: out += v.text; return;
+        case K::Code: append(out, "__code_", v.code->name); return;
+        default: out += value_repr(v); return;
         }
-        case K::FrozenSet: {
-            std::string text;
-            for (size_t i = 0; i < v.items.size(); ++i) append(text, i ? ", " : "", constant(*v.items[i], kTest));
-            return v.items.empty() ? std::string("frozenset()") : concat("frozenset({", text, "})");
+    }
+
+    void constant_items(const PyValue& v, std::string& out) {
+        for (size_t i = 0; i < v.items.size(); ++i) {
+            if (i) out += ", ";
+            constant(*v.items[i], kTest, out);
         }
-        case K::StopIteration: return "StopIteration";
-        case K::Placeholder: return v.text;
-        case K::Code: return concat("__code_", v.code->name);
-        default: return value_repr(v);
-        }
+    }
+
+    static void wrapped(std::string& out, std::string_view text, bool parens) {
+        paren(out, parens, '(');
+        out += text;
+        paren(out, parens, ')');
     }
 
     // A string inside a replacement field before 3.12, which may hold no backslash: one that only
@@ -323,34 +489,57 @@ public:
         return out;
     }
 
-    std::string arguments(const Arguments& a, bool annotations) {
-        std::vector<std::string> parts;
+    void arguments(const Arguments& a, bool annotations, std::string& out) {
         size_t positional = a.posonlyargs.size() + a.args.size();
         size_t first_default = positional - std::min(positional, a.defaults.size());
         size_t index = 0;
+        bool first = true;
+        auto separate = [&] {
+            if (!first) out += ", ";
+            first = false;
+        };
         auto one = [&](const Arg& arg, const ExprPtr& def) {
-            std::string text = arg.name;
-            if (annotations && arg.annotation) append(text, ": ", expr(*arg.annotation, kTest));
-            if (def) append(text, annotations && arg.annotation ? " = " : "=", expr(*def, kTest));
-            return text;
+            out += arg.name;
+            if (annotations && arg.annotation) {
+                out += ": ";
+                expr(*arg.annotation, kTest, out);
+            }
+            if (def) {
+                out += annotations && arg.annotation ? " = " : "=";
+                expr(*def, kTest, out);
+            }
         };
         for (const auto& arg : a.posonlyargs) {
-            parts.push_back(one(arg, index >= first_default ? a.defaults[index - first_default] : nullptr));
+            separate();
+            one(arg, index >= first_default ? a.defaults[index - first_default] : nullptr);
             ++index;
         }
-        if (!a.posonlyargs.empty()) parts.push_back("/");
+        if (!a.posonlyargs.empty()) {
+            separate();
+            out += '/';
+        }
         for (const auto& arg : a.args) {
-            parts.push_back(one(arg, index >= first_default ? a.defaults[index - first_default] : nullptr));
+            separate();
+            one(arg, index >= first_default ? a.defaults[index - first_default] : nullptr);
             ++index;
         }
-        if (a.vararg) parts.push_back(concat("*", one(*a.vararg, nullptr)));
-        else if (!a.kwonlyargs.empty()) parts.push_back("*");
-        for (size_t k = 0; k < a.kwonlyargs.size(); ++k)
-            parts.push_back(one(a.kwonlyargs[k], k < a.kw_defaults.size() ? a.kw_defaults[k] : nullptr));
-        if (a.kwarg) parts.push_back(concat("**", one(*a.kwarg, nullptr)));
-        std::string text;
-        for (size_t i = 0; i < parts.size(); ++i) append(text, i ? ", " : "", parts[i]);
-        return text;
+        if (a.vararg) {
+            separate();
+            out += '*';
+            one(*a.vararg, nullptr);
+        } else if (!a.kwonlyargs.empty()) {
+            separate();
+            out += '*';
+        }
+        for (size_t k = 0; k < a.kwonlyargs.size(); ++k) {
+            separate();
+            one(a.kwonlyargs[k], k < a.kw_defaults.size() ? a.kw_defaults[k] : nullptr);
+        }
+        if (a.kwarg) {
+            separate();
+            out += "**";
+            one(*a.kwarg, nullptr);
+        }
     }
 
     // ------------------------------------------------------------------ statements
@@ -359,146 +548,249 @@ public:
         for (const auto& s : stmts) stmt(*s, depth);
     }
 
-    void line(int depth, const std::string& text) {
-        out_.append(size_t(depth * options_.indent), ' ');
+    void line(int depth, std::string_view text) {
+        indent(depth);
         out_ += text;
         out_ += '\n';
     }
 
+    // Starts a line that the caller writes into out_ and ends with '\n'.
+    void indent(int depth) { out_.append(size_t(depth * options_.indent), ' '); }
+
+    // An else-like clause and its body.
+    void clause(int depth, const char* head, const Body& stmts) {
+        line(depth, head);
+        body(stmts, depth + 1);
+    }
+
     void stmt(const Stmt& s, int depth) {
         depth_ = depth;
+        std::string& out = out_;
         switch (s.kind) {
         case StmtKind::FunctionDef: {
-            for (const auto& d : s.decorators) line(depth, concat("@", expr(*d, kExpr)));
-            std::string head = concat(s.is_async ? "async def " : "def ", s.name, type_params(s), "(",
-                                      arguments(*s.args, true), ")");
-            if (s.annotation) append(head, " -> ", expr(*s.annotation, kTest));
-            line(depth, head + ":");
+            decorators(s, depth);
+            indent(depth);
+            append(out, s.is_async ? "async def " : "def ", s.name);
+            type_params(s, out);
+            out += '(';
+            arguments(*s.args, true, out);
+            out += ')';
+            if (s.annotation) {
+                out += " -> ";
+                expr(*s.annotation, kTest, out);
+            }
+            out += ":\n";
             return body(s.body, depth + 1);
         }
         case StmtKind::ClassDef: {
-            for (const auto& d : s.decorators) line(depth, concat("@", expr(*d, kExpr)));
-            std::vector<std::string> parts;
-            for (const auto& b : s.bases) parts.push_back(expr(*b, kTest));
-            for (const auto& k : s.keywords)
-                parts.push_back(k.arg ? concat(*k.arg, "=", expr(*k.value, kTest)) : concat("**", expr(*k.value, kExpr)));
-            std::string head = concat("class ", s.name, type_params(s));
-            if (!parts.empty()) {
-                head += "(";
-                for (size_t i = 0; i < parts.size(); ++i) append(head, i ? ", " : "", parts[i]);
-                head += ")";
+            decorators(s, depth);
+            indent(depth);
+            append(out, "class ", s.name);
+            type_params(s, out);
+            if (!s.bases.empty() || !s.keywords.empty()) {
+                out += '(';
+                items(s.bases, kTest, out);
+                for (size_t i = 0; i < s.keywords.size(); ++i) {
+                    if (i || !s.bases.empty()) out += ", ";
+                    keyword(s.keywords[i], out);
+                }
+                out += ')';
             }
-            line(depth, head + ":");
+            out += ":\n";
             return body(s.body, depth + 1);
         }
-        case StmtKind::Return: return line(depth, s.value ? concat("return ", expr(*s.value, kTuple)) : "return");
-        case StmtKind::Delete: {
-            std::string text = "del ";
-            for (size_t i = 0; i < s.targets.size(); ++i) append(text, i ? ", " : "", target(*s.targets[i]));
-            return line(depth, text);
-        }
-        case StmtKind::Assign: {
-            std::string text;
-            for (const auto& t : s.targets) append(text, target(*t), " = ");
-            return line(depth, text + expr(*s.value, kTuple));
-        }
-        case StmtKind::AugAssign:
-            return line(depth, concat(target(*s.target), " ", s.name, "= ", expr(*s.value, kTuple)));
-        case StmtKind::AnnAssign: {
-            std::string t = s.simple ? target(*s.target) : concat("(", target(*s.target), ")");
-            std::string text = concat(t, ": ", expr(*s.annotation, kTest));
-            if (s.value) append(text, " = ", expr(*s.value, kTuple));
-            return line(depth, text);
-        }
-        case StmtKind::For:
-            line(depth, concat(s.is_async ? "async for " : "for ", target(*s.target), " in ", expr(*s.iter, kTuple), ":"));
-            body(s.body, depth + 1);
-            if (!s.orelse.empty()) {
-                line(depth, "else:");
-                body(s.orelse, depth + 1);
+        case StmtKind::Return:
+            indent(depth);
+            out += "return";
+            if (s.value) {
+                out += ' ';
+                expr(*s.value, kTuple, out);
             }
+            out += '\n';
+            return;
+        case StmtKind::Delete:
+            indent(depth);
+            out += "del ";
+            for (size_t i = 0; i < s.targets.size(); ++i) {
+                if (i) out += ", ";
+                target(*s.targets[i], out);
+            }
+            out += '\n';
+            return;
+        case StmtKind::Assign:
+            indent(depth);
+            for (const auto& t : s.targets) {
+                target(*t, out);
+                out += " = ";
+            }
+            expr(*s.value, kTuple, out);
+            out += '\n';
+            return;
+        case StmtKind::AugAssign:
+            indent(depth);
+            target(*s.target, out);
+            append(out, " ", s.name, "= ");
+            expr(*s.value, kTuple, out);
+            out += '\n';
+            return;
+        case StmtKind::AnnAssign:
+            indent(depth);
+            paren(out, !s.simple, '(');
+            target(*s.target, out);
+            paren(out, !s.simple, ')');
+            out += ": ";
+            expr(*s.annotation, kTest, out);
+            if (s.value) {
+                out += " = ";
+                expr(*s.value, kTuple, out);
+            }
+            out += '\n';
+            return;
+        case StmtKind::For:
+            indent(depth);
+            out += s.is_async ? "async for " : "for ";
+            target(*s.target, out);
+            out += " in ";
+            expr(*s.iter, kTuple, out);
+            out += ":\n";
+            body(s.body, depth + 1);
+            if (!s.orelse.empty()) clause(depth, "else:", s.orelse);
             return;
         case StmtKind::While:
-            line(depth, concat("while ", expr(*s.test, kNamedExpr + 1), ":"));
+            indent(depth);
+            out += "while ";
+            expr(*s.test, kNamedExpr + 1, out);
+            out += ":\n";
             body(s.body, depth + 1);
-            if (!s.orelse.empty()) {
-                line(depth, "else:");
-                body(s.orelse, depth + 1);
-            }
+            if (!s.orelse.empty()) clause(depth, "else:", s.orelse);
             return;
         case StmtKind::If: return if_chain(s, depth, "if ");
         case StmtKind::With: {
-            std::string text = s.is_async ? "async with " : "with ";
+            indent(depth);
+            out += s.is_async ? "async with " : "with ";
             for (size_t i = 0; i < s.items.size(); ++i) {
-                append(text, i ? ", " : "", expr(*s.items[i].context, kTest));
+                if (i) out += ", ";
+                expr(*s.items[i].context, kTest, out);
                 if (s.items[i].target) {  // a tuple target needs its parentheses: `with a as (x, y)`
                     const Expr& t = *s.items[i].target;
-                    append(text, " as ", t.kind == ExprKind::Tuple ? concat("(", target(t), ")") : target(t));
+                    out += " as ";
+                    paren(out, t.kind == ExprKind::Tuple, '(');
+                    target(t, out);
+                    paren(out, t.kind == ExprKind::Tuple, ')');
                 }
             }
-            line(depth, text + ":");
+            out += ":\n";
             return body(s.body, depth + 1);
         }
-        case StmtKind::Raise: {
-            std::string text = "raise";
-            if (s.value) append(text, " ", expr(*s.value, kTest));
-            if (s.cause) append(text, " from ", expr(*s.cause, kTest));
-            return line(depth, text);
-        }
+        case StmtKind::Raise:
+            indent(depth);
+            out += "raise";
+            if (s.value) {
+                out += ' ';
+                expr(*s.value, kTest, out);
+            }
+            if (s.cause) {
+                out += " from ";
+                expr(*s.cause, kTest, out);
+            }
+            out += '\n';
+            return;
         case StmtKind::Try: {
-            line(depth, "try:");
-            body(s.body, depth + 1);
+            clause(depth, "try:", s.body);
             for (const auto& h : s.handlers) {
-                std::string text = s.is_star ? "except*" : "except";
-                if (h.type) append(text, " ", expr(*h.type, kTest));
-                if (!h.name.empty()) append(text, " as ", h.name);
-                line(depth, text + ":");
+                indent(depth);
+                out += s.is_star ? "except*" : "except";
+                if (h.type) {
+                    out += ' ';
+                    expr(*h.type, kTest, out);
+                }
+                if (!h.name.empty()) append(out, " as ", h.name);
+                out += ":\n";
                 body(h.body, depth + 1);
             }
-            if (!s.orelse.empty()) {
-                line(depth, "else:");
-                body(s.orelse, depth + 1);
-            }
-            if (!s.finalbody.empty()) {
-                line(depth, "finally:");
-                body(s.finalbody, depth + 1);
-            }
+            if (!s.orelse.empty()) clause(depth, "else:", s.orelse);
+            if (!s.finalbody.empty()) clause(depth, "finally:", s.finalbody);
             return;
         }
         case StmtKind::Assert:
-            return line(depth, concat("assert ", expr(*s.test, kTest), s.msg ? concat(", ", expr(*s.msg, kTest)) : ""));
-        case StmtKind::Import: {
-            std::string text = "import ";
-            for (size_t i = 0; i < s.aliases.size(); ++i)
-                append(text, i ? ", " : "", s.aliases[i].name, s.aliases[i].asname.empty() ? "" : concat(" as ", s.aliases[i].asname));
-            return line(depth, text);
-        }
-        case StmtKind::ImportFrom: {
-            std::string text = concat("from ", std::string(size_t(s.level), '.'), s.name, " import ");
-            for (size_t i = 0; i < s.aliases.size(); ++i)
-                append(text, i ? ", " : "", s.aliases[i].name, s.aliases[i].asname.empty() ? "" : concat(" as ", s.aliases[i].asname));
-            return line(depth, text);
-        }
-        case StmtKind::Global: case StmtKind::Nonlocal: {
-            std::string text = s.kind == StmtKind::Global ? "global " : "nonlocal ";
-            for (size_t i = 0; i < s.identifiers.size(); ++i) append(text, i ? ", " : "", s.identifiers[i]);
-            return line(depth, text);
-        }
-        case StmtKind::Expr: return line(depth, expr(*s.value, kYield));
+            indent(depth);
+            out += "assert ";
+            expr(*s.test, kTest, out);
+            if (s.msg) {
+                out += ", ";
+                expr(*s.msg, kTest, out);
+            }
+            out += '\n';
+            return;
+        case StmtKind::Import:
+            indent(depth);
+            out += "import ";
+            aliases(s, out);
+            return;
+        case StmtKind::ImportFrom:
+            indent(depth);
+            out += "from ";
+            out.append(size_t(s.level), '.');
+            append(out, s.name, " import ");
+            aliases(s, out);
+            return;
+        case StmtKind::Global: case StmtKind::Nonlocal:
+            indent(depth);
+            out += s.kind == StmtKind::Global ? "global " : "nonlocal ";
+            for (size_t i = 0; i < s.identifiers.size(); ++i) append(out, i ? ", " : "", s.identifiers[i]);
+            out += '\n';
+            return;
+        case StmtKind::Expr:
+            indent(depth);
+            expr(*s.value, kYield, out);
+            out += '\n';
+            return;
         case StmtKind::Pass: return line(depth, "pass");
         case StmtKind::Break: return line(depth, "break");
         case StmtKind::Continue: return line(depth, "continue");
-        case StmtKind::TypeAlias: return line(depth, concat("type ", s.name, type_params(s), " = ", expr(*s.value, kTest)));
+        case StmtKind::TypeAlias:
+            indent(depth);
+            append(out, "type ", s.name);
+            type_params(s, out);
+            out += " = ";
+            expr(*s.value, kTest, out);
+            out += '\n';
+            return;
         case StmtKind::Match:
-            line(depth, concat("match ", expr(*s.value, kNamedExpr), ":"));
+            indent(depth);
+            out += "match ";
+            expr(*s.value, kNamedExpr, out);
+            out += ":\n";
             for (const auto& c : s.cases) {
-                std::string head = concat("case ", pattern(*c.pattern, false));
-                if (c.guard) append(head, " if ", expr(*c.guard, kNamedExpr));
-                line(depth + 1, head + ":");
+                indent(depth + 1);
+                append(out, "case ", pattern(*c.pattern, false));
+                if (c.guard) {
+                    out += " if ";
+                    expr(*c.guard, kNamedExpr, out);
+                }
+                out += ":\n";
                 body(c.body, depth + 2);
             }
             return;
         }
+    }
+
+    void decorators(const Stmt& s, int depth) {
+        for (const auto& d : s.decorators) {
+            indent(depth);
+            out_ += '@';
+            expr(*d, kExpr, out_);
+            out_ += '\n';
+        }
+    }
+
+    // An import's names, and the end of its line.
+    static void aliases(const Stmt& s, std::string& out) {
+        for (size_t i = 0; i < s.aliases.size(); ++i) {
+            append(out, i ? ", " : "", s.aliases[i].name);
+            if (!s.aliases[i].asname.empty()) append(out, " as ", s.aliases[i].asname);
+        }
+        out += '\n';
     }
 
     // ------------------------------------------------------------------ patterns
@@ -506,7 +798,11 @@ public:
     std::string pattern(const Pattern& p, bool nested) {
         switch (p.kind) {
         case PatternKind::MatchValue: return expr(*p.value, kTest);
-        case PatternKind::MatchSingleton: return constant(*p.constant, kAtom);
+        case PatternKind::MatchSingleton: {
+            std::string text;
+            constant(*p.constant, kAtom, text);
+            return text;
+        }
         case PatternKind::MatchSequence: return concat("[", patterns(p.patterns), "]");
         case PatternKind::MatchMapping: {
             std::string text;
@@ -541,27 +837,33 @@ public:
     }
 
     void if_chain(const Stmt& s, int depth, const char* keyword) {
-        line(depth, concat(keyword, expr(*s.test, kNamedExpr + 1), ":"));
+        indent(depth);
+        out_ += keyword;
+        expr(*s.test, kNamedExpr + 1, out_);
+        out_ += ":\n";
         body(s.body, depth + 1);
         if (s.orelse.size() == 1 && s.orelse[0]->kind == StmtKind::If) return if_chain(*s.orelse[0], depth, "elif ");
-        if (!s.orelse.empty()) {
-            line(depth, "else:");
-            body(s.orelse, depth + 1);
-        }
+        if (!s.orelse.empty()) clause(depth, "else:", s.orelse);
     }
 
-    std::string type_params(const Stmt& s) {
-        if (s.type_params.empty()) return "";
-        std::string text = "[";
+    void type_params(const Stmt& s, std::string& out) {
+        if (s.type_params.empty()) return;
+        out += '[';
         for (size_t i = 0; i < s.type_params.size(); ++i) {
             const TypeParam& p = s.type_params[i];
-            text += i ? ", " : "";
-            text += p.kind == TypeParamKind::ParamSpec ? "**" : p.kind == TypeParamKind::TypeVarTuple ? "*" : "";
-            text += p.name;
-            if (p.bound) append(text, ": ", expr(*p.bound, kTest));
-            if (p.default_value) append(text, " = ", expr(*p.default_value, kTest));
+            out += i ? ", " : "";
+            out += p.kind == TypeParamKind::ParamSpec ? "**" : p.kind == TypeParamKind::TypeVarTuple ? "*" : "";
+            out += p.name;
+            if (p.bound) {
+                out += ": ";
+                expr(*p.bound, kTest, out);
+            }
+            if (p.default_value) {
+                out += " = ";
+                expr(*p.default_value, kTest, out);
+            }
         }
-        return text + "]";
+        out += ']';
     }
 
     std::string take() { return std::move(out_); }
@@ -571,6 +873,7 @@ private:
     std::string out_;
     int depth_ = 0;       // of the statement being printed (for lines broken inside brackets)
     int in_fstring_ = 0;  // f-strings being printed around the expression
+    std::string scratch_;  // try_expr's text, dropped (kept for its capacity)
 };
 
 }  // namespace
@@ -595,10 +898,10 @@ bool may_be_unprintable(const PyValue& v) {
 // own; an f-string is tried whole (its fields with it), so its children are not walked again.
 void check_printable(Printer& p, const ExprPtr& e) {
     if (e->kind == ExprKind::JoinedStr) {
-        p.expr(*e, kTest);
+        p.try_expr(*e);
         return;
     }
-    if (e->kind == ExprKind::Constant && may_be_unprintable(*e->constant)) p.expr(*e, kTest);
+    if (e->kind == ExprKind::Constant && may_be_unprintable(*e->constant)) p.try_expr(*e);
     for_each_child_slot(*e, [&](const ExprPtr& c) { check_printable(p, c); });
 }
 

@@ -184,22 +184,44 @@ void inline_in(Body& body, const std::string& prefix, std::map<std::string, size
     }
 }
 
-// The nodes with an effect of a tree, in walk order (a node, then its children).
-void collect_effects(const ExprPtr& e, std::vector<const Expr*>& out) {
-    if (!e) return;
-    if (has_own_effect(*e)) out.push_back(e.get());
-    for_each_child_slot(*e, [&](ExprPtr& c) { collect_effects(c, out); });
-}
-
-// ... of a body: each statement's own expressions, then its bodies.
-void collect_effects(const Body& body, std::vector<const Expr*>& out) {
-    for (const auto& s : body) {
-        for_each_own_expr(*s, [&](const ExprPtr& e) { collect_effects(e, out); });
-        for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) collect_effects(*b, out);
-        for (const auto& h : s->handlers) collect_effects(h.body, out);
-        for (const auto& c : s->cases) collect_effects(c.body, out);
+// Walks the nodes with an effect of a body in order (each statement's own expressions, a node
+// before its children, then the statement's bodies) and stops at the first node it meets again.
+// Nodes are marked with the walk's number (Expr::visited) instead of collected and sorted: this
+// runs on every body, and almost never finds one.
+class RepeatedEffect {
+public:
+    RepeatedEffect() {
+        static thread_local uint64_t walks = 0;
+        walk_ = ++walks;
     }
-}
+
+    const Expr* find(const Body& body) {
+        for (const auto& s : body) {
+            for_each_own_expr(*s, [&](const ExprPtr& e) { visit(e); });
+            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) find(*b);
+            for (const auto& h : s->handlers) find(h.body);
+            for (const auto& c : s->cases) find(c.body);
+            if (found_) break;
+        }
+        return found_;
+    }
+
+private:
+    void visit(const ExprPtr& e) {
+        if (!e || found_) return;
+        if (has_own_effect(*e)) {
+            if (e->visited.walk == walk_) {
+                found_ = e.get();
+                return;
+            }
+            e->visited.walk = walk_;
+        }
+        for_each_child_slot(*e, [&](ExprPtr& c) { visit(c); });
+    }
+
+    uint64_t walk_;
+    const Expr* found_ = nullptr;
+};
 
 }  // namespace
 
@@ -279,19 +301,6 @@ void inline_temporaries(Body& body, const std::string& prefix) {
     inline_in(body, prefix, uses);
 }
 
-const Expr* duplicated_effect(const Body& body) {
-    // The first visit (in walk order) of a node visited before. (Sorted visits instead of a hash
-    // set of every node: this runs on every body, and almost never finds one.)
-    std::vector<const Expr*> visits;
-    collect_effects(body, visits);
-    std::vector<std::pair<const Expr*, size_t>> by_node;
-    by_node.reserve(visits.size());
-    for (size_t i = 0; i < visits.size(); ++i) by_node.emplace_back(visits[i], i);
-    std::sort(by_node.begin(), by_node.end());
-    size_t first_repeat = visits.size();
-    for (size_t i = 1; i < by_node.size(); ++i)
-        if (by_node[i].first == by_node[i - 1].first) first_repeat = std::min(first_repeat, by_node[i].second);
-    return first_repeat < visits.size() ? visits[first_repeat] : nullptr;
-}
+const Expr* duplicated_effect(const Body& body) { return RepeatedEffect().find(body); }
 
 }  // namespace uncompile
