@@ -5651,6 +5651,67 @@ def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):
     assert same == "True", err + proc.stdout
 
 
+# From a random program (tools/program_fuzz.py, seed 257's module 272, f_13 on 3.10/3.11): a
+# try/finally whose finally body raises is printed as try/except/else, and the compiler's copy of
+# that body on the way out of a `return` was printed inside the try body, where the except clause
+# caught the raise and ran the finally body again. The bytecode's handler does not cover that copy:
+# it must be refused (or placed outside the try).
+FINALLY_RAISE_COPY = """
+T = []
+def t(*v):
+    T.append(v)
+    return v[-1] if v else None
+
+def f_1(a, b, c):
+    try:
+        for i in range(2):
+            if a: return c
+        t(2)
+    finally:
+        t(-1)
+        raise ValueError(a)
+
+def f_2(a, b, c):
+    x = a
+    y = b
+    try:
+        for i in range(4):
+            y |= (x | c)
+            if x in (x, a): return c
+        if not a < y:
+            return x
+    finally:
+        for j in [a, b, c]:
+            t(-1)
+        raise ValueError(x)
+
+def run():
+    out = []
+    for fn in (f_1, f_2):
+        for args in ((7, 7, 0), (0, 1, 2), (2, 1, 0)):
+            del T[:]
+            try:
+                out.append((fn(*args), list(T)))
+            except Exception as e:
+                out.append((type(e).__name__, list(T)))
+    return out
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_finally_raise_copy_not_in_try_body(cli, tmp_path, version):
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    pyc = tmp_path / "m.pyc"
+    compile_pyc(exe, FINALLY_RAISE_COPY, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    if "could not decompile f_" in proc.stderr:
+        return
+    same, err = run_both(exe, FINALLY_RAISE_COPY, proc.stdout, "run()")
+    assert same == "True", err + proc.stdout
+
+
 # A suppressing with statement inside another with body, its own body never going on: what the
 # bytecode has after it (reached only when __exit__ suppresses) goes on past the outer body, whose
 # normal exit is then not found. Printed inside the outer body, that code ran before the outer

@@ -196,6 +196,7 @@ public:
         std::vector<const Stmt*> for_return, for_jump;
         check_finally_copies(body, for_return, for_jump);
         if (!late_exit_before_tail_.empty()) refuse_code_after_exits(body);
+        if (!uncovered_raises_.empty()) refuse_uncovered_raises(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         if (temporaries_ > 0) inline_temporaries(body, "__stack");
         if (const Expr* twice = duplicated_effect(body)) {
@@ -3692,6 +3693,14 @@ private:
                 // a bare `raise` re-raises the clause's exception, and a new one gets it as context.
                 if (s->kind == StmtKind::Raise && pops_except_before(b, term) && !ends_with_statement_exit(b, term))
                     tail_after_clause_.insert(s.get());
+                // (Outside the range a try statement's handler covers, a raise is no part of that
+                // statement's body: the compiler's copy of a finally body that raises, on the way out
+                // of a `return`. Printed in the body, the except clauses would catch it.)
+                for (const ProtectedBody& p : protected_bodies_)
+                    if (handlers_.at(p.handler).kind != HandlerKind::With && !inside(b, p.handler)) {
+                        uncovered_raises_[s.get()].push_back(p.handler);
+                        dropped_copies_.push_back(s);  // (kept alive: its address is a key)
+                    }
                 // (After a with statement's __exit__(None, None, None) in its block, a raise runs after
                 // that statement: printed in its body, __exit__ would see the exception.)
                 if (ExitBefore how = with_exit_called_before(b, term); how == kStraight) {
@@ -5593,6 +5602,8 @@ private:
         }
         auto t = make_stmt(StmtKind::Try);
         t->body = body.empty() ? Body{make_stmt(StmtKind::Pass)} : body;
+        try_handler_[t.get()] = handler;
+        dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
         t->is_star = star;
         if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
@@ -7018,6 +7029,25 @@ private:
         }
     }
 
+    // A raise its try statement's handler does not cover (see uncovered_raises_), left in that
+    // statement's body once the function is structured.
+    void refuse_uncovered_raises(const Body& body) const {
+        for (const StmtPtr& s : body) {
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
+            if (auto h = try_handler_.find(s.get()); s->kind == StmtKind::Try && h != try_handler_.end()) {
+                int handler = h->second;
+                if (holds_any(s->body, [&](const Stmt& st) {
+                        auto it = uncovered_raises_.find(&st);
+                        return it != uncovered_raises_.end() && std::find(it->second.begin(), it->second.end(), handler) != it->second.end();
+                    }))
+                    unsupported("a raise outside a try statement's protected range printed in its body");
+            }
+            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) refuse_uncovered_raises(*b);
+            for (const auto& h : s->handlers) refuse_uncovered_raises(h.body);
+            for (const auto& c : s->cases) refuse_uncovered_raises(c.body);
+        }
+    }
+
     void check_finally_copies(const Body& body, std::vector<const Stmt*>& for_return, std::vector<const Stmt*>& for_jump) const {
         for (const StmtPtr& s : body) {
             bool is_jump = s->kind == StmtKind::Break || s->kind == StmtKind::Continue;
@@ -7415,6 +7445,8 @@ private:
     mutable std::vector<bool> handler_entries_;    // by block: where flow can start (see is_entry)
     std::map<const Stmt*, const Expr*> late_exit_before_tail_;  // as exit_before_tail_, known from the flow graph only
     std::map<const Stmt*, std::vector<const Expr*>> with_statement_exits_;  // with statements finished -> their exits (merged ones' too)
+    std::map<const Stmt*, std::vector<int>> uncovered_raises_;  // raises outside the range of open try statements' handlers -> those handlers
+    std::map<const Stmt*, int> try_handler_;       // try/except statements made -> their handler's block
     int with_exit_block_ = -1;                     // the block of the last __exit__(None, None, None) simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
