@@ -198,6 +198,8 @@ public:
         if (annotations_set_up_ && annotated_assignments_ == 0) unsupported("SETUP_ANNOTATIONS without an annotated assignment");
         std::vector<const Stmt*> for_return, for_jump;
         check_finally_copies(body, for_return, for_jump);
+        if (!late_exit_before_tail_.empty()) refuse_code_after_exits(body);
+        if (!uncovered_raises_.empty()) refuse_uncovered_raises(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         if (temporaries_ > 0) inline_temporaries(body, "__stack");
         if (const Expr* twice = duplicated_effect(body)) {
@@ -2339,6 +2341,9 @@ private:
             with_context_[keep(entered)] = context;
             with_exits_.insert(exit.get());
             exit_of_entered_[entered.get()] = exit.get();
+            // (Its handler calls __exit__ too, where an exception leaves the body: see with_exit_called_before.)
+            if (&op >= ops_.data() && &op + 1 < ops_.data() + ops_.size() && (&op + 1)->handler >= 0)
+                handler_of_exit_[exit.get()] = cfg_.block_at_offset((&op + 1)->handler);
             if (op.arg == 1) async_withs_.insert({exit.get(), entered.get()});  // BEFORE_ASYNC_WITH and the await of __aenter__
             stack.push_back(exit);
             stack.push_back(entered);
@@ -2596,6 +2601,7 @@ private:
             with_exit_serial_ = done->serial;
             with_exit_offset_ = op.offset;
             with_exit_called_ = callable.get();
+            with_exit_block_ = &op >= ops_.data() && &op < ops_.data() + ops_.size() ? cfg_.block_of_op(size_t(&op - ops_.data())) : -1;
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -3686,9 +3692,12 @@ private:
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
                 if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
-                if (computed_after_with_exit(b, term, s->value)) {
+                if (ExitBefore how = computed_after_with_exit(b, term, s->value); how == kStraight) {
                     tail_after_with_.insert(s.get());
                     exit_before_tail_[s.get()] = with_exit_called_;
+                } else if (how == kOnEveryPath) {
+                    late_exit_before_tail_[s.get()] = with_exit_called_;
+                    dropped_copies_.push_back(s);  // (kept alive: its address is a key)
                 }
                 emit_stmt(out, s);
                 return false;
@@ -3709,9 +3718,22 @@ private:
                 // a bare `raise` re-raises the clause's exception, and a new one gets it as context.
                 if (s->kind == StmtKind::Raise && pops_except_before(b, term) && !ends_with_statement_exit(b, term))
                     tail_after_clause_.insert(s.get());
+                // (Outside the range a try statement's handler covers, a raise is no part of that
+                // statement's body: the compiler's copy of a finally body that raises, on the way out
+                // of a `return`. Printed in the body, the except clauses would catch it.)
+                for (const ProtectedBody& p : protected_bodies_)
+                    if (handlers_.at(p.handler).kind != HandlerKind::With && !inside(b, p.handler)) {
+                        uncovered_raises_[s.get()].push_back(p.handler);
+                        dropped_copies_.push_back(s);  // (kept alive: its address is a key)
+                    }
                 // (After a with statement's __exit__(None, None, None) in its block, a raise runs after
                 // that statement: printed in its body, __exit__ would see the exception.)
-                if (with_exit_called_before(b, term)) exit_before_tail_[s.get()] = with_exit_called_;
+                if (ExitBefore how = with_exit_called_before(b, term); how == kStraight) {
+                    exit_before_tail_[s.get()] = with_exit_called_;
+                } else if (how == kOnEveryPath) {
+                    late_exit_before_tail_[s.get()] = with_exit_called_;
+                    dropped_copies_.push_back(s);  // (kept alive: its address is a key)
+                }
                 emit_stmt(out, s);
                 return false;
             }
@@ -5612,6 +5634,8 @@ private:
         }
         auto t = make_stmt(StmtKind::Try);
         t->body = body.empty() ? Body{make_stmt(StmtKind::Pass)} : body;
+        try_handler_[t.get()] = handler;
+        dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
         t->is_star = star;
         if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
@@ -6074,33 +6098,66 @@ private:
         return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > pop_except_serial_; });
     }
 
-    // Whether the last __exit__(None, None, None) simulated ran on the way to `term` in block `b`:
-    // in `b` before it, or in a block that only falls into `b` through blocks nothing else enters
-    // (a change of exception handler splits the straight code after that call).
-    bool with_exit_called_before(int b, const NeutralOp* term) const {
-        if (with_exit_serial_ == 0) return false;
+    // Whether the last __exit__(None, None, None) simulated ran on the way to `term` in block `b`.
+    // kStraight: in `b` before it, or in a block that only falls into `b` through blocks nothing
+    // else enters (a change of exception handler splits the straight code after that call).
+    // kOnEveryPath: the call's block dominates `b`: what the compiler puts after that call is also
+    // split by inlined comprehensions' loops (3.12+), nested try statements, and the jump back from
+    // the with's handler when __exit__ suppresses an exception (which called __exit__ too).
+    enum ExitBefore { kNotBefore, kStraight, kOnEveryPath };
+    ExitBefore with_exit_called_before(int b, const NeutralOp* term) const {
+        if (with_exit_serial_ == 0) return kNotBefore;
         uint32_t end = term->offset;
         for (int cur = b, steps = 0; cur >= 0 && steps < 8; ++steps) {
             const Block& blk = cfg_.block(cur);
-            if (with_exit_offset_ >= ops_[blk.first].offset && with_exit_offset_ < end) return true;
-            if (blk.preds.size() != 1) return false;
+            if (with_exit_offset_ >= ops_[blk.first].offset && with_exit_offset_ < end) return kStraight;
+            if (blk.preds.size() != 1) break;
             int p = blk.preds[0];
-            if (cfg_.block(p).succs.size() != 1 || p >= cur) return false;
+            if (cfg_.block(p).succs.size() != 1 || p >= cur) break;
             cur = p;
             end = ops_[blk.first].offset;
         }
-        return false;
+        int exit_block = with_exit_block_;
+        if (exit_block < 0 || exit_block == b) return kNotBefore;
+        auto h = handler_of_exit_.find(with_exit_called_);
+        int handler = h == handler_of_exit_.end() ? -1 : h->second;
+        std::vector<int> work{b};
+        std::unordered_set<int> seen{b};
+        while (!work.empty()) {
+            int cur = work.back();
+            work.pop_back();
+            if (is_entry(cur)) return kNotBefore;  // (a block nothing enters otherwise is dead code)
+            for (int p : cfg_.block(cur).preds) {
+                if (p == exit_block || p == handler || !seen.insert(p).second) continue;
+                if (seen.size() > 64) return kNotBefore;  // (far from the call: not worth the walk)
+                work.push_back(p);
+            }
+        }
+        return kOnEveryPath;
+    }
+
+    // Whether flow can start at block `b`: the function's entry, or an exception handler's.
+    bool is_entry(int b) const {
+        if (handler_entries_.empty()) {
+            handler_entries_.assign(size_t(cfg_.size()) + 1, false);
+            handler_entries_[0] = true;
+            for (const Block& blk : cfg_.blocks())
+                if (blk.handler >= 0) handler_entries_[size_t(blk.handler)] = true;
+        }
+        return handler_entries_[size_t(b)];
     }
 
     // A value returned after a with statement's __exit__(None, None, None) in its block, all of it
     // computed after that call: a `return` written inside the with computes its value first; this
     // is the compiler's copy (3.10) of the `return` after the with statement.
-    bool computed_after_with_exit(int b, const NeutralOp* term, const ExprPtr& value) const {
-        if (!value || value->kind == ExprKind::Constant || with_exit_serial_ == 0) return false;
-        if (!with_exit_called_before(b, term)) return false;
+    ExitBefore computed_after_with_exit(int b, const NeutralOp* term, const ExprPtr& value) const {
+        if (!value || value->kind == ExprKind::Constant || with_exit_serial_ == 0) return kNotBefore;
+        ExitBefore how = with_exit_called_before(b, term);
+        if (how == kNotBefore) return kNotBefore;
         std::unordered_set<const Expr*> nodes;
         collect_nodes(value, nodes);
-        return std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > with_exit_serial_; });
+        bool after = std::all_of(nodes.begin(), nodes.end(), [&](const Expr* e) { return e->serial > with_exit_serial_; });
+        return after ? how : kNotBefore;
     }
 
     // Whether `block` only ends an except clause and jumps to `stop`: `POP_EXCEPT; jump stop`.
@@ -6470,6 +6527,10 @@ private:
                            Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
         if (statement->kind == StmtKind::Try && statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
         const Expr* this_exit = statement->kind == StmtKind::With ? finishing_with_exit_ : nullptr;  // (before `rest` finishes others)
+        if (this_exit) {
+            with_statement_exits_[statement.get()].push_back(this_exit);
+            dropped_copies_.push_back(statement);  // (kept alive: its address is a key)
+        }
         // A return or raise that ran after this with statement's __exit__ call, printed in its body,
         // would run before it (see computed_after_with_exit): only a local variable's value returned
         // is the same there.
@@ -6534,6 +6595,14 @@ private:
             refuse_code_after_exit();
         }
         if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
+        if (statement->kind == StmtKind::With && statement->body.size() == 1) {  // (merged below: its exits are this one's)
+            auto inner = with_statement_exits_.find(statement->body[0].get());
+            if (inner != with_statement_exits_.end()) {
+                std::vector<const Expr*> exits = inner->second;
+                auto& own = with_statement_exits_[statement.get()];
+                own.insert(own.end(), exits.begin(), exits.end());
+            }
+        }
         merge_nested_with(statement);
         emit_stmt(out, statement);
         for (auto& st : rest) emit_stmt(out, st);
@@ -6970,6 +7039,47 @@ private:
 
     // Invariant: every return, break and continue that leaves a try statement with a finally body
     // had the compiler's copy of that body in front of it (taken out when it was matched).
+    // A return or raise after a with statement's __exit__ call known only from the flow graph
+    // (see with_exit_called_before), left in that statement's body once the function is structured:
+    // checked here, when the compiler's copies of finally bodies around it have been dropped.
+    void refuse_code_after_exits(const Body& body) const {
+        for (const StmtPtr& s : body) {
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
+            if (auto w = with_statement_exits_.find(s.get()); s->kind == StmtKind::With && w != with_statement_exits_.end()) {
+                const std::vector<const Expr*>& exits = w->second;
+                if (holds_any(s->body, [&](const Stmt& st) {
+                        auto it = late_exit_before_tail_.find(&st);
+                        return it != late_exit_before_tail_.end() &&
+                               std::find(exits.begin(), exits.end(), it->second) != exits.end() &&
+                               (st.kind != StmtKind::Return || !is_fast_local(st.value));
+                    }))
+                    unsupported("a return or raise after a with statement's exit printed in its body");
+            }
+            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) refuse_code_after_exits(*b);
+            for (const auto& h : s->handlers) refuse_code_after_exits(h.body);
+            for (const auto& c : s->cases) refuse_code_after_exits(c.body);
+        }
+    }
+
+    // A raise its try statement's handler does not cover (see uncovered_raises_), left in that
+    // statement's body once the function is structured.
+    void refuse_uncovered_raises(const Body& body) const {
+        for (const StmtPtr& s : body) {
+            if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
+            if (auto h = try_handler_.find(s.get()); s->kind == StmtKind::Try && h != try_handler_.end()) {
+                int handler = h->second;
+                if (holds_any(s->body, [&](const Stmt& st) {
+                        auto it = uncovered_raises_.find(&st);
+                        return it != uncovered_raises_.end() && std::find(it->second.begin(), it->second.end(), handler) != it->second.end();
+                    }))
+                    unsupported("a raise outside a try statement's protected range printed in its body");
+            }
+            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) refuse_uncovered_raises(*b);
+            for (const auto& h : s->handlers) refuse_uncovered_raises(h.body);
+            for (const auto& c : s->cases) refuse_uncovered_raises(c.body);
+        }
+    }
+
     void check_finally_copies(const Body& body, std::vector<const Stmt*>& for_return, std::vector<const Stmt*>& for_jump) const {
         for (const StmtPtr& s : body) {
             bool is_jump = s->kind == StmtKind::Break || s->kind == StmtKind::Continue;
@@ -7358,11 +7468,18 @@ private:
     uint64_t with_exit_serial_ = 0;                // the result's serial of the last __exit__(None, None, None) simulated
     uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
     std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
-    std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies, kept alive (their addresses are keys)
+    std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
     std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
     const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
     const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
+    std::map<const Expr*, int> handler_of_exit_;   // a with's exit marker -> the block of its handler
+    mutable std::vector<bool> handler_entries_;    // by block: where flow can start (see is_entry)
+    std::map<const Stmt*, const Expr*> late_exit_before_tail_;  // as exit_before_tail_, known from the flow graph only
+    std::map<const Stmt*, std::vector<const Expr*>> with_statement_exits_;  // with statements finished -> their exits (merged ones' too)
+    std::map<const Stmt*, std::vector<int>> uncovered_raises_;  // raises outside the range of open try statements' handlers -> those handlers
+    std::map<const Stmt*, int> try_handler_;       // try/except statements made -> their handler's block
+    int with_exit_block_ = -1;                     // the block of the last __exit__(None, None, None) simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
     // chain at every `if`, and merging a chain re-probes the same blocks at every step
