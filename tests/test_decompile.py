@@ -8,11 +8,34 @@ never silently change meaning: those are checked too.
 import json
 import os
 import subprocess
+import sys
 import textwrap
 
 import pytest
 
 from conftest import ROOT, VERSIONS, interpreter
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+# The random-program fuzzer's prelude (the trace helper t, a context manager that logs and can
+# suppress), which the snippets of the functions it found run on.
+from program_fuzz import PRELUDE as FUZZ_PRELUDE  # noqa: E402
+
+
+def fuzz_run(*functions):
+    """The run() of a snippet from a fuzzer's program: the functions on three argument sets, each
+    outcome (result or exception type) with the trace it left."""
+    return """
+def run():
+    out = []
+    for fn in (%s,):
+        for args in ((7, 7, 0), (0, 1, 2), (2, 1, 0)):
+            del T[:]
+            try:
+                out.append((fn(*args), list(T)))
+            except Exception as e:
+                out.append((type(e).__name__, list(T)))
+    return out
+""" % ", ".join(functions)
 
 CHECKER = os.path.join(ROOT, "tools", "roundtrip_check.py")
 
@@ -5387,22 +5410,7 @@ EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS_2 for v in ALL_VERSIO
 # to it passes the __exit__ call (or the with's handler, which calls __exit__ too): on 3.12/3.13
 # an inlined comprehension's loop or the suppressing handler's jump back lies on the way.
 RAISE_AFTER_WITH_EXITS = {
-    "seed5001_f_4": ("""
-
-T = []
-def t(*v):
-    T.append(v)
-    return v[-1] if v else None
-class CM:
-    def __init__(self, tag, suppress=False):
-        self.tag, self.suppress = tag, suppress
-    def __enter__(self):
-        T.append(("enter", self.tag))
-        return self.tag
-    def __exit__(self, et, ev, tb):
-        T.append(("exit", self.tag, et.__name__ if et else None))
-        return self.suppress
-
+    "seed5001_f_4": ("\n" + FUZZ_PRELUDE + """
 def f_4(a, b, c):
     x = a
     y = b
@@ -5428,33 +5436,8 @@ def f_4(a, b, c):
         return [t(b), sum([(i + a) for i in range(4) if a != 0])][len(f'{x}-{c!r:>4}') % 2]
     x = [(j + t(6)) for i in range(3) for j in range(i) if i % 2 == 1]
     return (x, y, c)
-
-def run():
-    out = []
-    for args in ((7, 7, 0), (0, 1, 2), (2, 1, 0)):
-        del T[:]
-        try:
-            out.append((f_4(*args), list(T)))
-        except Exception as e:
-            out.append((type(e).__name__, list(T)))
-    return out
-""", ("3.12", "3.13")),
-    "seed5025_f_19": ("""
-
-T = []
-def t(*v):
-    T.append(v)
-    return v[-1] if v else None
-class CM:
-    def __init__(self, tag, suppress=False):
-        self.tag, self.suppress = tag, suppress
-    def __enter__(self):
-        T.append(("enter", self.tag))
-        return self.tag
-    def __exit__(self, et, ev, tb):
-        T.append(("exit", self.tag, et.__name__ if et else None))
-        return self.suppress
-
+""" + fuzz_run("f_4"), ("3.12", "3.13")),
+    "seed5025_f_19": ("\n" + FUZZ_PRELUDE + """
 def f_19(a, b, c):
     x = a
     y = b
@@ -5571,36 +5554,11 @@ def f_19(a, b, c):
                 t(c)
         t(max((x * y), (b - a), key=lambda v: -v))
     return (x, y, c)
-
-def run():
-    out = []
-    for args in ((7, 7, 0), (0, 1, 2), (2, 1, 0)):
-        del T[:]
-        try:
-            out.append((f_19(*args), list(T)))
-        except Exception as e:
-            out.append((type(e).__name__, list(T)))
-    return out
-""", ("3.10", "3.11", "3.12", "3.13")),
+""" + fuzz_run("f_19"), ("3.10", "3.11", "3.12", "3.13")),
     # The return path's copy of the finally body, after the with's __exit__ calls: 3.12+ inline the
     # comprehension there, whose loop splits the straight code after those calls (and on 3.13 the
     # jump back from the suppressing __exit__ joins the normal path's copy).
-    "finally_raise_after_comprehension": ("""
-
-T = []
-def t(*v):
-    T.append(v)
-    return v[-1] if v else None
-class CM:
-    def __init__(self, tag, suppress=False):
-        self.tag, self.suppress = tag, suppress
-    def __enter__(self):
-        T.append(("enter", self.tag))
-        return self.tag
-    def __exit__(self, et, ev, tb):
-        T.append(("exit", self.tag, et.__name__ if et else None))
-        return self.suppress
-
+    "finally_raise_after_comprehension": ("\n" + FUZZ_PRELUDE + """
 def f_1(a, b, c):
     x = a
     y = b
@@ -5621,18 +5579,7 @@ def f_2(a, b, c):
         if a:
             t(1)
         raise ValueError(b)
-
-def run():
-    out = []
-    for fn in (f_1, f_2):
-        for args in ((7, 7, 0), (0, 1, 2), (2, 1, 0)):
-            del T[:]
-            try:
-                out.append((fn(*args), list(T)))
-            except Exception as e:
-                out.append((type(e).__name__, list(T)))
-    return out
-""", ("3.10", "3.11", "3.12", "3.13")),
+""" + fuzz_run("f_1", "f_2"), ("3.10", "3.11", "3.12", "3.13")),
 }
 
 
@@ -5684,18 +5631,7 @@ def f_2(a, b, c):
         for j in [a, b, c]:
             t(-1)
         raise ValueError(x)
-
-def run():
-    out = []
-    for fn in (f_1, f_2):
-        for args in ((7, 7, 0), (0, 1, 2), (2, 1, 0)):
-            del T[:]
-            try:
-                out.append((fn(*args), list(T)))
-            except Exception as e:
-                out.append((type(e).__name__, list(T)))
-    return out
-"""
+""" + fuzz_run("f_1", "f_2")
 
 
 @pytest.mark.parametrize("version", VERSIONS)
