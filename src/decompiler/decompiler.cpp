@@ -239,7 +239,7 @@ public:
         // (__class__ for super(), __classdict__ and .type_params for 3.12+ generics) are made by
         // what uses them.
         for (const auto& name : code_.freevars) {
-            if (name == "__class__" || name == "__classdict__" || name.empty() || name[0] == '.') continue;
+            if (is_compiler_cell(name)) continue;
             bool named = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) { return op.name == name; });
             if (!named) add(nonlocals, name);
         }
@@ -281,10 +281,11 @@ public:
         // cell of rewritten code): unbound in the source, its name would be a global of the
         // lambda that spells or keeps it.
         std::vector<std::string_view> stored_cells;
-        for (const auto& op : ops_)
-            if ((op.kind == N::Store || op.kind == N::Delete) && op.scope == Scope::Deref) stored_cells.push_back(op.name);
+        if (!code_.cellvars.empty())
+            for (const auto& op : ops_)
+                if ((op.kind == N::Store || op.kind == N::Delete) && op.scope == Scope::Deref) stored_cells.push_back(op.name);
         for (const auto& name : code_.cellvars) {
-            if (name.empty() || name[0] == '.' || name == "__class__" || name == "__classdict__") continue;
+            if (is_compiler_cell(name)) continue;
             if (std::find(code_.varnames.begin(), arg_end, name) != arg_end) continue;
             if (std::find(stored_cells.begin(), stored_cells.end(), std::string_view(name)) != stored_cells.end()) continue;
             if (captured_by_nested_code(name)) continue;
@@ -317,6 +318,12 @@ public:
         return out;
     }
 
+    // The compiler's own cells (__class__ for super(), __classdict__ and .type_params for 3.12+
+    // generics), which no source binds: made by what uses them.
+    static bool is_compiler_cell(const std::string& name) {
+        return name.empty() || name[0] == '.' || name == "__class__" || name == "__classdict__";
+    }
+
     static StmtPtr never_run(const StmtPtr& s) {
         auto dead = make_stmt(StmtKind::If);
         dead->test = make_constant(false_value());
@@ -342,7 +349,7 @@ public:
         std::vector<std::string> out;
         if (!(code_.flags & kCoOptimized)) return out;
         for (const auto& name : code_.cellvars) {
-            if (name == "__class__" || name == "__classdict__" || name.empty() || name[0] == '.') continue;
+            if (is_compiler_cell(name)) continue;
             if (std::find(code_.freevars.begin(), code_.freevars.end(), name) != code_.freevars.end()) continue;
             // (A cell loaded as a value is spelled by a lambda closing over it: captured too.)
             bool as_value = std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) {
