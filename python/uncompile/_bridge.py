@@ -70,15 +70,11 @@ def _without_unmarshallable(code: types.CodeType, path: Tuple[int, ...], placeho
     return code.replace(co_consts=tuple(consts)) if changed else code
 
 
-def _has_code_values(code: types.CodeType) -> bool:
-    return bool(_code_values(code)) or any(_has_code_values(c) for c in code.co_consts if isinstance(c, types.CodeType))
-
-
 def marshal_code(code: types.CodeType, prefix: str = "__uncompile_const_", code_values: bool = False) -> MarshalledCode:
     """Marshal `code` for the core, replacing constants marshal cannot write by placeholders named
     `prefix` + a number; with `code_values`, also code constants loaded as values (rewritten code)."""
     version = "%d.%d" % sys.version_info[:2]
-    if not (code_values and _has_code_values(code)):
+    if not code_values:  # (code constants loaded as values are found by the walk below)
         try:
             return MarshalledCode(marshal.dumps(code), version, [], {})
         except ValueError:
