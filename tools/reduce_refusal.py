@@ -89,6 +89,14 @@ def statement_lists(tree: ast.AST) -> Iterator[List[ast.stmt]]:
             yield case.body
 
 
+def inner_bodies(s: ast.stmt) -> List[List[ast.stmt]]:
+    if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return []
+    bodies = [b for b in (getattr(s, "body", None), getattr(s, "orelse", None), getattr(s, "finalbody", None))
+              if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
+    return bodies + [h.body for h in getattr(s, "handlers", []) or []] + [c.body for c in getattr(s, "cases", []) or []]
+
+
 def candidates(func: ast.FunctionDef) -> Iterator[Callable[[], bool]]:
     """Edits of `func` in place; each returns False when it does not apply. (Undone by the caller
     restoring a copy.)"""
@@ -103,17 +111,15 @@ def candidates(func: ast.FunctionDef) -> Iterator[Callable[[], bool]]:
                     body.append(ast.Pass())
                 return True
             yield delete
-            def inline(body=body, i=i):
-                if i >= len(body):
-                    return False
-                s = body[i]
-                inner = [b for b in (getattr(s, "body", None), getattr(s, "orelse", None), getattr(s, "finalbody", None))
-                         if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
-                if not inner or isinstance(s, (ast.FunctionDef, ast.ClassDef)):
-                    return False
-                body[i:i + 1] = inner[0]
-                return True
-            yield inline
+            # A compound statement replaced by one of its bodies (an except clause's or a case's too).
+            for j in range(len(inner_bodies(body[i]))):
+                def inline(body=body, i=i, j=j):
+                    bodies = inner_bodies(body[i]) if i < len(body) else []
+                    if j >= len(bodies):
+                        return False
+                    body[i:i + 1] = bodies[j]
+                    return True
+                yield inline
     for node in list(ast.walk(func)):
         for field, value in list(ast.iter_fields(node)):
             if isinstance(value, ast.expr) and not isinstance(value, (ast.Name, ast.Constant)) and field not in ("target",):
