@@ -2323,6 +2323,37 @@ def g():
             out.append(('raised', log))
     return out
 """, "g()"),
+    # Nested withs whose body returns: where the inner one's __exit__ suppresses, the outer's
+    # clean-up is copied (3.11+) and goes on after the statement, the body's only normal exit.
+    "nested_with_returns_suppressed": ("""
+class CM:
+    def __init__(self, s, log): self.s, self.log = s, log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append(e[0])
+        return self.s
+
+def f(a, b, cm1, cm2):
+    if a:
+        pass
+    else:
+        with cm1, cm2:
+            return 1 // b
+    return ('after', a, b)
+
+def g():
+    out = []
+    for a in (0, 1):
+        for b in (0, 1):
+            for s1 in (True, False):
+                for s2 in (True, False):
+                    log = []
+                    try:
+                        out.append((f(a, b, CM(s1, log), CM(s2, log)), log))
+                    except ZeroDivisionError:
+                        out.append(('raised', log))
+    return out
+""", "g()"),
 }
 SNIPPETS.update(FINALLY_LAYOUT_SNIPPETS)
 
@@ -2419,6 +2450,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v
 EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_clause_with_suppresses", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

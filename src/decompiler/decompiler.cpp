@@ -5407,6 +5407,44 @@ private:
     // path of a `return` inside the body; one where the enclosing loop's `break` goes, past the loop,
     // is where a `break` inside the body jumps, as 3.12+ except clauses laid out after the loop do).
     int normal_exit(int start, int handler, const std::vector<bool>& uncovered, const Loop* loop) const {
+        // Into nested except clauses (user code), not into with-handlers (the compiler's own)...
+        std::set<int> exits = body_exits(start, handler, uncovered, false);
+        int best = -1, best_tail = -1, best_break = -1;
+        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // A with statement whose code after it ends the function: of the ways out that only end,
+        // the normal exit is the one that goes on where a suppressed exception does (the others
+        // are returns from inside the body).
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+            if (int after = suppressed_continuation(handler); after >= 0)
+                for (int e : exits)
+                    if (straight_path_reaches(e, after)) return e;
+        // ...but where no way out goes on (each is the path of a `return` in the body), one only
+        // where a nested with statement goes on after its __exit__ suppressed the exception (3.11+
+        // handlers: PUSH_EXC_INFO ... POP_EXCEPT) is the normal exit: nested withs whose body
+        // returns, the outer's clean-up copied there and then a jump to the code after the
+        // statement, which other code reaches too (not a copy of a `return` of its own).
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+            for (int e : body_exits(start, handler, uncovered, true))
+                if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
+        return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Whether the chain of blocks from `block` that each go on to one block reaches one that other
+    // blocks jump or fall to as well.
+    bool joins_other_code(int block) const {
+        for (int steps = 0; block >= 0 && steps < 16; ++steps) {
+            const Block& blk = cfg_.block(block);
+            if (blk.succs.size() != 1) return false;
+            int next = blk.succs[0];
+            if (cfg_.block(next).preds.size() > 1) return true;
+            block = next;
+        }
+        return false;
+    }
+
+    // The blocks outside the protected body starting at `start` that it reaches, through nested
+    // except clauses, and with `through_withs`, nested with statements' 3.11+ handlers.
+    std::set<int> body_exits(int start, int handler, const std::vector<bool>& uncovered, bool through_withs) const {
         std::set<int> seen, exits;
         std::vector<int> work = work_list(start);
         while (!work.empty()) {
@@ -5418,21 +5456,13 @@ private:
                 if (in_body(s, handler, uncovered)) work.push_back(s);
                 else exits.insert(s);
             }
-            // Into nested except clauses (user code), not into with-handlers (the compiler's own).
             if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
-                handlers_.at(blk.handler).kind == HandlerKind::Try)
+                (handlers_.at(blk.handler).kind == HandlerKind::Try ||
+                 (through_withs && handlers_.at(blk.handler).kind == HandlerKind::With &&
+                  ops_[cfg_.block(blk.handler).first].kind == N::PushExcInfo)))
                 work.push_back(blk.handler);
         }
-        int best = -1, best_tail = -1, best_break = -1;
-        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
-        // A with statement whose code after it ends the function: of the ways out that only end,
-        // the normal exit is the one that goes on where a suppressed exception does (the others
-        // are returns from inside the body).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
-            if (int after = suppressed_continuation(handler); after >= 0)
-                for (int e : exits)
-                    if (straight_path_reaches(e, after)) return e;
-        return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+        return exits;
     }
 
     // Where a with statement's handler goes on after __exit__ suppressed the exception: the first
