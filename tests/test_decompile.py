@@ -2220,6 +2220,144 @@ def run_both(exe, original, decompiled, call):
     return out.stdout.strip(), out.stderr
 
 
+# Finally bodies the compiler lays out or copies unevenly (3.10+: short endings copied into the
+# jumps to them; 3.12+: except clauses out of line, jumping back to the normal-path copy).
+FINALLY_LAYOUT_SNIPPETS = {
+    # The `except: pass` clause jumps back to the finally body's normal-path copy (3.12+); both
+    # clauses reach the finally's handler, which is no place where the if of their tests meets.
+    "finally_clause_jumps_back": ("""
+def f(a, b, log):
+    c = None
+    try:
+        c = a()
+    except ValueError:
+        pass
+    except KeyError as e:
+        return b
+    finally:
+        log.append(c)
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        log = []
+        out.append((f(a, 'b', log), log))
+    return out
+""", "g()"),
+    # A with statement in an except clause whose __exit__ suppresses goes on where the clause does
+    # (3.11+: its handler ends with POP_EXCEPT like a clause's).
+    "finally_clause_with_suppresses": ("""
+class CM:
+    def __init__(self, s, log): self.s, self.log = s, log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append(e[0])
+        return self.s
+
+def f(a, cm):
+    try:
+        a()
+    except ZeroDivisionError:
+        with cm:
+            return a()
+    finally:
+        pass
+
+def g():
+    out = []
+    for a in (int, lambda: 1 // 0):
+        for s in (True, False):
+            log = []
+            try:
+                out.append((f(a, CM(s, log)), log))
+            except ZeroDivisionError:
+                out.append(('raised', log))
+    return out
+""", "g()"),
+    # A finally body ending with if/else: the then-side's jump over the else arm holds a copy of the
+    # ending (`return None` on the normal path, the re-raise in the handler).
+    "finally_if_else_ends": ("""
+def f(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            pass
+        else:
+            log.append('else')
+
+def g():
+    return [(f(a, log := []), log) for a in (0, 1)]
+""", "g()"),
+    # A finally body's last statement holding a conditional expression: the handler's copy of the
+    # code after it (the store, the re-raise) is copied into both sides.
+    "finally_ends_with_conditional": ("""
+def f(a, log):
+    try:
+        log.append(1 // a)
+    except ZeroDivisionError:
+        pass
+    finally:
+        log.append('x' if a else 'y')
+
+def g():
+    return [(f(a, log := []), log) for a in (0, 1)]
+""", "g()"),
+    "finally_ends_with_conditional_operand": ("""
+def f(a, log):
+    try:
+        log.append(1 // a)
+    finally:
+        log.append(len(log) + (1 if a else 2))
+
+def g():
+    out = []
+    for a in (0, 1):
+        log = []
+        try:
+            out.append((f(a, log), log))
+        except ZeroDivisionError:
+            out.append(('raised', log))
+    return out
+""", "g()"),
+    # Nested withs whose body returns: where the inner one's __exit__ suppresses, the outer's
+    # clean-up is copied (3.11+) and goes on after the statement, the body's only normal exit.
+    "nested_with_returns_suppressed": ("""
+class CM:
+    def __init__(self, s, log): self.s, self.log = s, log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append(e[0])
+        return self.s
+
+def f(a, b, cm1, cm2):
+    if a:
+        pass
+    else:
+        with cm1, cm2:
+            return 1 // b
+    return ('after', a, b)
+
+def g():
+    out = []
+    for a in (0, 1):
+        for b in (0, 1):
+            for s1 in (True, False):
+                for s2 in (True, False):
+                    log = []
+                    try:
+                        out.append((f(a, b, CM(s1, log), CM(s2, log)), log))
+                    except ZeroDivisionError:
+                        out.append(('raised', log))
+    return out
+""", "g()"),
+}
+SNIPPETS.update(FINALLY_LAYOUT_SNIPPETS)
+
+
 # Round trips that are equivalent today; a regression here fails the test. The others must at least
 # fail loudly (see test_never_silently_wrong).
 EQUIVALENT_NOW = {
@@ -2310,6 +2448,10 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
+EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
+                                         "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("finally_clause_with_suppresses", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("call_ex_effectful_operands", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

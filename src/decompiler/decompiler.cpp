@@ -4431,7 +4431,10 @@ private:
             if (seen[size_t(k)]) continue;
             seen[size_t(k)] = true;
             for (int s : cfg_.block(k).succs) work.push_back(s);
-            if (int h = cfg_.block(k).handler; h >= 0 && h != own_handler && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Try)
+            // (Not into the handler of an enclosing statement being emitted, a finally's: every side
+            // reaches that one, which is no place where they meet.)
+            if (int h = cfg_.block(k).handler; h >= 0 && h != own_handler && !open_handlers_.count(h) && handlers_.count(h) &&
+                                               handlers_.at(h).kind == HandlerKind::Try)
                 work.push_back(h);
         }
         return way;
@@ -5404,6 +5407,44 @@ private:
     // path of a `return` inside the body; one where the enclosing loop's `break` goes, past the loop,
     // is where a `break` inside the body jumps, as 3.12+ except clauses laid out after the loop do).
     int normal_exit(int start, int handler, const std::vector<bool>& uncovered, const Loop* loop) const {
+        // Into nested except clauses (user code), not into with-handlers (the compiler's own)...
+        std::set<int> exits = body_exits(start, handler, uncovered, false);
+        int best = -1, best_tail = -1, best_break = -1;
+        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // A with statement whose code after it ends the function: of the ways out that only end,
+        // the normal exit is the one that goes on where a suppressed exception does (the others
+        // are returns from inside the body).
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+            if (int after = suppressed_continuation(handler); after >= 0)
+                for (int e : exits)
+                    if (straight_path_reaches(e, after)) return e;
+        // ...but where no way out goes on (each is the path of a `return` in the body), one only
+        // where a nested with statement goes on after its __exit__ suppressed the exception (3.11+
+        // handlers: PUSH_EXC_INFO ... POP_EXCEPT) is the normal exit: nested withs whose body
+        // returns, the outer's clean-up copied there and then a jump to the code after the
+        // statement, which other code reaches too (not a copy of a `return` of its own).
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+            for (int e : body_exits(start, handler, uncovered, true))
+                if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
+        return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Whether the chain of blocks from `block` that each go on to one block reaches one that other
+    // blocks jump or fall to as well.
+    bool joins_other_code(int block) const {
+        for (int steps = 0; block >= 0 && steps < 16; ++steps) {
+            const Block& blk = cfg_.block(block);
+            if (blk.succs.size() != 1) return false;
+            int next = blk.succs[0];
+            if (cfg_.block(next).preds.size() > 1) return true;
+            block = next;
+        }
+        return false;
+    }
+
+    // The blocks outside the protected body starting at `start` that it reaches, through nested
+    // except clauses, and with `through_withs`, nested with statements' 3.11+ handlers.
+    std::set<int> body_exits(int start, int handler, const std::vector<bool>& uncovered, bool through_withs) const {
         std::set<int> seen, exits;
         std::vector<int> work = work_list(start);
         while (!work.empty()) {
@@ -5415,21 +5456,13 @@ private:
                 if (in_body(s, handler, uncovered)) work.push_back(s);
                 else exits.insert(s);
             }
-            // Into nested except clauses (user code), not into with-handlers (the compiler's own).
             if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
-                handlers_.at(blk.handler).kind == HandlerKind::Try)
+                (handlers_.at(blk.handler).kind == HandlerKind::Try ||
+                 (through_withs && handlers_.at(blk.handler).kind == HandlerKind::With &&
+                  ops_[cfg_.block(blk.handler).first].kind == N::PushExcInfo)))
                 work.push_back(blk.handler);
         }
-        int best = -1, best_tail = -1, best_break = -1;
-        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
-        // A with statement whose code after it ends the function: of the ways out that only end,
-        // the normal exit is the one that goes on where a suppressed exception does (the others
-        // are returns from inside the body).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
-            if (int after = suppressed_continuation(handler); after >= 0)
-                for (int e : exits)
-                    if (straight_path_reaches(e, after)) return e;
-        return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+        return exits;
     }
 
     // Where a with statement's handler goes on after __exit__ suppressed the exception: the first
@@ -5498,7 +5531,11 @@ private:
             work.pop_back();
             if (!seen.insert({b, depth}).second || depth > 32) continue;
             const Block& blk = cfg_.block(b);
-            if (blk.handler >= 0 && blk.handler != handler && handlers_.at(blk.handler).kind == HandlerKind::Try &&
+            // (And a with statement's handler (3.11+: PUSH_EXC_INFO ... POP_EXCEPT, like an except
+            // clause): where __exit__ suppresses the exception, the clause goes on after the with.)
+            if (blk.handler >= 0 && blk.handler != handler && (handlers_.at(blk.handler).kind == HandlerKind::Try ||
+                                                               (handlers_.at(blk.handler).kind == HandlerKind::With &&
+                                                                ops_[cfg_.block(blk.handler).first].kind == N::PushExcInfo)) &&
                 !inside(handler, blk.handler))
                 work.push_back({blk.handler, depth + 1});
             bool pops = false;
@@ -5635,6 +5672,7 @@ private:
         if (!star && !handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
             handler_body.pop_back();
+            fold_copied_tail(handler_body, print_module(Body{reraise}));
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
             stack = std::move(body_stack);
             return finish_finally(body, handler_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
@@ -6580,6 +6618,35 @@ private:
             // it reads `if a: if b:`, which means the same.)
             if (!same && rest.size() >= copy.size())
                 same = print_module(joined_ifs(Body(rest.begin(), rest.begin() + copy.size()))) == print_module(joined_ifs(copy));
+            // (The handler's copy split at a conditional expression in its last statement (see
+            // split_conditional): the normal path's statement is the source's, printed in the body.)
+            if (!same && rest.size() >= copy.size() && statement->finalbody.size() == copy.size()) {
+                Body prefix(rest.begin(), rest.begin() + copy.size());
+                if (StmtPtr split = split_conditional(prefix.back())) {
+                    StmtPtr original = prefix.back();
+                    prefix.back() = split;
+                    if (print_module(prefix) == copy_text && print_module(Body{statement->finalbody.back()}) == print_module(Body{copy.back()})) {
+                        same = true;
+                        statement->finalbody.back() = original;
+                    }
+                }
+            }
+            // (Where the copy ends with an if whose then-side jumped over the rest to the end, the
+            // normal path's then-side holds the copied tail, the statement that follows the copy and
+            // ends the function: read as the if/else the handler's copy was folded into.)
+            if (!same && !rest_flows && rest.size() >= 2 && is_copied_tail(rest.back())) {
+                std::string tail_text = print_module(Body{rest.back()});
+                Body prefix;
+                for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
+                fold_copied_tail(prefix, tail_text);
+                strip_copied_tail(prefix, tail_text, true);
+                if (print_module(prefix) == copy_text) {
+                    same = true;
+                    StmtPtr tail_stmt = rest.back();
+                    rest = copy;  // (taken off below)
+                    rest.push_back(tail_stmt);
+                }
+            }
             if (!same) unsupported("a finally body whose normal-path copy differs");
             rest.erase(rest.begin(), rest.begin() + copy.size());
         }
@@ -6794,6 +6861,71 @@ private:
             break;
         default: break;
         }
+    }
+
+    // A finally body ending with an if whose then-side falls out while the rest of the body follows
+    // it (`if t: A` then B at the end, or an else arm) reads, with the ending `tail_text` copied into
+    // the then-side, `if t: A; <tail>` then B (the compiler copies the short ending into the jump
+    // over B). With the tail after `body` (taken off it), that is `if t: A else: B`: each side
+    // reached the tail next. Each such if in `body` is rewritten so (in place: pass clones).
+    static void fold_copied_tail(Body& body, const std::string& tail_text) {
+        for (size_t i = 0; i + 1 < body.size(); ++i) {
+            StmtPtr& s = body[i];
+            if (s->kind != StmtKind::If || !s->orelse.empty() || s->body.empty() || print_module(Body{s->body.back()}) != tail_text)
+                continue;
+            s->body.pop_back();
+            if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
+            s->orelse.assign(body.begin() + long(i) + 1, body.end());
+            body.resize(i + 1);
+            fold_copied_tail(s->orelse, tail_text);
+            strip_copied_tail(s->orelse, tail_text, true);
+            return;
+        }
+    }
+
+    // `e` with the node `from` replaced by `to` (copies of the nodes above it; the rest shared).
+    static ExprPtr with_replaced(const ExprPtr& e, const Expr* from, const ExprPtr& to) {
+        if (!e || e.get() == from) return e.get() == from ? to : e;
+        if (is_leaf(*e) || e->kind == ExprKind::Lambda) return e;
+        auto c = std::make_shared<Expr>(*e);
+        for_each_child_slot(*c, [&](ExprPtr& slot) { slot = with_replaced(slot, from, to); });
+        return c;
+    }
+
+    // 3.12+ copy a short block that ends the code (the end of a finally handler: `STORE x;
+    // RERAISE`) into each unconditional jump to it, so the handler's copy of a finally body whose
+    // last statement holds one conditional expression reads `if t: <it with a> else: <it with b>`.
+    // That if, for a simple statement `s` with exactly one `a if t else b` (nullptr: none).
+    static StmtPtr split_conditional(const StmtPtr& s) {
+        switch (s->kind) {
+        case StmtKind::Assign: case StmtKind::AugAssign: case StmtKind::AnnAssign: case StmtKind::Expr: case StmtKind::Delete:
+            break;
+        default:
+            return nullptr;
+        }
+        const Expr* found = nullptr;
+        int count = 0;
+        std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+            if (!e || is_leaf(*e) || e->kind == ExprKind::Lambda) return;
+            if (e->kind == ExprKind::IfExp) {
+                ++count;
+                found = e.get();
+            }
+            for_each_child_slot(*e, [&](ExprPtr& c) { walk(c); });
+        };
+        for_each_own_expr(*s, walk);
+        if (count != 1) return nullptr;
+        auto side = [&](const ExprPtr& value) {
+            auto c = std::make_shared<Stmt>(*s);
+            for (ExprPtr* p : {&c->target, &c->value, &c->test, &c->iter, &c->annotation, &c->cause, &c->msg}) *p = with_replaced(*p, found, value);
+            for (ExprPtr& t : c->targets) t = with_replaced(t, found, value);
+            return c;
+        };
+        auto split = make_stmt(StmtKind::If);
+        split->test = found->test;
+        split->body.push_back(side(found->body));
+        split->orelse.push_back(side(found->orelse));
+        return split;
     }
 
     static void merge_nested_with(const StmtPtr& w) {
