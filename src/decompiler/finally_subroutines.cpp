@@ -376,6 +376,15 @@ private:
         return out;
     }
 
+    // The copy's first op takes the offset of `op`, which it replaces; the copy's own jumps to
+    // that op (the back edge of a loop that starts the finally body) go there too.
+    static void take_place_of(std::vector<NeutralOp>& copy, const NeutralOp& op) {
+        const int64_t was = copy.front().offset;
+        for (auto& c : copy)
+            if (c.target == was) c.target = op.offset;
+        copy.front().offset = op.offset;
+    }
+
     static bool falls_through(const std::vector<NeutralOp>& ops) {
         if (ops.empty()) return true;
         N k = ops.back().kind;
@@ -455,7 +464,7 @@ private:
                     copy.push_back(fresh(N::Jump, op));
                     copy.back().target = normal_exit;
                 }
-                copy.front().offset = op.offset;  // jumps to the BEGIN_FINALLY reach the copy
+                take_place_of(copy, op);  // jumps to the BEGIN_FINALLY reach the copy
                 out.insert(out.end(), copy.begin(), copy.end());
                 continue;
             }
@@ -466,7 +475,7 @@ private:
                 if (copy.empty()) {
                     copy.push_back(fresh(N::Nop, op));
                 }
-                copy.front().offset = op.offset;
+                take_place_of(copy, op);
                 out.insert(out.end(), copy.begin(), copy.end());
                 continue;
             }
