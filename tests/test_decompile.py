@@ -5404,6 +5404,117 @@ def run():
 SNIPPETS.update(EQ_ORDER_SNIPPETS_2)
 EQUIVALENT_NOW |= {(name, v) for name in EQ_ORDER_SNIPPETS_2 for v in ALL_VERSIONS}
 
+# From random programs (tools/program_fuzz.py, seeds 7100-7150): except clauses that leave a
+# try/finally by `return`, `break` or `continue` run the compiler's copy of the finally body after
+# POP_EXCEPT. A copy that branches (an assert) was not read as the clause's own tail, nor was the
+# unwinding after an empty copy (`finally: pass`), where only the handler covering the code changes;
+# both were refused as "except clauses that continue in different places". A loop that starts a
+# finally body (3.8/3.9) had its back edge land on the handler's PushExcInfo.
+HANDLER_SNIPPETS = {
+    "clause_return_through_branching_finally": ("""
+def f(log, x, exc):
+    try:
+        log.append(exc(x))
+    except ValueError:
+        pass
+    except KeyError as e:
+        return ('k', x)
+    finally:
+        assert x, log
+
+def run():
+    out = []
+    def ok(x):
+        return x
+    def bad_value(x):
+        raise ValueError(x)
+    def bad_key(x):
+        raise KeyError(x)
+    for x in (0, 1):
+        for exc in (ok, bad_value, bad_key):
+            log = []
+            try:
+                out.append((f(log, x, exc), log))
+            except AssertionError as e:
+                out.append(('assert', repr(e), log))
+    return out
+""", "run()"),
+    "clause_continue_through_finally_copy": ("""
+def f(log, flag, items):
+    if flag:
+        return None
+    else:
+        while items:
+            x = items.pop()
+            try:
+                log.append(10 // x)
+            except TypeError:
+                log.append('t')
+            except ZeroDivisionError:
+                continue
+            finally:
+                log.append('fin')
+
+def run():
+    log = []
+    f(log, False, [1, 0, 'a', 5])
+    return log
+""", "run()"),
+    "clause_break_return_past_empty_finally": ("""
+def f(log, items):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError as e:
+            break
+        except TypeError:
+            log.append('t')
+        finally:
+            pass
+
+def g(log, items):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except TypeError:
+            log.append('t')
+        except ZeroDivisionError as e:
+            return log
+        finally:
+            pass
+
+def run():
+    out = []
+    for fn in (f, g):
+        log = []
+        out.append((fn(log, [1, 'a', 0, 5]), log))
+    return out
+""", "run()"),
+    "finally_body_starting_with_loop": ("""
+def f(log, x):
+    try:
+        if x:
+            log.append('x')
+        else:
+            return 'early'
+    finally:
+        while log and len(log) < 3:
+            log.append('fin')
+
+def run():
+    out = []
+    for x in (0, 1):
+        log = []
+        out.append((f(log, x), log))
+    return out
+""", "run()"),
+}
+SNIPPETS.update(HANDLER_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_through_branching_finally", "clause_continue_through_finally_copy",
+                                          "clause_break_return_past_empty_finally")
+                   for v in ("3.8", "3.9", "3.10", "3.11")}
+EQUIVALENT_NOW |= {("finally_body_starting_with_loop", v) for v in ALL_VERSIONS}
+
 # From random programs (tools/program_fuzz.py, seeds 5001 and 5025): a raise that runs after
 # with statements' __exit__ calls (the compiler copies it, or a finally body raising, there) was
 # printed inside their bodies, so __exit__ saw the exception. It is refused now where every path

@@ -5479,8 +5479,12 @@ private:
     // A clause that holds a try statement of its own goes on from that statement's clauses too:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, const Loop* loop) const {
-        std::set<int> targets, loop_targets;
-        if (!clause_exits(handler, loop, targets, loop_targets)) unsupported("an except clause that ends in a branch");
+        std::set<int> targets, loop_targets, copies;
+        if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
+        // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
+        // the clauses go on somewhere else; where they go on nowhere else, the copies are where
+        // they go on, as before.)
+        if (targets.empty()) targets = copies;
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
@@ -5490,7 +5494,10 @@ private:
 
     // Where the except clauses of the handler at `handler` go after POP_EXCEPT: to `loop`'s header
     // or break target (`loop_targets`), or elsewhere (`targets`). False: a clause ends in a branch.
-    bool clause_exits(int handler, const Loop* loop, std::set<int>& targets, std::set<int>& loop_targets) const {
+    // (`copies`: where a clause leaves for `loop`'s header or break target through copies of
+    // finally bodies; those count among `loop_targets`.)
+    bool clause_exits(int handler, const Loop* loop, std::set<int>& targets, std::set<int>& loop_targets,
+                      std::set<int>* copies = nullptr) const {
         std::set<std::pair<int, int>> seen;
         std::vector<std::pair<int, int>> work = {{handler, 0}};
         while (!work.empty()) {
@@ -5507,9 +5514,22 @@ private:
                 for (int s : blk.succs) work.push_back({s, depth});
                 continue;
             }
-            const NeutralOp& last = ops_[blk.last - 1];
+            // A `return constant`, `break` or `continue` goes on in blocks the clause's falls into
+            // that nothing else reaches, split from it only where the handlers covering them change
+            // (an enclosing try/finally's range ends after POP_EXCEPT), holding only the unwinding
+            // (a for loop's iterator popped) and the return or jump: the same code as the one block
+            // the compiler writes without that try. (Not code: what runs after the clause's
+            // POP_EXCEPT and name unbinding is no part of the clause.)
+            int end = b;
+            while (!is_block_terminator(ops_[cfg_.block(end).last - 1].kind) && end + 1 < cfg_.size()) {
+                int n = end + 1;
+                if (cfg_.block(n).preds.size() != 1 || cfg_.block(n).handler == cfg_.block(end).handler || !only_unwinds(n))
+                    break;
+                end = n;
+            }
+            const NeutralOp& last = ops_[cfg_.block(end).last - 1];
             if (last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) continue;
-            int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
+            int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : end + 1;
             if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter) return false;
             if (depth > 0) {
                 work.push_back({next, depth - 1});
@@ -5523,9 +5543,28 @@ private:
             // the return.)
             if (cfg_.block(next).preds.size() == 1 &&
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
-                 is_return_leaving_withs(next)))
+                 is_return_leaving_withs(next) || is_return_after_branching_copies(next)))
                 continue;
+            if (int to = loop && copies ? jump_after_finally_copies(next) : -1;
+                to >= 0 && (to == loop->header || to == loop->break_to)) {
+                loop_targets.insert(to);
+                copies->insert(next);
+                continue;
+            }
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
+        }
+        return true;
+    }
+
+    // Whether `block` only pops values (a for loop's iterator below a returned value) and then
+    // returns a constant (or the value), jumps, or falls on.
+    bool only_unwinds(int block) const {
+        const Block& blk = cfg_.block(block);
+        for (size_t i = blk.first; i < blk.last; ++i) {
+            N k = ops_[i].kind;
+            bool constant_returned = k == N::LoadConst && i + 2 == blk.last && ops_[i + 1].kind == N::Return;
+            if (k != N::Nop && k != N::Pop && !(k == N::Swap && ops_[i].arg == 2) && k != N::Jump && k != N::Return && !constant_returned)
+                return false;
         }
         return true;
     }
@@ -6378,6 +6417,85 @@ private:
             if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
             else break;
         return pos == end && exits <= count_open_withs();
+    }
+
+    // is_return_after_finally_copies where a copy branches (an `if` or an assert in a finally
+    // body): the copies laid out one after another from `block`, then the return. Only the copies
+    // reach their own blocks and the return's, so the tail belongs to the clause alone.
+    bool is_return_after_branching_copies(int block) const {
+        size_t i = skip_open_finally_copies(cfg_.block(block).first);
+        if (!i) return false;
+        std::vector<int> tail_blocks;
+        std::vector<const NeutralOp*> tail = straight_ops_from(i, &tail_blocks);
+        if (tail.empty() || tail.back()->kind != N::Return) return false;
+        if (tail.size() > 2 || (tail.size() == 2 && tail[0]->kind != N::LoadConst)) return false;
+        int last = tail_blocks.back();
+        for (int b = block + 1; b <= last; ++b)
+            for (int p : cfg_.block(b).preds)
+                if (p < block || p > last) return false;
+        return true;
+    }
+
+    // Where the jump after copies of finally bodies laid out from `block` goes (-1: no such
+    // copies, or other code reaches their blocks): `continue` or `break` inside try/finally.
+    int jump_after_finally_copies(int block) const {
+        if (cfg_.block(block).preds.size() != 1) return -1;
+        size_t i = skip_open_finally_copies(cfg_.block(block).first);
+        if (!i) return -1;
+        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+        if (i >= ops_.size() || ops_[i].kind != N::Jump) return -1;
+        int last = cfg_.block_of_op(i);
+        for (int b = block + 1; b <= last; ++b)
+            for (int p : cfg_.block(b).preds)
+                if (p < block || p > last) return -1;
+        return cfg_.block_at_offset(ops_[i].target);
+    }
+
+    // Past the copies of the finally bodies of open try statements from op `i`, innermost first
+    // (0: none there).
+    size_t skip_open_finally_copies(size_t i) const {
+        bool copied = false;
+        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
+        for (auto it = open.rbegin(); it != open.rend(); ++it) {
+            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
+            while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+            copied = skip_finally_copy(i, *it) || copied;
+        }
+        return copied && i < ops_.size() ? i : 0;
+    }
+
+    // Moves `i` past the compiler's copy of the finally body of try handler `handler` that starts
+    // there (false: none there). The handler holds the body between its PushExcInfo and the
+    // Reraise that ends it; the copy is the same ops, laid out the same way: each jump in it goes
+    // to the same place relative to the copy's start as the handler's does, inside the body or to
+    // its end (where the copy goes on and the handler re-raises).
+    bool skip_finally_copy(size_t& i, int handler) const {
+        size_t h = cfg_.block(handler).first;
+        if (ops_[h].kind != N::PushExcInfo) return false;
+        ++h;
+        auto relative_target = [&](size_t k, size_t from) -> int64_t {
+            int t = cfg_.block_at_offset(ops_[k].target);
+            return t < 0 ? -1 : int64_t(cfg_.block(t).first) - int64_t(from);
+        };
+        int64_t reach = 0;  // the farthest place a jump so far goes, relative to the start
+        for (size_t k = 0; h + k < ops_.size() && i + k < ops_.size() && k < 4096; ++k) {
+            const NeutralOp& f = ops_[h + k];
+            const NeutralOp& c = ops_[i + k];
+            if (f.kind == N::Reraise && int64_t(k) >= reach) {
+                if (k == 0) return false;  // (`finally: pass` copies nothing: is_return_after_finally_copies' case)
+                i += k;
+                return true;
+            }
+            if (f.target >= 0 || c.target >= 0) {
+                if (f.kind != c.kind || f.arg != c.arg || f.condition != c.condition || f.target < 0 || c.target < 0) return false;
+                int64_t to = relative_target(h + k, h);
+                if (to < 0 || to != relative_target(i + k, i)) return false;
+                reach = std::max(reach, to);
+                continue;
+            }
+            if (!same_op(f, c) || f.kind == N::PushExcInfo || f.kind == N::PopExcept) return false;
+        }
+        return false;
     }
 
     size_t count_open_withs() const {
