@@ -5509,9 +5509,36 @@ def run():
     return out
 """, "run()"),
 }
+# A copy that starts with a loop is reached from its own back edge too, and the compiler copies
+# a return or re-raise into the branches that reach it: the copy is matched path for path.
+HANDLER_SNIPPETS["clause_return_through_finally_loop"] = ("""
+def f(log, x, exc):
+    try:
+        log.append(exc(x))
+    except KeyError:
+        if x:
+            return ('k', x)
+    else:
+        log.append('else')
+    finally:
+        while len(log) < 3:
+            log.append('fin')
+
+def run():
+    out = []
+    def ok(x):
+        return x
+    def bad_key(x):
+        raise KeyError(x)
+    for x in (0, 1):
+        for exc in (ok, bad_key):
+            log = []
+            out.append((f(log, x, exc), log))
+    return out
+""", "run()")
 SNIPPETS.update(HANDLER_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_through_branching_finally", "clause_continue_through_finally_copy",
-                                          "clause_break_return_past_empty_finally")
+                                          "clause_break_return_past_empty_finally", "clause_return_through_finally_loop")
                    for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("finally_body_starting_with_loop", v) for v in ALL_VERSIONS}
 

@@ -5543,9 +5543,11 @@ private:
             // the return.)
             if (cfg_.block(next).preds.size() == 1 &&
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
-                 is_return_leaving_withs(next) || is_return_after_branching_copies(next)))
+                 is_return_leaving_withs(next)))
                 continue;
-            if (int to = loop && copies ? jump_after_finally_copies(next) : -1;
+            // (Copies that start with a loop are reached from their own back edge too.)
+            if (is_return_after_branching_copies(next, end)) continue;
+            if (int to = loop && copies ? jump_after_finally_copies(next, end) : -1;
                 to >= 0 && (to == loop->header || to == loop->break_to)) {
                 loop_targets.insert(to);
                 copies->insert(next);
@@ -6420,82 +6422,156 @@ private:
     }
 
     // is_return_after_finally_copies where a copy branches (an `if` or an assert in a finally
-    // body): the copies laid out one after another from `block`, then the return. Only the copies
-    // reach their own blocks and the return's, so the tail belongs to the clause alone.
-    bool is_return_after_branching_copies(int block) const {
-        size_t i = skip_open_finally_copies(cfg_.block(block).first);
-        if (!i) return false;
-        std::vector<int> tail_blocks;
-        std::vector<const NeutralOp*> tail = straight_ops_from(i, &tail_blocks);
-        if (tail.empty() || tail.back()->kind != N::Return) return false;
-        if (tail.size() > 2 || (tail.size() == 2 && tail[0]->kind != N::LoadConst)) return false;
-        int last = tail_blocks.back();
-        for (int b = block + 1; b <= last; ++b)
+    // body): the copies from `block`, then the return at each place they end (the compiler copies
+    // a return into the branches that jump to it). Only the clause's block `from` and the copies
+    // reach their own blocks and the returns', so the tail belongs to the clause alone.
+    bool is_return_after_branching_copies(int block, int from) const {
+        std::set<int> blocks = {block};
+        std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
+        if (ends.empty()) return false;
+        std::vector<const NeutralOp*> first;
+        for (size_t at : ends) {
+            std::vector<int> tail_blocks;
+            std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
+            if (tail.empty() || tail.back()->kind != N::Return) return false;
+            if (tail.size() > 2 || (tail.size() == 2 && tail[0]->kind != N::LoadConst)) return false;
+            if (first.empty()) first = tail;
+            else if (!same_ops(first, tail)) return false;
+            blocks.insert(tail_blocks.begin(), tail_blocks.end());
+        }
+        return reached_only_from_within(from, blocks);
+    }
+
+    // Where the jump after copies of finally bodies from `block` goes (-1: no such copies, or
+    // code other than the clause's block `from` reaches their blocks): `continue` or `break`
+    // inside try/finally.
+    int jump_after_finally_copies(int block, int from) const {
+        std::set<int> blocks = {block};
+        std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
+        if (ends.size() != 1) return -1;
+        size_t i = ends[0];
+        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+        if (i >= ops_.size() || ops_[i].kind != N::Jump) return -1;
+        blocks.insert(cfg_.block_of_op(i));
+        return reached_only_from_within(from, blocks) ? cfg_.block_at_offset(ops_[i].target) : -1;
+    }
+
+    // Whether every block of `blocks` is reached only from `blocks` and `from` (or from code that
+    // nothing reaches: a loop's jump back after a `break` that ends its body).
+    bool reached_only_from_within(int from, const std::set<int>& blocks) const {
+        for (int b : blocks)
             for (int p : cfg_.block(b).preds)
-                if (p < block || p > last) return false;
+                if (p != from && !blocks.count(p) && reachable_at_all(p)) return false;
         return true;
     }
 
-    // Where the jump after copies of finally bodies laid out from `block` goes (-1: no such
-    // copies, or other code reaches their blocks): `continue` or `break` inside try/finally.
-    int jump_after_finally_copies(int block) const {
-        if (cfg_.block(block).preds.size() != 1) return -1;
-        size_t i = skip_open_finally_copies(cfg_.block(block).first);
-        if (!i) return -1;
-        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
-        if (i >= ops_.size() || ops_[i].kind != N::Jump) return -1;
-        int last = cfg_.block_of_op(i);
-        for (int b = block + 1; b <= last; ++b)
-            for (int p : cfg_.block(b).preds)
-                if (p < block || p > last) return -1;
-        return cfg_.block_at_offset(ops_[i].target);
-    }
-
-    // Past the copies of the finally bodies of open try statements from op `i`, innermost first
-    // (0: none there).
-    size_t skip_open_finally_copies(size_t i) const {
+    // Where the copies of the finally bodies of open try statements from `block` (innermost
+    // first) end: the op after each copy's way out (empty: no copy there). Their blocks go into
+    // `blocks`.
+    std::vector<size_t> ends_of_open_finally_copies(int block, std::set<int>& blocks) const {
+        std::vector<size_t> at = {cfg_.block(block).first};
         bool copied = false;
         std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
         for (auto it = open.rbegin(); it != open.rend(); ++it) {
             if (handlers_.at(*it).kind != HandlerKind::Try) continue;
-            while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
-            copied = skip_finally_copy(i, *it) || copied;
+            std::vector<size_t> next;
+            std::set<int> seen = blocks;
+            size_t matched = 0;
+            for (size_t p : at) matched += finally_copy_ends(p, *it, next, seen);
+            if (matched == 0) continue;  // (no copy of this one: a try statement the way out does not leave)
+            if (matched != at.size()) return {};
+            std::sort(next.begin(), next.end());
+            next.erase(std::unique(next.begin(), next.end()), next.end());
+            at = std::move(next);
+            blocks = std::move(seen);
+            copied = true;
         }
-        return copied && i < ops_.size() ? i : 0;
+        return copied ? at : std::vector<size_t>{};
     }
 
-    // Moves `i` past the compiler's copy of the finally body of try handler `handler` that starts
-    // there (false: none there). The handler holds the body between its PushExcInfo and the
-    // Reraise that ends it; the copy is the same ops, laid out the same way: each jump in it goes
-    // to the same place relative to the copy's start as the handler's does, inside the body or to
-    // its end (where the copy goes on and the handler re-raises).
-    bool skip_finally_copy(size_t& i, int handler) const {
+    // The Reraise that ends the finally body laid out from op `h` (a try handler's, past its
+    // PushExcInfo): the first no jump before it goes past (0: none).
+    size_t finally_body_end(size_t h) const {
+        size_t reach = h;
+        for (size_t k = h; k < ops_.size() && k < h + 4096; ++k) {
+            if (ops_[k].kind == N::Reraise && k >= reach) return k;
+            if (ops_[k].target >= 0) {
+                int t = cfg_.block_at_offset(ops_[k].target);
+                if (t < 0) return 0;
+                reach = std::max(reach, cfg_.block(t).first);
+            }
+        }
+        return 0;
+    }
+
+    // Whether the compiler's copy of the finally body of try handler `handler` starts at op `i`:
+    // the body's ops, op for op, along the same paths (unconditional jumps, which the compiler
+    // threads or replaces by what they reach, aside). Adds the ops where the copy goes on (the
+    // places the handler's body reaches its re-raise) to `ends`, its blocks to `blocks`.
+    bool finally_copy_ends(size_t i, int handler, std::vector<size_t>& ends, std::set<int>& blocks) const {
         size_t h = cfg_.block(handler).first;
         if (ops_[h].kind != N::PushExcInfo) return false;
         ++h;
-        auto relative_target = [&](size_t k, size_t from) -> int64_t {
-            int t = cfg_.block_at_offset(ops_[k].target);
-            return t < 0 ? -1 : int64_t(cfg_.block(t).first) - int64_t(from);
-        };
-        int64_t reach = 0;  // the farthest place a jump so far goes, relative to the start
-        for (size_t k = 0; h + k < ops_.size() && i + k < ops_.size() && k < 4096; ++k) {
-            const NeutralOp& f = ops_[h + k];
-            const NeutralOp& c = ops_[i + k];
-            if (f.kind == N::Reraise && int64_t(k) >= reach) {
-                if (k == 0) return false;  // (`finally: pass` copies nothing: is_return_after_finally_copies' case)
-                i += k;
-                return true;
+        const size_t end = finally_body_end(h);
+        if (end <= h) return false;  // (`finally: pass` copies nothing: is_return_after_finally_copies' case)
+        constexpr size_t kNowhere = size_t(-1);
+        auto settle = [&](size_t k, bool copy) -> size_t {  // past Nops and unconditional jumps
+            for (int steps = 0; k < ops_.size() && steps < 64; ++steps) {
+                if (copy) blocks.insert(cfg_.block_of_op(k));
+                if (ops_[k].kind == N::Nop) {
+                    ++k;
+                } else if (ops_[k].kind == N::Jump) {
+                    int t = cfg_.block_at_offset(ops_[k].target);
+                    if (t < 0) return kNowhere;
+                    k = cfg_.block(t).first;
+                } else {
+                    return k;
+                }
             }
-            if (f.target >= 0 || c.target >= 0) {
-                if (f.kind != c.kind || f.arg != c.arg || f.condition != c.condition || f.target < 0 || c.target < 0) return false;
-                int64_t to = relative_target(h + k, h);
-                if (to < 0 || to != relative_target(i + k, i)) return false;
-                reach = std::max(reach, to);
+            return kNowhere;
+        };
+        auto target_op = [&](const NeutralOp& op) -> size_t {
+            int t = cfg_.block_at_offset(op.target);
+            return t < 0 ? kNowhere : cfg_.block(t).first;
+        };
+        std::map<size_t, size_t> copy_of;  // body op -> copy op
+        std::vector<std::pair<size_t, size_t>> work = {{h, i}};
+        while (!work.empty()) {
+            auto [f, c] = work.back();
+            work.pop_back();
+            if (f == kNowhere || c == kNowhere) return false;
+            f = settle(f, false);
+            // (The copy goes on where the body re-raises, at its end or at a copy of that re-raise
+            // the compiler put in a branch: a jump there is the copy's way out, not part of it.)
+            if (f < ops_.size() && f >= h && f <= end && ops_[f].kind == N::Reraise) {
+                while (c < ops_.size() && ops_[c].kind == N::Nop) blocks.insert(cfg_.block_of_op(c++));
+                if (c >= ops_.size()) return false;
+                blocks.insert(cfg_.block_of_op(c));
+                ends.push_back(c);
                 continue;
             }
-            if (!same_op(f, c) || f.kind == N::PushExcInfo || f.kind == N::PopExcept) return false;
+            c = settle(c, true);
+            if (f == kNowhere || c == kNowhere || f < h || f > end || f == c) return false;
+            if (auto it = copy_of.find(f); it != copy_of.end()) {
+                if (it->second != c) return false;
+                continue;
+            }
+            copy_of[f] = c;
+            const NeutralOp& body_op = ops_[f];
+            const NeutralOp& copy_op = ops_[c];
+            if (body_op.target >= 0 || copy_op.target >= 0) {
+                if (body_op.kind != copy_op.kind || body_op.arg != copy_op.arg || body_op.condition != copy_op.condition ||
+                    body_op.target < 0 || copy_op.target < 0)
+                    return false;
+                work.push_back({target_op(body_op), target_op(copy_op)});
+                work.push_back({f + 1, c + 1});
+                continue;
+            }
+            if (!same_op(body_op, copy_op) || body_op.kind == N::PushExcInfo || body_op.kind == N::PopExcept) return false;
+            if (body_op.kind == N::Return || body_op.kind == N::Raise || body_op.kind == N::Reraise) continue;
+            work.push_back({f + 1, c + 1});
         }
-        return false;
+        return true;
     }
 
     size_t count_open_withs() const {
