@@ -5678,11 +5678,11 @@ private:
             handler_body.pop_back();
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
             stack = std::move(body_stack);
-            return finish_finally(body, handler_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+            return finish_finally(body, handler_body, handler, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         }
         auto t = make_stmt(StmtKind::Try);
         t->body = body.empty() ? Body{make_stmt(StmtKind::Pass)} : body;
-        try_handler_[t.get()] = handler;
+        try_handler_[t.get()].push_back(handler);
         dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
         t->is_star = star;
@@ -6682,7 +6682,7 @@ private:
         return next;
     }
 
-    int finish_finally(Body& body, const Body& final_body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
+    int finish_finally(Body& body, const Body& final_body, int handler, bool body_flows, int exit, int stop, Body& out, Loop* loop,
                        std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
         StmtPtr t;
         if (body.size() == 1 && body[0]->kind == StmtKind::Try && body[0]->finalbody.empty() && !body[0]->handlers.empty()) {
@@ -6690,7 +6690,11 @@ private:
         } else {
             t = make_stmt(StmtKind::Try);
             t->body = std::move(body);
+            dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         }
+        // (A raise the finally handler does not cover is no part of the body either: printed there,
+        // the finally body would run once more before it.)
+        try_handler_[t.get()].push_back(handler);
         t->finalbody = final_body.empty() ? Body{make_stmt(StmtKind::Pass)} : final_body;
         strip_copies_of(t);
         Body& last_body = t->orelse.empty() ? t->body : t->orelse;
@@ -7268,10 +7272,12 @@ private:
         for (const StmtPtr& s : body) {
             if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
             if (auto h = try_handler_.find(s.get()); s->kind == StmtKind::Try && h != try_handler_.end()) {
-                int handler = h->second;
+                const std::vector<int>& handlers = h->second;
                 if (holds_any(s->body, [&](const Stmt& st) {
                         auto it = uncovered_raises_.find(&st);
-                        return it != uncovered_raises_.end() && std::find(it->second.begin(), it->second.end(), handler) != it->second.end();
+                        return it != uncovered_raises_.end() && std::any_of(it->second.begin(), it->second.end(), [&](int u) {
+                                   return std::find(handlers.begin(), handlers.end(), u) != handlers.end();
+                               });
                     }))
                     unsupported("a raise outside a try statement's protected range printed in its body");
             }
@@ -7679,7 +7685,7 @@ private:
     std::map<const Stmt*, const Expr*> late_exit_before_tail_;  // as exit_before_tail_, known from the flow graph only
     std::map<const Stmt*, std::vector<const Expr*>> with_statement_exits_;  // with statements finished -> their exits (merged ones' too)
     std::map<const Stmt*, std::vector<int>> uncovered_raises_;  // raises outside the range of open try statements' handlers -> those handlers
-    std::map<const Stmt*, int> try_handler_;       // try/except statements made -> their handler's block
+    std::map<const Stmt*, std::vector<int>> try_handler_;  // try statements made -> their handlers' blocks (except, finally)
     int with_exit_block_ = -1;                     // the block of the last __exit__(None, None, None) simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
