@@ -5512,8 +5512,12 @@ private:
     // A clause that holds a try statement of its own goes on from that statement's clauses too:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, const Loop* loop) const {
-        std::set<int> targets, loop_targets;
-        if (!clause_exits(handler, loop, targets, loop_targets)) unsupported("an except clause that ends in a branch");
+        std::set<int> targets, loop_targets, copies;
+        if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
+        // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
+        // the clauses go on somewhere else; where they go on nowhere else, the copies are where
+        // they go on, as before.)
+        if (targets.empty()) targets = copies;
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
@@ -5523,7 +5527,10 @@ private:
 
     // Where the except clauses of the handler at `handler` go after POP_EXCEPT: to `loop`'s header
     // or break target (`loop_targets`), or elsewhere (`targets`). False: a clause ends in a branch.
-    bool clause_exits(int handler, const Loop* loop, std::set<int>& targets, std::set<int>& loop_targets) const {
+    // (`copies`: where a clause leaves for `loop`'s header or break target through copies of
+    // finally bodies; those count among `loop_targets`.)
+    bool clause_exits(int handler, const Loop* loop, std::set<int>& targets, std::set<int>& loop_targets,
+                      std::set<int>* copies = nullptr) const {
         std::set<std::pair<int, int>> seen;
         std::vector<std::pair<int, int>> work = {{handler, 0}};
         while (!work.empty()) {
@@ -5544,9 +5551,22 @@ private:
                 for (int s : blk.succs) work.push_back({s, depth});
                 continue;
             }
-            const NeutralOp& last = ops_[blk.last - 1];
+            // A `return constant`, `break` or `continue` goes on in blocks the clause's falls into
+            // that nothing else reaches, split from it only where the handlers covering them change
+            // (an enclosing try/finally's range ends after POP_EXCEPT), holding only the unwinding
+            // (a for loop's iterator popped) and the return or jump: the same code as the one block
+            // the compiler writes without that try. (Not code: what runs after the clause's
+            // POP_EXCEPT and name unbinding is no part of the clause.)
+            int end = b;
+            while (!is_block_terminator(ops_[cfg_.block(end).last - 1].kind) && end + 1 < cfg_.size()) {
+                int n = end + 1;
+                if (cfg_.block(n).preds.size() != 1 || cfg_.block(n).handler == cfg_.block(end).handler || !only_unwinds(n))
+                    break;
+                end = n;
+            }
+            const NeutralOp& last = ops_[cfg_.block(end).last - 1];
             if (last.kind == N::Return || last.kind == N::Raise || last.kind == N::Reraise) continue;
-            int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : b + 1;
+            int next = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : end + 1;
             if (last.kind == N::JumpIf || last.kind == N::JumpIfOrPop || last.kind == N::ForIter) return false;
             if (depth > 0) {
                 work.push_back({next, depth - 1});
@@ -5562,7 +5582,28 @@ private:
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
                  is_return_leaving_withs(next)))
                 continue;
+            // (Copies that start with a loop are reached from their own back edge too.)
+            if (is_return_after_branching_copies(next, end)) continue;
+            if (int to = loop && copies ? jump_after_finally_copies(next, end) : -1;
+                to >= 0 && (to == loop->header || to == loop->break_to)) {
+                loop_targets.insert(to);
+                copies->insert(next);
+                continue;
+            }
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
+        }
+        return true;
+    }
+
+    // Whether `block` only pops values (a for loop's iterator below a returned value) and then
+    // returns a constant (or the value), jumps, or falls on.
+    bool only_unwinds(int block) const {
+        const Block& blk = cfg_.block(block);
+        for (size_t i = blk.first; i < blk.last; ++i) {
+            N k = ops_[i].kind;
+            bool constant_returned = k == N::LoadConst && i + 2 == blk.last && ops_[i + 1].kind == N::Return;
+            if (k != N::Nop && k != N::Pop && !(k == N::Swap && ops_[i].arg == 2) && k != N::Jump && k != N::Return && !constant_returned)
+                return false;
         }
         return true;
     }
@@ -5675,11 +5716,11 @@ private:
             fold_copied_tail(handler_body, print_module(Body{reraise}));
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
             stack = std::move(body_stack);
-            return finish_finally(body, handler_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+            return finish_finally(body, handler_body, handler, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         }
         auto t = make_stmt(StmtKind::Try);
         t->body = body.empty() ? Body{make_stmt(StmtKind::Pass)} : body;
-        try_handler_[t.get()] = handler;
+        try_handler_[t.get()].push_back(handler);
         dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
         t->is_star = star;
@@ -6418,6 +6459,159 @@ private:
         return pos == end && exits <= count_open_withs();
     }
 
+    // is_return_after_finally_copies where a copy branches (an `if` or an assert in a finally
+    // body): the copies from `block`, then the return at each place they end (the compiler copies
+    // a return into the branches that jump to it). Only the clause's block `from` and the copies
+    // reach their own blocks and the returns', so the tail belongs to the clause alone.
+    bool is_return_after_branching_copies(int block, int from) const {
+        std::set<int> blocks = {block};
+        std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
+        if (ends.empty()) return false;
+        std::vector<const NeutralOp*> first;
+        for (size_t at : ends) {
+            std::vector<int> tail_blocks;
+            std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
+            if (tail.empty() || tail.back()->kind != N::Return) return false;
+            if (tail.size() > 2 || (tail.size() == 2 && tail[0]->kind != N::LoadConst)) return false;
+            if (first.empty()) first = tail;
+            else if (!same_ops(first, tail)) return false;
+            blocks.insert(tail_blocks.begin(), tail_blocks.end());
+        }
+        return reached_only_from_within(from, blocks);
+    }
+
+    // Where the jump after copies of finally bodies from `block` goes (-1: no such copies, or
+    // code other than the clause's block `from` reaches their blocks): `continue` or `break`
+    // inside try/finally.
+    int jump_after_finally_copies(int block, int from) const {
+        std::set<int> blocks = {block};
+        std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
+        if (ends.size() != 1) return -1;
+        size_t i = ends[0];
+        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+        if (i >= ops_.size() || ops_[i].kind != N::Jump) return -1;
+        blocks.insert(cfg_.block_of_op(i));
+        return reached_only_from_within(from, blocks) ? cfg_.block_at_offset(ops_[i].target) : -1;
+    }
+
+    // Whether every block of `blocks` is reached only from `blocks` and `from` (or from code that
+    // nothing reaches: a loop's jump back after a `break` that ends its body).
+    bool reached_only_from_within(int from, const std::set<int>& blocks) const {
+        for (int b : blocks)
+            for (int p : cfg_.block(b).preds)
+                if (p != from && !blocks.count(p) && reachable_at_all(p)) return false;
+        return true;
+    }
+
+    // Where the copies of the finally bodies of open try statements from `block` (innermost
+    // first) end: the op after each copy's way out (empty: no copy there). Their blocks go into
+    // `blocks`.
+    std::vector<size_t> ends_of_open_finally_copies(int block, std::set<int>& blocks) const {
+        std::vector<size_t> at = {cfg_.block(block).first};
+        bool copied = false;
+        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
+        for (auto it = open.rbegin(); it != open.rend(); ++it) {
+            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
+            std::vector<size_t> next;
+            std::set<int> seen = blocks;
+            size_t matched = 0;
+            for (size_t p : at) matched += finally_copy_ends(p, *it, next, seen);
+            if (matched == 0) continue;  // (no copy of this one: a try statement the way out does not leave)
+            if (matched != at.size()) return {};
+            std::sort(next.begin(), next.end());
+            next.erase(std::unique(next.begin(), next.end()), next.end());
+            at = std::move(next);
+            blocks = std::move(seen);
+            copied = true;
+        }
+        return copied ? at : std::vector<size_t>{};
+    }
+
+    // The Reraise that ends the finally body laid out from op `h` (a try handler's, past its
+    // PushExcInfo): the first no jump before it goes past (0: none).
+    size_t finally_body_end(size_t h) const {
+        size_t reach = h;
+        for (size_t k = h; k < ops_.size() && k < h + 4096; ++k) {
+            if (ops_[k].kind == N::Reraise && k >= reach) return k;
+            if (ops_[k].target >= 0) {
+                int t = cfg_.block_at_offset(ops_[k].target);
+                if (t < 0) return 0;
+                reach = std::max(reach, cfg_.block(t).first);
+            }
+        }
+        return 0;
+    }
+
+    // Whether the compiler's copy of the finally body of try handler `handler` starts at op `i`:
+    // the body's ops, op for op, along the same paths (unconditional jumps, which the compiler
+    // threads or replaces by what they reach, aside). Adds the ops where the copy goes on (the
+    // places the handler's body reaches its re-raise) to `ends`, its blocks to `blocks`.
+    bool finally_copy_ends(size_t i, int handler, std::vector<size_t>& ends, std::set<int>& blocks) const {
+        size_t h = cfg_.block(handler).first;
+        if (ops_[h].kind != N::PushExcInfo) return false;
+        ++h;
+        const size_t end = finally_body_end(h);
+        if (end <= h) return false;  // (`finally: pass` copies nothing: is_return_after_finally_copies' case)
+        constexpr size_t kNowhere = size_t(-1);
+        auto settle = [&](size_t k, bool copy) -> size_t {  // past Nops and unconditional jumps
+            for (int steps = 0; k < ops_.size() && steps < 64; ++steps) {
+                if (copy) blocks.insert(cfg_.block_of_op(k));
+                if (ops_[k].kind == N::Nop) {
+                    ++k;
+                } else if (ops_[k].kind == N::Jump) {
+                    int t = cfg_.block_at_offset(ops_[k].target);
+                    if (t < 0) return kNowhere;
+                    k = cfg_.block(t).first;
+                } else {
+                    return k;
+                }
+            }
+            return kNowhere;
+        };
+        auto target_op = [&](const NeutralOp& op) -> size_t {
+            int t = cfg_.block_at_offset(op.target);
+            return t < 0 ? kNowhere : cfg_.block(t).first;
+        };
+        std::map<size_t, size_t> copy_of;  // body op -> copy op
+        std::vector<std::pair<size_t, size_t>> work = {{h, i}};
+        while (!work.empty()) {
+            auto [f, c] = work.back();
+            work.pop_back();
+            if (f == kNowhere || c == kNowhere) return false;
+            f = settle(f, false);
+            // (The copy goes on where the body re-raises, at its end or at a copy of that re-raise
+            // the compiler put in a branch: a jump there is the copy's way out, not part of it.)
+            if (f < ops_.size() && f >= h && f <= end && ops_[f].kind == N::Reraise) {
+                while (c < ops_.size() && ops_[c].kind == N::Nop) blocks.insert(cfg_.block_of_op(c++));
+                if (c >= ops_.size()) return false;
+                blocks.insert(cfg_.block_of_op(c));
+                ends.push_back(c);
+                continue;
+            }
+            c = settle(c, true);
+            if (f == kNowhere || c == kNowhere || f < h || f > end || f == c) return false;
+            if (auto it = copy_of.find(f); it != copy_of.end()) {
+                if (it->second != c) return false;
+                continue;
+            }
+            copy_of[f] = c;
+            const NeutralOp& body_op = ops_[f];
+            const NeutralOp& copy_op = ops_[c];
+            if (body_op.target >= 0 || copy_op.target >= 0) {
+                if (body_op.kind != copy_op.kind || body_op.arg != copy_op.arg || body_op.condition != copy_op.condition ||
+                    body_op.target < 0 || copy_op.target < 0)
+                    return false;
+                work.push_back({target_op(body_op), target_op(copy_op)});
+                work.push_back({f + 1, c + 1});
+                continue;
+            }
+            if (!same_op(body_op, copy_op) || body_op.kind == N::PushExcInfo || body_op.kind == N::PopExcept) return false;
+            if (body_op.kind == N::Return || body_op.kind == N::Raise || body_op.kind == N::Reraise) continue;
+            work.push_back({f + 1, c + 1});
+        }
+        return true;
+    }
+
     size_t count_open_withs() const {
         size_t n = 0;
         for (int h : open_handlers_) n += handlers_.at(h).kind == HandlerKind::With;
@@ -6526,7 +6720,7 @@ private:
         return next;
     }
 
-    int finish_finally(Body& body, const Body& final_body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
+    int finish_finally(Body& body, const Body& final_body, int handler, bool body_flows, int exit, int stop, Body& out, Loop* loop,
                        std::vector<ExprPtr>& stack, size_t normal_depth, size_t base) {
         StmtPtr t;
         if (body.size() == 1 && body[0]->kind == StmtKind::Try && body[0]->finalbody.empty() && !body[0]->handlers.empty()) {
@@ -6534,7 +6728,11 @@ private:
         } else {
             t = make_stmt(StmtKind::Try);
             t->body = std::move(body);
+            dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         }
+        // (A raise the finally handler does not cover is no part of the body either: printed there,
+        // the finally body would run once more before it.)
+        try_handler_[t.get()].push_back(handler);
         t->finalbody = final_body.empty() ? Body{make_stmt(StmtKind::Pass)} : final_body;
         strip_copies_of(t);
         Body& last_body = t->orelse.empty() ? t->body : t->orelse;
@@ -7206,10 +7404,12 @@ private:
         for (const StmtPtr& s : body) {
             if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) continue;
             if (auto h = try_handler_.find(s.get()); s->kind == StmtKind::Try && h != try_handler_.end()) {
-                int handler = h->second;
+                const std::vector<int>& handlers = h->second;
                 if (holds_any(s->body, [&](const Stmt& st) {
                         auto it = uncovered_raises_.find(&st);
-                        return it != uncovered_raises_.end() && std::find(it->second.begin(), it->second.end(), handler) != it->second.end();
+                        return it != uncovered_raises_.end() && std::any_of(it->second.begin(), it->second.end(), [&](int u) {
+                                   return std::find(handlers.begin(), handlers.end(), u) != handlers.end();
+                               });
                     }))
                     unsupported("a raise outside a try statement's protected range printed in its body");
             }
@@ -7617,7 +7817,7 @@ private:
     std::map<const Stmt*, const Expr*> late_exit_before_tail_;  // as exit_before_tail_, known from the flow graph only
     std::map<const Stmt*, std::vector<const Expr*>> with_statement_exits_;  // with statements finished -> their exits (merged ones' too)
     std::map<const Stmt*, std::vector<int>> uncovered_raises_;  // raises outside the range of open try statements' handlers -> those handlers
-    std::map<const Stmt*, int> try_handler_;       // try/except statements made -> their handler's block
+    std::map<const Stmt*, std::vector<int>> try_handler_;  // try statements made -> their handlers' blocks (except, finally)
     int with_exit_block_ = -1;                     // the block of the last __exit__(None, None, None) simulated
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the

@@ -261,11 +261,12 @@ private:
             // A body that never ends normally (every way returns, breaks or raises): its
             // END_FINALLY, which nothing reaches (normalize made it a RERAISE), follows its last
             // op, and with ways out of its own, the placeholder's POP_TOP follows that.
-            size_t last = seen.rbegin()->first;
-            bool at_end = last + 1 < ops_.size() && !is_target(ops_[last + 1].offset) &&
-                          (ops_[last + 1].kind == N::EndFinally || ops_[last + 1].kind == N::Reraise);
-            if (at_end && (body.exits.empty() || (last + 2 < ops_.size() && ops_[last + 2].kind == N::Pop)))
-                body.end = last + 1;
+            // (Code after the return, raise, break or continue that ends the body is dead but
+            // compiled all the same: it lies between the last op reached and the END_FINALLY.)
+            size_t last = seen.rbegin()->first, k = dead_code_end(last + 1);
+            bool at_end = k < ops_.size() && (k > last + 1 || !is_target(ops_[k].offset)) &&
+                          (ops_[k].kind == N::EndFinally || ops_[k].kind == N::Reraise);
+            if (at_end && (body.exits.empty() || (k + 1 < ops_.size() && ops_[k + 1].kind == N::Pop))) body.end = k;
         }
         if (body.end == kNone) return none;
         for (const auto& [i, depth] : seen)
@@ -274,6 +275,24 @@ private:
             if (std::find(body.exits.begin(), body.exits.end(), i) != body.exits.end()) return none;
         std::sort(body.exits.begin(), body.exits.end());
         return body;
+    }
+
+    // Past the dead code from op `from` up to the END_FINALLY after it: ops no jump from elsewhere
+    // reaches (nor that END_FINALLY), with no block or subroutine of their own (`from` itself
+    // when there is no such code).
+    size_t dead_code_end(size_t from) const {
+        size_t k = from;
+        while (k < ops_.size() && ops_[k].kind != N::EndFinally && ops_[k].kind != N::Reraise && !is_finally_marker(ops_[k].kind) &&
+               ops_[k].kind != N::SetupFinally && ops_[k].kind != N::SetupWith && ops_[k].kind != N::PopBlock)
+            ++k;
+        if (k == from || k >= ops_.size()) return from;
+        // (A jump inside the dead code, an assert's, may reach it; one from elsewhere may not.)
+        for (size_t j = 0; j < ops_.size(); ++j) {
+            if (j >= from && j < k) continue;
+            for (size_t d = from; d <= k; ++d)
+                if (ops_[j].target == int64_t(ops_[d].offset)) return from;
+        }
+        return k;
     }
 
     // `POP_FINALLY k; [ROT_TWO]; POP_TOP`, entered only at its first op.
@@ -376,6 +395,15 @@ private:
         return out;
     }
 
+    // The copy's first op takes the offset of `op`, which it replaces; the copy's own jumps to
+    // that op (the back edge of a loop that starts the finally body) go there too.
+    static void take_place_of(std::vector<NeutralOp>& copy, const NeutralOp& op) {
+        const int64_t was = copy.front().offset;
+        for (auto& c : copy)
+            if (c.target == was) c.target = op.offset;
+        copy.front().offset = op.offset;
+    }
+
     static bool falls_through(const std::vector<NeutralOp>& ops) {
         if (ops.empty()) return true;
         N k = ops.back().kind;
@@ -455,7 +483,7 @@ private:
                     copy.push_back(fresh(N::Jump, op));
                     copy.back().target = normal_exit;
                 }
-                copy.front().offset = op.offset;  // jumps to the BEGIN_FINALLY reach the copy
+                take_place_of(copy, op);  // jumps to the BEGIN_FINALLY reach the copy
                 out.insert(out.end(), copy.begin(), copy.end());
                 continue;
             }
@@ -466,7 +494,7 @@ private:
                 if (copy.empty()) {
                     copy.push_back(fresh(N::Nop, op));
                 }
-                copy.front().offset = op.offset;
+                take_place_of(copy, op);
                 out.insert(out.end(), copy.begin(), copy.end());
                 continue;
             }

@@ -76,6 +76,7 @@ public:
             translate(ins_[i_]);
         }
         if (traits_.block_stack) {
+            enter_handlers_before_first_instruction();
             inline_finally_subroutines(out_);
             assign_block_handlers(out_);
         }
@@ -89,6 +90,25 @@ public:
         unthread_short_circuits();
         share_short_circuit_exit_tails(out_);
         return std::move(out_);
+    }
+
+    // The PushExcInfo made at a handler (3.8-3.10) shares its offset with the handler's first
+    // instruction, and a jump there names the first op at the offset: but only the exception
+    // enters at the PushExcInfo, a jump (the back edge of a loop that starts a finally body)
+    // enters at the instruction. The PushExcInfo moves one byte earlier (no instruction starts at
+    // an odd offset), and the SETUP_* that install the handler name it there, as do 3.8's
+    // CALL_FINALLYs (the finally pass reads them as entering the handler's body).
+    void enter_handlers_before_first_instruction() {
+        std::set<int64_t> moved;
+        for (auto& op : out_)
+            if (op.kind == N::PushExcInfo && op.offset > 0) {
+                moved.insert(op.offset);
+                op.offset -= 1;
+            }
+        if (moved.empty()) return;
+        for (auto& op : out_)
+            if ((op.kind == N::SetupFinally || op.kind == N::SetupWith || op.kind == N::CallFinally) && moved.count(op.target))
+                op.target -= 1;
     }
 
     // An except* handler starts with PUSH_EXC_INFO, then the list of raised groups and a copy of
