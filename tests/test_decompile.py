@@ -5583,6 +5583,167 @@ def f_2(a, b, c):
 }
 
 
+# From random programs (tools/program_fuzz.py, seeds 7200-7229): blocks the structurer reached
+# twice. 3.11+ put a NOP for the line of a `try:` where a match statement ends, as they do for a
+# final `case _:`; a case body that jumps or falls there shows it is the end of the statement.
+REACHED_TWICE_MATCH_SNIPPETS = {
+    "match_then_try": ("""
+def f(a, log):
+    match a:
+        case 1:
+            log.append(1)
+        case [0, _]:
+            log.append(2)
+    try:
+        log.append(10 // a)
+    except Exception:
+        log.append('e')
+    return log
+
+def g(a, log):
+    match a:
+        case 1 | 2:
+            log.append(1)
+    try:
+        log.append(10 // a)
+    except (ZeroDivisionError, TypeError):
+        log.append('z')
+    return log
+
+def h(a, log):
+    match a:
+        case 1:
+            log.append(1)
+        case _:
+            try:
+                log.append(10 // a)
+            except Exception:
+                log.append('e')
+    return log
+
+def k(a, log):
+    match a:
+        case 1:
+            return 1
+        case 2:
+            return 2
+    try:
+        log.append(10 // a)
+    except Exception:
+        log.append('e')
+    return log
+
+def run():
+    return [fn(a, []) for fn in (f, g, h, k) for a in (0, 1, 2, [0, 5], 'x')]
+""", "run()"),
+}
+SNIPPETS.update(REACHED_TWICE_MATCH_SNIPPETS)
+NEEDS_310 |= set(REACHED_TWICE_MATCH_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in REACHED_TWICE_MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")}
+
+REACHED_TWICE_SNIPPETS = {
+    # 3.11 threads the repeated test's way out of a rotated while through the bare jump past the
+    # else that the test on top goes to: the place after the if is no copy of the loop's exit.
+    "while_chain_test_in_if": ("""
+def f(a, y, log):
+    if a:
+        while y < 4 and a < y <= 9:
+            log.append(y)
+            y += 1
+    else:
+        log.append('no')
+    return log
+
+def run():
+    return [f(a, y, []) for a in (0, 1, 2) for y in (0, 1, 2, 5)]
+""", "run()"),
+    # 3.8/3.9's peephole threads the end of the innermost if through the bare jump past the else of
+    # the middle if (the end of that else) and its else past it: both ways reach the same place.
+    "nested_if_else_shared_jump": ("""
+def f(a, b, c, log):
+    if a:
+        if b:
+            if c:
+                log.append(1)
+            else:
+                log.append(2)
+        else:
+            log.append(3)
+    else:
+        log.append(4)
+    return log
+
+def g(a, b, c, log):
+    if a:
+        if b:
+            log.append(0)
+        elif c:
+            if a > 1:
+                log.append(1)
+            else:
+                log.append(2)
+        else:
+            log.append(3)
+    else:
+        log.append(4)
+    return log
+
+def run():
+    return [h(a, b, c, []) for h in (f, g) for a in (0, 1, 2) for b in (0, 1) for c in (0, 1)]
+""", "run()"),
+    # ...and where jumps need EXTENDED_ARG (offsets past 255) it leaves the end of an inner if/elif
+    # chain a lone jump past the else around it, where the chain's last test jumps past it: the
+    # else of that test starts where the chain's end goes.
+    "elif_chain_long_shared_jump": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('in')
+    def __exit__(self, *exc):
+        self.log.append('out')
+
+def h(a, b, c, log):
+    log.append(a + 0)
+    log.append(a + 1)
+    log.append(a + 2)
+    log.append(a + 3)
+    log.append(a + 4)
+    log.append(a + 5)
+    log.append(a + 6)
+    log.append(a + 7)
+    log.append(a + 8)
+    log.append(a + 9)
+    log.append(a + 10)
+    log.append(a + 11)
+    if a == 1:
+        log.append(0)
+    elif a == 2:
+        with CM(log):
+            log.append(1)
+    elif b == 1:
+        with CM(log):
+            log.append(2)
+    elif c in (b, 5):
+        if b == 2 or c == 3:
+            log.append(3)
+        elif b == 3:
+            log.append(4)
+        elif b == a:
+            assert c >= a, log
+            log.append(5)
+    else:
+        log.append(6)
+    return log
+
+def run():
+    return [h(a, b, c, []) for a in (1, 2, 3) for b in (1, 2, 3) for c in (1, 3, 5)]
+""", "run()"),
+}
+SNIPPETS.update(REACHED_TWICE_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in REACHED_TWICE_SNIPPETS for v in ALL_VERSIONS}
+
+
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):
     exe = interpreter(version)
