@@ -5636,6 +5636,57 @@ def k(a, log):
 def run():
     return [fn(a, []) for fn in (f, g, h, k) for a in (0, 1, 2, [0, 5], 'x')]
 """, "run()"),
+    # 3.10/3.11 lay out the handlers of a try statement ending a case body after the body's jump
+    # past the other cases: that jump is the end of the body.
+    "match_case_ends_in_try": ("""
+def f(a, log):
+    match a:
+        case [0, _]:
+            try:
+                log.append(1)
+            finally:
+                log.append(2)
+        case _:
+            log.append(3)
+    log.append(4)
+    return log
+
+def g(a, log):
+    match a:
+        case 1:
+            log.append(0)
+        case [0, _]:
+            try:
+                log.append(10 // a[1])
+            except ZeroDivisionError:
+                log.append('z')
+        case _:
+            log.append(3)
+    log.append(4)
+    return log
+
+def run():
+    return [h(a, []) for h in (f, g) for a in (1, 2, [0, 0], [0, 5])]
+""", "run()"),
+    # A final `case _: break` in a rotated while (3.11): the failure goes to the NOP for its line
+    # and the jump after it, which is the body, not more of the failure's way out.
+    "match_default_break": ("""
+def f(a, log):
+    while a:
+        match a:
+            case [p, q]:
+                log.append(p)
+                a = q
+            case int(n) if n > 0:
+                log.append(n)
+                a = n - 1
+            case _:
+                break
+    return log
+
+def run():
+    return [f(a, []) for a in (0, 3, [1, 2], [1, [2, 0]], 'x')]
+""", "run()"),
 }
 SNIPPETS.update(REACHED_TWICE_MATCH_SNIPPETS)
 NEEDS_310 |= set(REACHED_TWICE_MATCH_SNIPPETS)

@@ -3984,6 +3984,10 @@ private:
             size_t failure = after != shape.consumed.end() ? *after : c.fail >= 0 ? size_t(c.fail) : ops_.size();
             if (i + 1 == shape.cases.size() && c.fail >= 0) failure = std::min(failure, size_t(c.fail));
             if (failure == 0 || failure > ops_.size()) continue;
+            // (3.10+ lay out the handlers of a try statement that ends the body after the body's
+            // jump past the other cases: code entered on an exception only.)
+            for (int k = cfg_.block_of_op(failure - 1); k > 0 && cfg_.block(k).preds.empty() && cfg_.block(k).first > c.pattern_end; --k)
+                failure = cfg_.block(k).first;
             const NeutralOp& last = ops_[failure - 1];
             if (last.kind != N::Jump || failure - 1 < c.pattern_end) continue;
             int t = cfg_.block_at_offset(last.target);

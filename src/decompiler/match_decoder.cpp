@@ -237,7 +237,9 @@ private:
         size_t t = index_at(target);
         int64_t arrived = target;
         for (int steps = 0; steps < 256 && t < ops_.size(); ++steps) {
-            if (ops_[t].kind == N::Jump) {
+            // (Not a jump after a dropped instruction once nothing is left to pop: that is the NOP
+            // for the line of a final `case _:` whose body is the jump, a `break` or `continue`.)
+            if (ops_[t].kind == N::Jump && !(pops == 0 && int64_t(ops_[t].offset) != arrived)) {
                 consumed_.insert(t);
                 arrived = ops_[t].target;
                 t = index_at(arrived);
