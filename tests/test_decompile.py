@@ -5794,6 +5794,55 @@ def run():
 SNIPPETS.update(REACHED_TWICE_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in REACHED_TWICE_SNIPPETS for v in ALL_VERSIONS}
 
+# Where a lone jump's way is not the end of the region it ends (stdlib: platform.win32_ver,
+# zipfile.ZipFile.__init__): the end itself is one of the lone jumps passed (the inner try's jump
+# to the outer try's exit, 3.8/3.9), or the jump leaves a loop (a `break` after a try statement
+# in a loop in an if, 3.11), whatever end the region inside the loop was given.
+LONE_JUMP_LIMIT_SNIPPETS = {
+    "nested_try_import_else": ("""
+def f(ptype):
+    try:
+        try:
+            import winreg
+        except ImportError:
+            import _winreg as winreg
+    except ImportError:
+        pass
+    else:
+        try:
+            ptype = winreg.__name__
+        except OSError:
+            pass
+    return ptype
+
+def run():
+    return [f('x'), f('y')]
+""", "run()"),
+    "break_after_try_in_if": ("""
+def g(file, modes, modeDict):
+    if isinstance(file, str):
+        filemode = modes
+        while True:
+            try:
+                fp = [file, filemode, 10 // len(filemode)]
+            except ZeroDivisionError:
+                if filemode in modeDict:
+                    filemode = modeDict[filemode]
+                    continue
+                raise
+            break
+    else:
+        fp = file
+    return fp
+
+def run():
+    return [g(a, m, {'': 'r', 'r': 'rb'}) for a in ('f', 3) for m in ('', 'r')]
+""", "run()"),
+}
+SNIPPETS.update(LONE_JUMP_LIMIT_SNIPPETS)
+EQUIVALENT_NOW |= {(n, v) for n in ("nested_try_import_else",) for v in ("3.8", "3.9", "3.11")}
+EQUIVALENT_NOW |= {("break_after_try_in_if", "3.11")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

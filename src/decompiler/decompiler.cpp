@@ -3630,10 +3630,13 @@ private:
             // Flow that goes where the end of the region goes, through lone jumps only, has reached
             // the end: 3.8/3.9's peephole threads some jumps to the end of an inner if through the
             // lone jump past the else of the if around it and others past it, so the two meet at
-            // that jump or after it. (The lone jumps passed hold no code. Not backward: a region at
-            // a loop's header ends at the jump back there.)
-            if (stop >= 0 && b != stop && through_jumps(stop) >= stop && through_jumps(b) == through_jumps(stop)) {
-                for (int k = b, steps = 0; k >= 0 && k != through_jumps(stop) && steps < 16; k = through_jumps_once(k), ++steps) emitted_[k] = true;
+            // that jump or after it. (The lone jumps passed before the end hold no code. Not
+            // backward: a region at a loop's header ends at the jump back there. Not out of the
+            // loop: that is a `break`, whatever end the region was given.)
+            if (stop >= 0 && b != stop && through_jumps(stop) >= stop && through_jumps(b) == through_jumps(stop) &&
+                (!loop || loop->blocks.count(through_jumps(stop)))) {
+                for (int k = b, steps = 0; k >= 0 && k != stop && k != through_jumps(stop) && steps < 16; k = through_jumps_once(k), ++steps)
+                    emitted_[k] = true;
                 return true;
             }
             // A loop that starts the body of a rotated `while` shares its first block, where both
