@@ -5687,6 +5687,59 @@ def f(a, log):
 def run():
     return [f(a, []) for a in (0, 3, [1, 2], [1, [2, 0]], 'x')]
 """, "run()"),
+    # ...but a jump after the failure's POP_TOP that needs EXTENDED_ARG (dropped too) is still the
+    # failure's way to a far `case _` body.
+    "match_or_far_default": ("""
+def f(a, log):
+    match a:
+        case 1 | 2:
+            log.append(a + 0)
+            log.append(a + 1)
+            log.append(a + 2)
+            log.append(a + 3)
+            log.append(a + 4)
+            log.append(a + 5)
+            log.append(a + 6)
+            log.append(a + 7)
+            log.append(a + 8)
+            log.append(a + 9)
+            log.append(a + 10)
+            log.append(a + 11)
+            log.append(a + 12)
+            log.append(a + 13)
+            log.append(a + 14)
+            log.append(a + 15)
+            log.append(a + 16)
+            log.append(a + 17)
+            log.append(a + 18)
+            log.append(a + 19)
+            log.append(a + 20)
+            log.append(a + 21)
+            log.append(a + 22)
+            log.append(a + 23)
+            log.append(a + 24)
+            log.append(a + 25)
+            log.append(a + 26)
+            log.append(a + 27)
+            log.append(a + 28)
+            log.append(a + 29)
+            log.append(a + 30)
+            log.append(a + 31)
+            log.append(a + 32)
+            log.append(a + 33)
+            log.append(a + 34)
+            log.append(a + 35)
+            log.append(a + 36)
+            log.append(a + 37)
+            log.append(a + 38)
+            log.append(a + 39)
+        case _:
+            log.append('other')
+    return log
+
+def run():
+    return [f(a, []) for a in (1, 3)]
+""", "run()"),
 }
 SNIPPETS.update(REACHED_TWICE_MATCH_SNIPPETS)
 NEEDS_310 |= set(REACHED_TWICE_MATCH_SNIPPETS)
