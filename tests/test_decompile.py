@@ -5886,6 +5886,320 @@ def f_2(a, b, c):
 }
 
 
+# From random programs (tools/program_fuzz.py, seeds 7200-7229): blocks the structurer reached
+# twice. 3.11+ put a NOP for the line of a `try:` where a match statement ends, as they do for a
+# final `case _:`; a case body that jumps or falls there shows it is the end of the statement.
+REACHED_TWICE_MATCH_SNIPPETS = {
+    "match_then_try": ("""
+def f(a, log):
+    match a:
+        case 1:
+            log.append(1)
+        case [0, _]:
+            log.append(2)
+    try:
+        log.append(10 // a)
+    except Exception:
+        log.append('e')
+    return log
+
+def g(a, log):
+    match a:
+        case 1 | 2:
+            log.append(1)
+    try:
+        log.append(10 // a)
+    except (ZeroDivisionError, TypeError):
+        log.append('z')
+    return log
+
+def h(a, log):
+    match a:
+        case 1:
+            log.append(1)
+        case _:
+            try:
+                log.append(10 // a)
+            except Exception:
+                log.append('e')
+    return log
+
+def k(a, log):
+    match a:
+        case 1:
+            return 1
+        case 2:
+            return 2
+    try:
+        log.append(10 // a)
+    except Exception:
+        log.append('e')
+    return log
+
+def run():
+    return [fn(a, []) for fn in (f, g, h, k) for a in (0, 1, 2, [0, 5], 'x')]
+""", "run()"),
+    # 3.10/3.11 lay out the handlers of a try statement ending a case body after the body's jump
+    # past the other cases: that jump is the end of the body.
+    "match_case_ends_in_try": ("""
+def f(a, log):
+    match a:
+        case [0, _]:
+            try:
+                log.append(1)
+            finally:
+                log.append(2)
+        case _:
+            log.append(3)
+    log.append(4)
+    return log
+
+def g(a, log):
+    match a:
+        case 1:
+            log.append(0)
+        case [0, _]:
+            try:
+                log.append(10 // a[1])
+            except ZeroDivisionError:
+                log.append('z')
+        case _:
+            log.append(3)
+    log.append(4)
+    return log
+
+def run():
+    return [h(a, []) for h in (f, g) for a in (1, 2, [0, 0], [0, 5])]
+""", "run()"),
+    # A final `case _: break` in a rotated while (3.11): the failure goes to the NOP for its line
+    # and the jump after it, which is the body, not more of the failure's way out.
+    "match_default_break": ("""
+def f(a, log):
+    while a:
+        match a:
+            case [p, q]:
+                log.append(p)
+                a = q
+            case int(n) if n > 0:
+                log.append(n)
+                a = n - 1
+            case _:
+                break
+    return log
+
+def run():
+    return [f(a, []) for a in (0, 3, [1, 2], [1, [2, 0]], 'x')]
+""", "run()"),
+    # ...but a jump after the failure's POP_TOP that needs EXTENDED_ARG (dropped too) is still the
+    # failure's way to a far `case _` body.
+    "match_or_far_default": ("""
+def f(a, log):
+    match a:
+        case 1 | 2:
+            log.append(a + 0)
+            log.append(a + 1)
+            log.append(a + 2)
+            log.append(a + 3)
+            log.append(a + 4)
+            log.append(a + 5)
+            log.append(a + 6)
+            log.append(a + 7)
+            log.append(a + 8)
+            log.append(a + 9)
+            log.append(a + 10)
+            log.append(a + 11)
+            log.append(a + 12)
+            log.append(a + 13)
+            log.append(a + 14)
+            log.append(a + 15)
+            log.append(a + 16)
+            log.append(a + 17)
+            log.append(a + 18)
+            log.append(a + 19)
+            log.append(a + 20)
+            log.append(a + 21)
+            log.append(a + 22)
+            log.append(a + 23)
+            log.append(a + 24)
+            log.append(a + 25)
+            log.append(a + 26)
+            log.append(a + 27)
+            log.append(a + 28)
+            log.append(a + 29)
+            log.append(a + 30)
+            log.append(a + 31)
+            log.append(a + 32)
+            log.append(a + 33)
+            log.append(a + 34)
+            log.append(a + 35)
+            log.append(a + 36)
+            log.append(a + 37)
+            log.append(a + 38)
+            log.append(a + 39)
+        case _:
+            log.append('other')
+    return log
+
+def run():
+    return [f(a, []) for a in (1, 3)]
+""", "run()"),
+}
+SNIPPETS.update(REACHED_TWICE_MATCH_SNIPPETS)
+NEEDS_310 |= set(REACHED_TWICE_MATCH_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in REACHED_TWICE_MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")}
+
+REACHED_TWICE_SNIPPETS = {
+    # 3.11 threads the repeated test's way out of a rotated while through the bare jump past the
+    # else that the test on top goes to: the place after the if is no copy of the loop's exit.
+    "while_chain_test_in_if": ("""
+def f(a, y, log):
+    if a:
+        while y < 4 and a < y <= 9:
+            log.append(y)
+            y += 1
+    else:
+        log.append('no')
+    return log
+
+def run():
+    return [f(a, y, []) for a in (0, 1, 2) for y in (0, 1, 2, 5)]
+""", "run()"),
+    # 3.8/3.9's peephole threads the end of the innermost if through the bare jump past the else of
+    # the middle if (the end of that else) and its else past it: both ways reach the same place.
+    "nested_if_else_shared_jump": ("""
+def f(a, b, c, log):
+    if a:
+        if b:
+            if c:
+                log.append(1)
+            else:
+                log.append(2)
+        else:
+            log.append(3)
+    else:
+        log.append(4)
+    return log
+
+def g(a, b, c, log):
+    if a:
+        if b:
+            log.append(0)
+        elif c:
+            if a > 1:
+                log.append(1)
+            else:
+                log.append(2)
+        else:
+            log.append(3)
+    else:
+        log.append(4)
+    return log
+
+def run():
+    return [h(a, b, c, []) for h in (f, g) for a in (0, 1, 2) for b in (0, 1) for c in (0, 1)]
+""", "run()"),
+    # ...and where jumps need EXTENDED_ARG (offsets past 255) it leaves the end of an inner if/elif
+    # chain a lone jump past the else around it, where the chain's last test jumps past it: the
+    # else of that test starts where the chain's end goes.
+    "elif_chain_long_shared_jump": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('in')
+    def __exit__(self, *exc):
+        self.log.append('out')
+
+def h(a, b, c, log):
+    log.append(a + 0)
+    log.append(a + 1)
+    log.append(a + 2)
+    log.append(a + 3)
+    log.append(a + 4)
+    log.append(a + 5)
+    log.append(a + 6)
+    log.append(a + 7)
+    log.append(a + 8)
+    log.append(a + 9)
+    log.append(a + 10)
+    log.append(a + 11)
+    if a == 1:
+        log.append(0)
+    elif a == 2:
+        with CM(log):
+            log.append(1)
+    elif b == 1:
+        with CM(log):
+            log.append(2)
+    elif c in (b, 5):
+        if b == 2 or c == 3:
+            log.append(3)
+        elif b == 3:
+            log.append(4)
+        elif b == a:
+            assert c >= a, log
+            log.append(5)
+    else:
+        log.append(6)
+    return log
+
+def run():
+    return [h(a, b, c, []) for a in (1, 2, 3) for b in (1, 2, 3) for c in (1, 3, 5)]
+""", "run()"),
+}
+SNIPPETS.update(REACHED_TWICE_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in REACHED_TWICE_SNIPPETS for v in ALL_VERSIONS}
+
+# Where a lone jump's way is not the end of the region it ends (stdlib: platform.win32_ver,
+# zipfile.ZipFile.__init__): the end itself is one of the lone jumps passed (the inner try's jump
+# to the outer try's exit, 3.8/3.9), or the jump leaves a loop (a `break` after a try statement
+# in a loop in an if, 3.11), whatever end the region inside the loop was given.
+LONE_JUMP_LIMIT_SNIPPETS = {
+    "nested_try_import_else": ("""
+def f(ptype):
+    try:
+        try:
+            import winreg
+        except ImportError:
+            import _winreg as winreg
+    except ImportError:
+        pass
+    else:
+        try:
+            ptype = winreg.__name__
+        except OSError:
+            pass
+    return ptype
+
+def run():
+    return [f('x'), f('y')]
+""", "run()"),
+    "break_after_try_in_if": ("""
+def g(file, modes, modeDict):
+    if isinstance(file, str):
+        filemode = modes
+        while True:
+            try:
+                fp = [file, filemode, 10 // len(filemode)]
+            except ZeroDivisionError:
+                if filemode in modeDict:
+                    filemode = modeDict[filemode]
+                    continue
+                raise
+            break
+    else:
+        fp = file
+    return fp
+
+def run():
+    return [g(a, m, {'': 'r', 'r': 'rb'}) for a in ('f', 3) for m in ('', 'r')]
+""", "run()"),
+}
+SNIPPETS.update(LONE_JUMP_LIMIT_SNIPPETS)
+EQUIVALENT_NOW |= {(n, v) for n in ("nested_try_import_else",) for v in ("3.8", "3.9", "3.11")}
+EQUIVALENT_NOW |= {("break_after_try_in_if", "3.11")}
+
+
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):
     exe = interpreter(version)

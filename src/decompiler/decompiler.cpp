@@ -3627,6 +3627,18 @@ private:
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
+            // Flow that goes where the end of the region goes, through lone jumps only, has reached
+            // the end: 3.8/3.9's peephole threads some jumps to the end of an inner if through the
+            // lone jump past the else of the if around it and others past it, so the two meet at
+            // that jump or after it. (The lone jumps passed before the end hold no code. Not
+            // backward: a region at a loop's header ends at the jump back there. Not out of the
+            // loop: that is a `break`, whatever end the region was given.)
+            if (stop >= 0 && b != stop && through_jumps(stop) >= stop && through_jumps(b) == through_jumps(stop) &&
+                (!loop || loop->blocks.count(through_jumps(stop)))) {
+                for (int k = b, steps = 0; k >= 0 && k != stop && k != through_jumps(stop) && steps < 16; k = through_jumps_once(k), ++steps)
+                    emitted_[k] = true;
+                return true;
+            }
             // A loop that starts the body of a rotated `while` shares its first block, where both
             // jump back: the inner one's jump back is the last one before the outer one's.
             // (Before the repeated test, whose blocks may jump back there too.)
@@ -3953,6 +3965,17 @@ private:
         return b;
     }
 
+    // Whether a case body falls into block `b` (the last body, ending without the jump past a
+    // `case _` body that any other layout needs), rather than only pattern code going there.
+    bool body_falls_into(const MatchShape& shape, int b) const {
+        if (b <= 0) return false;
+        const Block& prev = cfg_.block(b - 1);
+        if (is_block_terminator(ops_[prev.last - 1].kind)) return false;
+        for (size_t i = prev.first; i < prev.last; ++i)
+            if (!shape.consumed.count(i)) return true;
+        return false;
+    }
+
     // Where the match statement ends: after a `case _` body when the cases' bodies jump past the
     // code where the last case's failure goes on, else there (or, when no case can fail, where the
     // bodies jump to).
@@ -3964,6 +3987,10 @@ private:
             size_t failure = after != shape.consumed.end() ? *after : c.fail >= 0 ? size_t(c.fail) : ops_.size();
             if (i + 1 == shape.cases.size() && c.fail >= 0) failure = std::min(failure, size_t(c.fail));
             if (failure == 0 || failure > ops_.size()) continue;
+            // (3.10+ lay out the handlers of a try statement that ends the body after the body's
+            // jump past the other cases: code entered on an exception only.)
+            for (int k = cfg_.block_of_op(failure - 1); k > 0 && cfg_.block(k).preds.empty() && cfg_.block(k).first > c.pattern_end; --k)
+                failure = cfg_.block(k).first;
             const NeutralOp& last = ops_[failure - 1];
             if (last.kind != N::Jump || failure - 1 < c.pattern_end) continue;
             int t = cfg_.block_at_offset(last.target);
@@ -3977,7 +4004,11 @@ private:
             int end = fail_block;
             for (int t : targets)
                 if (t > fail_block) end = std::max(end, t);
-            if (end == fail_block && last.default_marker && is_nop_at(last.dropped_at)) {
+            // (Not where a body goes on to the failure, by a jump or by falling into it: a `case _`
+            // body is reached from the failure only, so that is where the statement ends, and the
+            // NOP there is the line of the next statement, a `try:` on 3.11+.)
+            if (end == fail_block && !targets.count(fail_block) && !body_falls_into(shape, fail_block) &&
+                last.default_marker && is_nop_at(last.dropped_at)) {
                 // A `case _` whose end nothing shows (every other body leaves): its body goes on to
                 // the end of the enclosing region.
                 // (Not where the flow from the failure meets first: that may be inside the body,
@@ -4836,8 +4867,10 @@ private:
     bool copies_exit(int copy, int exit, std::vector<int>& blocks) const {
         if (copy < 0 || copy == exit || cfg_.block(copy).preds.size() != 1) return false;
         if (!same_ops(straight_ops(copy), straight_ops(exit))) return false;
-        // (A jump to `exit` itself (3.11) is the way out, not a copy: `exit` is not one of its blocks.)
-        for (int k = copy; k >= 0 && k != exit; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
+        // (A jump to `exit` itself (3.11) is the way out, not a copy: `exit` is not one of its blocks.
+        // Nor is where a bare jump `exit` goes: 3.11 threads the repeated test's way out through it.)
+        int dest = through_jumps(exit);
+        for (int k = copy; k >= 0 && k != exit && (k == copy || k != dest); k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
             blocks.push_back(k);
             if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
         }
@@ -6651,6 +6684,11 @@ private:
             block = cfg_.block_at_offset(ops_[blk.first].target);
         }
         return block;
+    }
+
+    // Where the lone jump `block` goes (`block` itself when it is none).
+    int through_jumps_once(int block) const {
+        return is_lone_jump(block) ? cfg_.block_at_offset(ops_[cfg_.block(block).first].target) : block;
     }
 
     int finish_with(const ExprPtr& entered, Body& body, bool body_flows, int exit, int stop, Body& out, Loop* loop,

@@ -231,13 +231,22 @@ private:
         return size_t(it - ops_.begin());
     }
 
+    // Whether jump `j` may need an EXTENDED_ARG (an argument past 255 code units, relative or absolute).
+    static bool may_be_extended(const NeutralOp& j) {
+        int64_t distance = j.target > int64_t(j.offset) ? j.target - int64_t(j.offset) : int64_t(j.offset) - j.target;
+        return distance / 2 >= 255 || j.target / 2 >= 255;
+    }
+
     // Follows a failed test's target through the POP_TOPs (and jumps) of the failure labels: it
     // must pop `pops` values; `cont` is where it goes on.
     bool walk_failure(int64_t target, size_t pops, size_t& cont, bool* dropped = nullptr, int64_t* dropped_at = nullptr) {
         size_t t = index_at(target);
         int64_t arrived = target;
         for (int steps = 0; steps < 256 && t < ops_.size(); ++steps) {
-            if (ops_[t].kind == N::Jump) {
+            // (Not a jump after a dropped instruction once nothing is left to pop, unless that may be
+            // the jump's own EXTENDED_ARG: it is the NOP for the line of a final `case _:` whose
+            // body is the jump, a `break` or `continue`.)
+            if (ops_[t].kind == N::Jump && !(pops == 0 && int64_t(ops_[t].offset) != arrived && !may_be_extended(ops_[t]))) {
                 consumed_.insert(t);
                 arrived = ops_[t].target;
                 t = index_at(arrived);
