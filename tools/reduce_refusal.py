@@ -30,11 +30,13 @@ import program_fuzz  # noqa: E402  (the prelude and the runner of the fuzzer)
 
 
 def interpreter(version: str) -> str:
-    root = subprocess.run(["pyenv", "root"], capture_output=True, text=True).stdout.strip()
-    for entry in sorted(os.listdir(os.path.join(root, "versions"))):
-        if entry == version or entry.startswith(version + "."):
-            return os.path.join(root, "versions", entry, "bin", "python")
-    raise SystemExit("no interpreter for %s" % version)
+    # The same lookup as program_fuzz.py and `uncompile verify` (UNCOMPILE_PYTHON_X_Y, PATH, pyenv).
+    from uncompile.errors import RecompileError
+    from uncompile.verify import find_interpreter
+    try:
+        return find_interpreter(version)
+    except RecompileError as e:
+        raise SystemExit(str(e))
 
 
 class Oracle:
