@@ -5447,18 +5447,18 @@ private:
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With) {
             if (int after = suppressed_continuation(handler); after >= 0)
                 for (int e : exits)
                     if (straight_path_reaches(e, after)) return e;
-        // ...but where no way out goes on (each is the path of a `return` in the body), one only
-        // where a nested with statement goes on after its __exit__ suppressed the exception (3.11+
-        // handlers: PUSH_EXC_INFO ... POP_EXCEPT) is the normal exit: nested withs whose body
-        // returns, the outer's clean-up copied there and then a jump to the code after the
-        // statement, which other code reaches too (not a copy of a `return` of its own).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With)
+            // ...but where no way out goes on (each is the path of a `return` in the body), one
+            // only where a nested with statement goes on after its __exit__ suppressed the exception
+            // (3.11+ handlers: PUSH_EXC_INFO ... POP_EXCEPT) is the normal exit: nested withs whose
+            // body returns, the outer's clean-up copied there and then a jump to the code after the
+            // statement, which other code reaches too (not a copy of a `return` of its own).
             for (int e : body_exits(start, handler, uncovered, true))
                 if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
+        }
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
@@ -5490,12 +5490,16 @@ private:
                 else exits.insert(s);
             }
             if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
-                (handlers_.at(blk.handler).kind == HandlerKind::Try ||
-                 (through_withs && handlers_.at(blk.handler).kind == HandlerKind::With &&
-                  ops_[cfg_.block(blk.handler).first].kind == N::PushExcInfo)))
+                (handlers_.at(blk.handler).kind == HandlerKind::Try || (through_withs && is_exc_info_with_handler(blk.handler))))
                 work.push_back(blk.handler);
         }
         return exits;
+    }
+
+    // Whether `h` is a with statement's handler shaped like an except clause (3.11+: PUSH_EXC_INFO
+    // ... POP_EXCEPT), whose way on after __exit__ suppressed an exception the walks can follow.
+    bool is_exc_info_with_handler(int h) const {
+        return handlers_.at(h).kind == HandlerKind::With && ops_[cfg_.block(h).first].kind == N::PushExcInfo;
     }
 
     // Where a with statement's handler goes on after __exit__ suppressed the exception: the first
@@ -5573,9 +5577,8 @@ private:
             const Block& blk = cfg_.block(b);
             // (And a with statement's handler (3.11+: PUSH_EXC_INFO ... POP_EXCEPT, like an except
             // clause): where __exit__ suppresses the exception, the clause goes on after the with.)
-            if (blk.handler >= 0 && blk.handler != handler && (handlers_.at(blk.handler).kind == HandlerKind::Try ||
-                                                               (handlers_.at(blk.handler).kind == HandlerKind::With &&
-                                                                ops_[cfg_.block(blk.handler).first].kind == N::PushExcInfo)) &&
+            if (blk.handler >= 0 && blk.handler != handler &&
+                (handlers_.at(blk.handler).kind == HandlerKind::Try || is_exc_info_with_handler(blk.handler)) &&
                 !inside(handler, blk.handler))
                 work.push_back({blk.handler, depth + 1});
             bool pops = false;
@@ -7119,15 +7122,6 @@ private:
         }
     }
 
-    // `e` with the node `from` replaced by `to` (copies of the nodes above it; the rest shared).
-    static ExprPtr with_replaced(const ExprPtr& e, const Expr* from, const ExprPtr& to) {
-        if (!e || e.get() == from) return e.get() == from ? to : e;
-        if (is_leaf(*e) || e->kind == ExprKind::Lambda) return e;
-        auto c = std::make_shared<Expr>(*e);
-        for_each_child_slot(*c, [&](ExprPtr& slot) { slot = with_replaced(slot, from, to); });
-        return c;
-    }
-
     // 3.12+ copy a short block that ends the code (the end of a finally handler: `STORE x;
     // RERAISE`) into each unconditional jump to it, so the handler's copy of a finally body whose
     // last statement holds one conditional expression reads `if t: <it with a> else: <it with b>`.
@@ -7153,8 +7147,9 @@ private:
         if (count != 1) return nullptr;
         auto side = [&](const ExprPtr& value) {
             auto c = std::make_shared<Stmt>(*s);
-            for (ExprPtr* p : {&c->target, &c->value, &c->test, &c->iter, &c->annotation, &c->cause, &c->msg}) *p = with_replaced(*p, found, value);
-            for (ExprPtr& t : c->targets) t = with_replaced(t, found, value);
+            auto replaced = [&](const ExprPtr& e) { return replace_node(e, found, value, [](const Expr*, const ExprPtr&) {}); };
+            for (ExprPtr* p : {&c->target, &c->value, &c->test, &c->iter, &c->annotation, &c->cause, &c->msg}) *p = replaced(*p);
+            for (ExprPtr& t : c->targets) t = replaced(t);
             return c;
         };
         auto split = make_stmt(StmtKind::If);
