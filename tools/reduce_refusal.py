@@ -79,24 +79,23 @@ class Oracle:
         return entry is not None and not entry["same"] and not entry["refused"]
 
 
+def own_bodies(node: ast.AST) -> List[List[ast.stmt]]:
+    """The statement lists a node holds itself: body, orelse, finalbody (an except clause's and a
+    case's body too, those nodes being ast.walk's as well)."""
+    return [b for b in (getattr(node, "body", None), getattr(node, "orelse", None), getattr(node, "finalbody", None))
+            if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
+
+
 def statement_lists(tree: ast.AST) -> Iterator[List[ast.stmt]]:
     for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            body = getattr(node, field, None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                yield body
-        for handler in getattr(node, "handlers", []) or []:
-            yield handler.body
-        for case in getattr(node, "cases", []) or []:
-            yield case.body
+        yield from own_bodies(node)
 
 
 def inner_bodies(s: ast.stmt) -> List[List[ast.stmt]]:
+    """The bodies a compound statement may be replaced by (none for a definition)."""
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return []
-    bodies = [b for b in (getattr(s, "body", None), getattr(s, "orelse", None), getattr(s, "finalbody", None))
-              if isinstance(b, list) and b and isinstance(b[0], ast.stmt)]
-    return bodies + [h.body for h in getattr(s, "handlers", []) or []] + [c.body for c in getattr(s, "cases", []) or []]
+    return own_bodies(s) + [h.body for h in getattr(s, "handlers", []) or []] + [c.body for c in getattr(s, "cases", []) or []]
 
 
 def candidates(func: ast.FunctionDef) -> Iterator[Callable[[], bool]]:
