@@ -1028,6 +1028,17 @@ def f(a, b, k, m, x=0):
     e = {**k}
     return r, l, sorted(s), t, d, e
 """, "f([1, 2], (3,), {'q': 1}, {'r': 2}), f([], [], {}, {})"),
+    # A display under a call's star is not the call's own packing of its arguments: CALL_FUNCTION_EX
+    # gets a list, or a tuple with no `**` (3.8: a tuple BUILD_TUPLE_UNPACK made).
+    "star_displays": ("""
+def g(*args, **kwargs):
+    return args, sorted(kwargs.items())
+
+
+def f(a, b, k):
+    return [g(*(0, 1)), g(*[a, b]), g(*(a, b)), g(*[]), g(*()), g(*[1, 2, 3]), g(*[a], **k),
+            g(*[*a, b]), g(*(*a, b)), g(*(*a, b), **k), g(a, b, **k), g(0, 1, **k), g(1, *[a])]
+""", "f((1, 2), 3, {'q': 4})"),
     "with_block": ("""
 def f(path):
     with open(path) as fh:
@@ -2448,6 +2459,7 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
+EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -2670,8 +2670,9 @@ private:
             }
             after_pack = pack;
         }
-        // `{**a, **b}` passed as `f(**{**a, **b})` keeps duplicate keys that `f(**a, **b)` rejects.
-        if (dict && !op.for_call) merged_displays_.insert(keep(e));
+        // `{**a, **b}` passed as `f(**{**a, **b})` keeps duplicate keys that `f(**a, **b)` rejects;
+        // `f(*(*a, b))` is a display too, not the call's own packing.
+        if (!op.for_call && (dict || e->kind == ExprKind::Tuple)) merged_displays_.insert(keep(e));
         stack.push_back(e);
     }
 
@@ -2708,7 +2709,16 @@ private:
         e->value = callable;
         if (build_class_.is(callable) && !(args->kind == ExprKind::Tuple || args->kind == ExprKind::List))
             unsupported("a class of unusual bytecode");
-        if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
+        // The compiler packs a call's own positional arguments into a tuple, and calls with
+        // CALL_FUNCTION_EX only for a star or for `**`: a list, or a tuple without a starred item
+        // in a call without `**`, was a display under a star (`f(*[a, b])`, `f(*(0, 1))`).
+        bool star_display = !build_class_.is(callable) &&
+                            (args->kind == ExprKind::List ||
+                             (args->kind == ExprKind::Tuple && merged_displays_.count(args.get())) ||
+                             (!kwargs && ((args->kind == ExprKind::Tuple && !has_starred(args)) ||
+                                          is_const_kind(args, PyValue::Kind::Tuple))));
+        if (star_display) e->elts.push_back(starred(args));
+        else if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
         else if (is_const_kind(args, PyValue::Kind::Tuple))
             for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
         else e->elts.push_back(starred(args));
@@ -7813,7 +7823,7 @@ private:
     // Values GET_AITER made (the first iterable of an async comprehension before 3.12), and
     // comprehensions of coroutine code objects whose await has not been seen yet.
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
-    std::set<const Expr*> merged_displays_;  // dicts 3.8's BUILD_MAP_UNPACK made (not a call's keywords)
+    std::set<const Expr*> merged_displays_;  // dicts and tuples 3.8's BUILD_*_UNPACK made (not a call's arguments)
     std::map<const Expr*, FunctionValue> functions_;
     std::map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
     std::map<const Expr*, StmtPtr> classes_;
