@@ -1028,6 +1028,39 @@ def f(a, b, k, m, x=0):
     e = {**k}
     return r, l, sorted(s), t, d, e
 """, "f([1, 2], (3,), {'q': 1}, {'r': 2}), f([], [], {}, {})"),
+    # Declarations in class bodies: written after the docstring, before which the compiler puts
+    # its own stores (__module__, __qualname__); `nonlocal __class__` names a free variable while
+    # the class's methods use the class's own cell of that name (test_super's pathologies).
+    "class_declarations": ('''
+G = 0
+
+
+def outer():
+    x = 0
+
+    class A:
+        """Doc."""
+        nonlocal x
+        x = 5
+        y = x
+
+    class B:
+        global G
+        G = 7
+
+    return x, A.__doc__, A.y, 'x' in A.__dict__, G, 'G' in B.__dict__
+
+
+class K:
+    def method(self):
+        class X:
+            nonlocal __class__
+            __class__ = 42
+
+            def f():
+                __class__
+        return __class__, '__class__' in X.__dict__
+''', "outer(), K().method()"),
     # A display under a call's star is not the call's own packing of its arguments: CALL_FUNCTION_EX
     # gets a list, or a tuple with no `**` (3.8: a tuple BUILD_TUPLE_UNPACK made).
     "star_displays": ("""
@@ -2459,6 +2492,7 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
+EQUIVALENT_NOW |= {("class_declarations", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

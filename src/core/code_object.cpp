@@ -15,6 +15,11 @@ const std::string* CodeObject::deref_name(uint32_t arg) const {
     return at(freevars, arg - static_cast<uint32_t>(cellvars.size()));
 }
 
+bool CodeObject::deref_is_free(uint32_t arg) const {
+    if (version >= PyVersion{3, 11}) return arg < localsplus_kinds.size() && (localsplus_kinds[arg] & kLocalFree);
+    return arg >= cellvars.size();
+}
+
 const std::string* CodeObject::local_name(uint32_t arg) const {
     if (version >= PyVersion{3, 11}) return at(localsplus_names, arg);
     return at(varnames, arg);

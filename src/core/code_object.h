@@ -46,6 +46,10 @@ struct CodeObject {
 
     // The name an instruction of the "free" class (LOAD_DEREF, ...) refers to.
     const std::string* deref_name(uint32_t arg) const;
+    // Whether that slot is a free variable (a cell of an enclosing code) rather than one of this
+    // code's own cells: a class body may have both under one name (`nonlocal __class__` in a
+    // class whose methods use the class's own `__class__` cell).
+    bool deref_is_free(uint32_t arg) const;
     // The name an instruction of the "local" class (LOAD_FAST, ...) refers to.
     const std::string* local_name(uint32_t arg) const;
 };

@@ -230,7 +230,11 @@ public:
             if (free) add(nonlocals, name);
         };
         for (const auto& op : ops_)
-            if (op.kind == N::Store || op.kind == N::Delete) declare(op.scope, op.name);
+            if ((op.kind == N::Store || op.kind == N::Delete) && op.scope == Scope::Deref) {
+                if (op.free_slot) add(nonlocals, op.name);  // (by slot: a cell may share the name)
+            } else if (op.kind == N::Store || op.kind == N::Delete) {
+                declare(op.scope, op.name);
+            }
         // An assignment expression in a comprehension binds in this code: its store is this
         // code's (a global, or a free variable of this code too: nonlocal here).
         for (const auto& [name, scope] : comprehension_walrus_stores_) declare(scope, name);
@@ -2851,9 +2855,9 @@ private:
 
     // The stores that start every class body: __module__ = __name__, __qualname__ = 'Name', 3.13's
     // __firstlineno__ = N, a generic class's type parameters. Each once: later ones are the class's own.
-    static size_t class_prologue_length(const Body& body) {
+    static size_t class_prologue_length(const Body& body, size_t from) {
         bool module = false, qualname = false, firstlineno = false;
-        size_t n = 0;
+        size_t n = from;
         for (; n < body.size(); ++n) {
             const StmtPtr& s = body[n];
             if (!module && is_assign_to(s, "__module__") && s->value->kind == ExprKind::Name && s->value->id == "__name__") module = true;
@@ -2861,7 +2865,7 @@ private:
             else if (!firstlineno && is_assign_to(s, "__firstlineno__") && is_const_kind(s->value, PyValue::Kind::Int)) firstlineno = true;
             else if (!is_type_params_store(*s)) break;
         }
-        return n;
+        return n - from;
     }
 
     // The branches of a body's last statement that end where the body ends - a trailing if's two
@@ -2893,8 +2897,13 @@ private:
         while (!body.empty() && body.back()->kind == StmtKind::Return) body.pop_back();  // `return __class__` or None
         strip_class_tail(body, true);
         strip_copied_class_ends(body);
+        // (nested_body put the class's global / nonlocal declarations first, before the prologue;
+        // they go back after the docstring.)
+        size_t declared = 0;
+        while (declared < body.size() && (body[declared]->kind == StmtKind::Global || body[declared]->kind == StmtKind::Nonlocal))
+            ++declared;
         Body cleaned;
-        for (size_t i = class_prologue_length(body); i < body.size(); ++i) {
+        for (size_t i = declared + class_prologue_length(body, declared); i < body.size(); ++i) {
             const StmtPtr& s = body[i];
             if (is_assign_to(s, "__doc__") && cleaned.empty() && s->value->kind == ExprKind::Constant) {
                 auto doc = make_stmt(StmtKind::Expr);
@@ -2905,6 +2914,7 @@ private:
             if (s->kind == StmtKind::Return) continue;  // `return __class__` or the implicit None
             cleaned.push_back(s);
         }
+        cleaned.insert(cleaned.begin() + (starts_with_docstring(cleaned) ? 1 : 0), body.begin(), body.begin() + std::ptrdiff_t(declared));
         if (cleaned.empty()) cleaned.push_back(make_stmt(StmtKind::Pass));
         body = cleaned;
     }

@@ -89,6 +89,7 @@ struct NeutralOp {
     int64_t arg = 0;           // counts (Copy/Swap/Build*/Call argc/Unpack), flags (MakeFunction, CallEx),
                                // FormatValue: 1 when a format spec is on the stack
     Scope scope = Scope::Fast; // Load/Store/Delete
+    bool free_slot = false;    // Scope::Deref: the slot is a free variable, not a cell of this code
     std::string name;          // names; operator symbols (BinaryOp/UnaryOp/Compare); opname for Unsupported
     ObjectRef value;           // LoadConst
     std::vector<std::string> kwnames;  // Call: keyword argument names (the last len(kwnames) arguments)

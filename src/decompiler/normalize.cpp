@@ -698,8 +698,12 @@ private:
             }
             if (bind_type_param(code_.deref_name(uint32_t(i.index)))) return;
             emit_scoped(N::Store, Scope::Deref, code_.deref_name(uint32_t(i.index)));
+            out_.back().free_slot = code_.deref_is_free(uint32_t(i.index));
             return;
-        case O::DELETE_DEREF: emit_scoped(N::Delete, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
+        case O::DELETE_DEREF:
+            emit_scoped(N::Delete, Scope::Deref, code_.deref_name(uint32_t(i.index)));
+            out_.back().free_slot = code_.deref_is_free(uint32_t(i.index));
+            return;
         case O::LOAD_CLOSURE: emit_scoped(N::LoadClosure, Scope::Deref, code_.deref_name(uint32_t(i.index))); return;
         case O::LOAD_LOCALS: emit(N::LoadLocals); return;
         case O::LOAD_FROM_DICT_OR_DEREF:
