@@ -1,6 +1,7 @@
 """Benchmark: uncompile against depyf 0.20.0 on every function of each interpreter's standard library.
 
     python bench/bench_decompile.py [--versions 3.11,3.12] [--limit N] [--timeout S] [--no-depyf]
+    python bench/bench_decompile.py --versions 3.11 --source SITE/torch,SITE/sympy --limit 500 --seed 1
 
 For each CPython 3.8-3.13 that is installed (found like `uncompile verify` finds it:
 UNCOMPILE_PYTHON_X_Y, pythonX.Y on PATH, pyenv), every top-level `Lib/*.py` of that interpreter is
@@ -27,6 +28,9 @@ depyf runs in `.venv-depyf-X.Y` (created by hand: `pythonX.Y -m venv .venv-depyf
 timeout raised as a BaseException (depyf turns ordinary exceptions into its own) and the worker
 killed and restarted if it does not answer. depyf is not a dependency of uncompile.
 
+With --source, the files are every .py under the given directories instead (third-party code:
+packages of that interpreter's site-packages), --limit of them drawn at random with --seed.
+
 Prints a Markdown table; raw per-code-object results go to bench/results/ (not committed).
 """
 import argparse
@@ -48,14 +52,22 @@ from uncompile.verify import Recompiler, find_interpreter, verify_source
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
 
-# Runs in the interpreter of the version: every function code object of Lib/*.py, marshalled.
+# Runs in the interpreter of the version: every function code object of Lib/*.py (or of every .py
+# under the --source directories, a random sample of --limit files), marshalled.
 EXTRACT = r'''
-import glob, json, marshal, os, struct, sys, sysconfig, types
-lib = sysconfig.get_paths()["stdlib"]
-limit = int(sys.argv[1])
-files = sorted(glob.glob(os.path.join(lib, "*.py")))
-if limit > 0:
-    files = files[:limit]
+import glob, json, marshal, os, random, struct, sys, sysconfig, types
+limit, sources, seed = int(sys.argv[1]), [d for d in sys.argv[2].split(",") if d], int(sys.argv[3])
+if sources:
+    lib = ",".join(sources)
+    files = sorted(p for d in sources for p in glob.glob(os.path.join(d, "**", "*.py"), recursive=True))
+    if limit > 0:
+        random.Random(seed).shuffle(files)
+        files = sorted(files[:limit])
+else:
+    lib = sysconfig.get_paths()["stdlib"]
+    files = sorted(glob.glob(os.path.join(lib, "*.py")))
+    if limit > 0:
+        files = files[:limit]
 out = sys.stdout.buffer
 def qualname(code, parent, parent_qual):
     if hasattr(code, "co_qualname"):
@@ -139,8 +151,8 @@ while True:
 
 # ---- extraction --------------------------------------------------------------------------------
 
-def extract(python: str, limit: int) -> Tuple[List[Tuple[Dict[str, Any], bytes]], Dict[str, Any]]:
-    proc = subprocess.run([python, "-I", "-c", EXTRACT, str(limit)], capture_output=True, check=True)
+def extract(python: str, limit: int, sources: str = "", seed: int = 0) -> Tuple[List[Tuple[Dict[str, Any], bytes]], Dict[str, Any]]:
+    proc = subprocess.run([python, "-I", "-c", EXTRACT, str(limit), sources, str(seed)], capture_output=True, check=True)
     data = proc.stdout
     records = []
     pos = 0
@@ -330,7 +342,12 @@ def table(summary: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--versions", default=",".join(VERSIONS), help="comma-separated, e.g. 3.11,3.12")
-    parser.add_argument("--limit", type=int, default=0, help="only the first N files of Lib/*.py (0: all)")
+    parser.add_argument("--limit", type=int, default=0,
+                        help="only the first N files of Lib/*.py (with --source: N files drawn at random; 0: all)")
+    parser.add_argument("--source", default="",
+                        help="comma-separated directories whose .py files (recursively) replace the standard "
+                             "library, e.g. a version's site-packages/torch")
+    parser.add_argument("--seed", type=int, default=0, help="with --source and --limit: which files are drawn")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per function for depyf")
     parser.add_argument("--no-depyf", action="store_true", help="benchmark uncompile only")
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
@@ -345,7 +362,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             print("skipping %s: %s" % (version, e), file=sys.stderr)
             continue
         t0 = time.time()
-        records, info = extract(python, args.limit)
+        records, info = extract(python, args.limit, args.source, args.seed)
         print("%s: %d functions from %d files of %s (%d skipped), %.1fs" % (
             version, len(records), info["files"], info["lib"], len(info["skipped"]), time.time() - t0), file=sys.stderr)
         entry: Dict[str, Any] = {"python": python, "lib": info["lib"], "files": info["files"],
