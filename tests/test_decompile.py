@@ -1028,6 +1028,29 @@ def f(a, b, k, m, x=0):
     e = {**k}
     return r, l, sorted(s), t, d, e
 """, "f([1, 2], (3,), {'q': 1}, {'r': 2}), f([], [], {}, {})"),
+    # 3.8 asserts load the global AssertionError, the same code as `if not t: raise AssertionError`,
+    # except for a constant test: `if not False:` is folded to `if True:` (and differs under -O).
+    "constant_asserts": ("""
+def f(text):
+    if text:
+        return 1
+    assert False, 'bad %r' % text
+
+
+def g(x):
+    assert 0
+    return x
+
+
+def run():
+    out = [f(1)]
+    for fn, arg in ((f, 0), (g, 5)):
+        try:
+            out.append(fn(arg))
+        except AssertionError as e:
+            out.append(('AssertionError', str(e)))
+    return out
+""", "run()"),
     # Declarations in class bodies: written after the docstring, before which the compiler puts
     # its own stores (__module__, __qualname__); `nonlocal __class__` names a free variable while
     # the class's methods use the class's own cell of that name (test_super's pathologies).
@@ -2492,6 +2515,7 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
+EQUIVALENT_NOW |= {("constant_asserts", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("class_declarations", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",

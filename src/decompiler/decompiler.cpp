@@ -3747,10 +3747,7 @@ private:
                 if (term->arg >= 1) s->value = lambda_or(pop(stack));
                 // LOAD_ASSERTION_ERROR raised with no test before it: `assert False` (whose test the
                 // compiler drops); `raise AssertionError` loads the name.
-                if (StmtPtr a = as_assert(make_constant(true_value()), {s}, {})) {
-                    a->test = make_constant(false_value());
-                    s = a;
-                }
+                if (StmtPtr a = assertion_raise(*s, false, make_constant(false_value()))) s = a;
                 // After the POP_EXCEPT of its block the except clause is over: a raise there is the
                 // compiler's copy of one after the try statement (a raise inside a clause leaves
                 // through the clause's cleanup handler). It must not be printed in the clause: there
@@ -4687,7 +4684,8 @@ private:
 
     // `if not test: raise AssertionError(msg)` built from LOAD_ASSERTION_ERROR is an assert. Where
     // an assert loads the global AssertionError (3.8) the `if` is the same code, except when its
-    // test keeps a `not` on a comparison the optimizer folds: only an assert compiles to that.
+    // test keeps a `not` on a comparison the optimizer folds, or is a constant (`if not False:` is
+    // folded to `if True:`, with no test): only an assert compiles to that.
     StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
         // (`if not test: assert False, msg` is the same code as `assert test, msg`; 3.10 and 3.11
         // keep the dropped False in co_consts, where the source had an `assert test`, mostly.)
@@ -4698,11 +4696,19 @@ private:
             a->msg = then_body[0]->msg;
             return a;
         }
-        if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise || then_body[0]->cause)
-            return nullptr;
-        const ExprPtr& exc = then_body[0]->value;
+        if (!else_body.empty() || then_body.size() != 1) return nullptr;
+        ExprPtr asserted = negate(test);
+        bool global_is_assert = asserted->kind == ExprKind::Constant || !test_placeable(test, none_tests_);
+        return assertion_raise(*then_body[0], global_is_assert, asserted);
+    }
+
+    // `raise AssertionError` / `raise AssertionError(msg)` as `assert test, msg` when the
+    // AssertionError is LOAD_ASSERTION_ERROR's (or, with `global_is_assert`, 3.8's global one).
+    StmtPtr assertion_raise(const Stmt& raise, bool global_is_assert, const ExprPtr& test) const {
+        if (raise.kind != StmtKind::Raise || raise.cause) return nullptr;
+        const ExprPtr& exc = raise.value;
         auto is_assertion_error = [&](const ExprPtr& e) {
-            return assertion_error_.is(e) || (global_assertion_errors_.count(e.get()) && !test_placeable(test, none_tests_));
+            return assertion_error_.is(e) || (global_is_assert && global_assertion_errors_.count(e.get()));
         };
         ExprPtr msg;
         if (exc && is_assertion_error(exc)) {
@@ -4713,7 +4719,7 @@ private:
             return nullptr;
         }
         auto a = make_stmt(StmtKind::Assert);
-        a->test = negate(test);
+        a->test = test;
         a->msg = msg;
         return a;
     }
