@@ -1028,6 +1028,31 @@ def f(a, b, k, m, x=0):
     e = {**k}
     return r, l, sorted(s), t, d, e
 """, "f([1, 2], (3,), {'q': 1}, {'r': 2}), f([], [], {}, {})"),
+    # The code after a try statement whose body never goes on, laid out in the block of its
+    # clause after POP_EXCEPT (3.10 and 3.12, without a jump): it runs after the clause is over
+    # (sys.exc_info() is clear again), so it may not be printed in the clause.
+    "code_after_clause_in_its_block": ("""
+import sys
+SEEN = []
+
+
+def done():
+    SEEN.append(sys.exc_info()[0])
+
+
+def f():
+    try:
+        raise ValueError
+    except:
+        pass
+    done()
+
+
+def run():
+    del SEEN[:]
+    f()
+    return list(SEEN)
+""", "run()"),
     # 3.8 asserts load the global AssertionError, the same code as `if not t: raise AssertionError`,
     # except for a constant test: `if not False:` is folded to `if True:` (and differs under -O).
     "constant_asserts": ("""
@@ -1084,6 +1109,17 @@ class K:
                 __class__
         return __class__, '__class__' in X.__dict__
 ''', "outer(), K().method()"),
+    # A dict under a call's ** whose keys are no keyword arguments stays a dict (3.8 passes a
+    # literal dict as is): not identifiers, keywords, or the same key twice.
+    "star_star_dict_keys": ("""
+def g(*args, **kwargs):
+    return args, sorted(kwargs.items())
+
+
+def f(x):
+    return [g(**{'"': 'quote'}), g(1, **{'2': 2}), g(**{'class': x}), g(**{'a': 1, 'a': 2}),
+            g(**{'a': x, 'b': 2}), g(*(1,), **{'4': 4})]
+""", "f(3)"),
     # A display under a call's star is not the call's own packing of its arguments: CALL_FUNCTION_EX
     # gets a list, or a tuple with no `**` (3.8: a tuple BUILD_TUPLE_UNPACK made).
     "star_displays": ("""
@@ -2515,8 +2551,10 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
+EQUIVALENT_NOW |= {("code_after_clause_in_its_block", v) for v in ("3.8", "3.9", "3.11", "3.13")}
 EQUIVALENT_NOW |= {("constant_asserts", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("class_declarations", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("star_star_dict_keys", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -30,9 +30,13 @@ VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
 
 # The prelude both modules share (not decompiled: it is prepended to the decompiled text).
 PRELUDE = '''
+import sys
 T = []
 def t(*v):
-    T.append(v)
+    # (With the exception being handled, if any: code printed inside or outside an except
+    # clause it does not belong to shows.)
+    handled = sys.exc_info()[0]
+    T.append(v + ((handled.__name__,) if handled else ()))
     return v[-1] if v else None
 class CM:
     def __init__(self, tag, suppress=False):

@@ -201,6 +201,7 @@ public:
         if (!late_exit_before_tail_.empty()) refuse_code_after_exits(body);
         if (!uncovered_raises_.empty()) refuse_uncovered_raises(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
+        if (!run_after_clause_.empty() && !body_never_goes_on_.empty()) require_no_code_after_clause(body);
         if (temporaries_ > 0) inline_temporaries(body, "__stack");
         if (const Expr* twice = duplicated_effect(body)) {
             std::string shown = print_expression(*twice);
@@ -556,6 +557,12 @@ private:
 
     // ---------------------------------------------------------------- statements
     void emit_stmt(Body& out, StmtPtr s) {
+        // (Code of an except clause's block after its POP_EXCEPT runs after the clause: see
+        // require_no_code_after_clause.)
+        if (current_stack_ && !open_clauses_.empty() && pops_except_before(cfg_.block_of_op(current_op_), &ops_[current_op_])) {
+            run_after_clause_.insert(s.get());
+            dropped_copies_.push_back(s);  // (kept alive: its address is a key)
+        }
         if (current_stack_) {
             name_shared_operands(out, *current_stack_, *s);
             materialize_deferred(out, *current_stack_, *s);
@@ -2696,11 +2703,30 @@ private:
                            [](const ExprPtr& x) { return x && x->kind == ExprKind::Starred; });
     }
 
+    // A name a keyword argument (or a variable) may be written with: not a keyword.
     static bool is_identifier(const std::string& s) {
+        static constexpr std::string_view kKeywords[] = {
+            "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+            "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+            "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
         if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+        if (std::find(std::begin(kKeywords), std::end(kKeywords), s) != std::end(kKeywords)) return false;
         return std::all_of(s.begin(), s.end(), [](char ch) {
             return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || static_cast<unsigned char>(ch) >= 0x80;
         });
+    }
+
+    // A dict display passed as `**` whose items can be written as keyword arguments: string keys
+    // that are identifiers, each once (`f(**{'"': 1})`, `f(**{'a': 1, 'a': 2})` cannot).
+    static bool spells_keywords(const Expr& dict) {
+        std::vector<std::string_view> seen;
+        for (const ExprPtr& key : dict.elts) {
+            if (!key) continue;  // (`**mapping` inside: stays one)
+            if (!is_const_kind(key, PyValue::Kind::Str) || !is_identifier(key->constant->text)) return false;
+            if (std::find(seen.begin(), seen.end(), key->constant->text) != seen.end()) return false;
+            seen.push_back(key->constant->text);
+        }
+        return true;
     }
 
     void call_ex(const NeutralOp& op, std::vector<ExprPtr>& stack) {
@@ -2727,12 +2753,18 @@ private:
             for (const auto& item : args->constant->items) e->elts.push_back(make_constant(item));
         else e->elts.push_back(starred(args));
         if (kwargs) {
-            if (kwargs->kind == ExprKind::Dict && !merged_displays_.count(kwargs.get())) {
+            // (3.8: keyword arguments without a star before them compile to a call with keyword
+            // names, so a dict here with none was written as one; later versions merge a written
+            // one into an empty dict, and pack many keyword arguments into a dict themselves.)
+            bool star_before = !star_display && !((args->kind == ExprKind::Tuple && !has_starred(args)) ||
+                                                   is_const_kind(args, PyValue::Kind::Tuple));
+            bool written_dict = kwargs_display_passed_as_is_ && !star_before &&
+                                std::none_of(kwargs->elts.begin(), kwargs->elts.end(), [](const ExprPtr& k) { return !k; });
+            if (kwargs->kind == ExprKind::Dict && !merged_displays_.count(kwargs.get()) && spells_keywords(*kwargs) && !written_dict) {
                 for (size_t k = 0; k < kwargs->elts.size(); ++k) {
                     const ExprPtr& key = kwargs->elts[k];
                     if (!key) e->keywords.push_back({std::nullopt, kwargs->values[k]});
-                    else if (is_const_kind(key, PyValue::Kind::Str)) e->keywords.push_back({key->constant->text, kwargs->values[k]});
-                    else unsupported("unusual keyword arguments");
+                    else e->keywords.push_back({key->constant->text, kwargs->values[k]});
                 }
             } else {
                 e->keywords.push_back({std::nullopt, kwargs});
@@ -5786,6 +5818,7 @@ private:
         dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
         t->is_star = star;
+        if (!body_flows) body_never_goes_on_.insert(t.get());
         if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
         if (!star_tail.empty()) {
             // (The except* clauses' way out returns: the statement after this one, only they reach.)
@@ -6355,6 +6388,23 @@ private:
             if (!h.body.empty() && h.body.back()->kind == StmtKind::Raise && !reraise_.is(h.body.back()->value) &&
                 tail_after_clause_.count(h.body.back().get()))
                 unsupported("a raise after an except clause that the compiler copied into it");
+    }
+
+    // Where the try body never goes on, a statement of a clause's block after its POP_EXCEPT is
+    // the code after the try statement (3.10, 3.12 lay it out right after the clause, no jump):
+    // left in the clause, it would run while the clause's exception is still being handled.
+    // (Where the body goes on, it is a copy of the short code after the statement, which 3.10+
+    // make for each way out.) Checked on the finished tree: later passes move statements out.
+    void require_no_code_after_clause(const Body& body) const {
+        for (const StmtPtr& s : body) {
+            if (s->kind == StmtKind::Try && body_never_goes_on_.count(s.get()))
+                for (const ExceptHandler& h : s->handlers)
+                    for (const StmtPtr& c : h.body)
+                        if (run_after_clause_.count(c.get())) unsupported("code after an except clause that the compiler left in the clause");
+            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) require_no_code_after_clause(*b);
+            for (const ExceptHandler& h : s->handlers) require_no_code_after_clause(h.body);
+            for (const MatchCase& c : s->cases) require_no_code_after_clause(c.body);
+        }
     }
 
     bool hoist_copied_tail(const StmtPtr& t, Body& out) {
@@ -7799,6 +7849,7 @@ private:
     bool dead_code_kept_ = keeps_dead_code(code_.version);
     bool exits_copied_ = copies_exit_blocks(code_.version);  // the compiler copies short exit blocks into jumps to them (3.10+)
     bool assert_loads_global_ = asserts_load_global(code_.version);
+    bool kwargs_display_passed_as_is_ = passes_kwargs_display_as_is(code_.version);
     // Names loaded by LOAD_GLOBAL AssertionError where that is how an assert raises (3.8).
     std::set<const Expr*> global_assertion_errors_;
     bool loop_test_constant_kept_ = keeps_loop_test_constant(code_.version);
@@ -7878,6 +7929,8 @@ private:
     std::map<const Stmt*, std::vector<int>> uncovered_raises_;  // raises outside the range of open try statements' handlers -> those handlers
     std::map<const Stmt*, std::vector<int>> try_handler_;  // try statements made -> their handlers' blocks (except, finally)
     int with_exit_block_ = -1;                     // the block of the last __exit__(None, None, None) simulated
+    std::set<const Stmt*> run_after_clause_;       // statements of a clause's block after its POP_EXCEPT
+    std::set<const Stmt*> body_never_goes_on_;     // try statements whose body does not go on
     std::set<const Stmt*> tail_after_clause_;      // returns that computed their value after POP_EXCEPT  // (return/break/continue, try/finally it leaves)
     // Conditions probed so far, by block and stack: an if/elif chain re-probes the rest of the
     // chain at every `if`, and merging a chain re-probes the same blocks at every step

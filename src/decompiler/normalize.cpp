@@ -1132,6 +1132,8 @@ bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10};
 
 bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }
 
+bool passes_kwargs_display_as_is(PyVersion version) { return version < PyVersion{3, 9}; }
+
 bool repeats_while_test(PyVersion version) { return version >= PyVersion{3, 10}; }
 
 bool threads_comprehension_jumps_by_line(PyVersion version) { return version == PyVersion{3, 12}; }

@@ -23,6 +23,10 @@ bool keeps_dead_code(PyVersion version);
 // `return`, a `raise`) with a copy of that block (3.10+), keeping the copied lines.
 bool copies_exit_blocks(PyVersion version);
 
+// Whether this version passes a dict display written after `**` to CALL_FUNCTION_EX as it is
+// (before 3.9; later ones merge it into an empty dict with DICT_MERGE).
+bool passes_kwargs_display_as_is(PyVersion version);
+
 // Whether this version's `assert` loads AssertionError as a global (before 3.9; later ones push the
 // builtin with LOAD_ASSERTION_ERROR): it is then the same code as `if not test: raise AssertionError`.
 bool asserts_load_global(PyVersion version);
