@@ -6199,6 +6199,58 @@ SNIPPETS.update(LONE_JUMP_LIMIT_SNIPPETS)
 EQUIVALENT_NOW |= {(n, v) for n in ("nested_try_import_else",) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("break_after_try_in_if", "3.11")}
 
+# A with statement whose body ends in `continue` or `break` (random programs, seeds 6000-6009):
+# the normal path leaves through the __exit__ call to the next iteration or out of the loop, the
+# suppressed path goes on to the code after the statement, which only it runs.
+WITH_WAY_OUT_SNIPPETS = {
+    "with_continue_then_code": (SUPPRESSING_CM_AND_RUN + """
+def g(items, log):
+    for x in items:
+        with CM(log, x % 2 == 1):
+            if x > 2:
+                raise ValueError(x)
+            continue
+        log.append(('after', x))
+    return len(log)
+
+def h(items, log):
+    for x in items:
+        if x:
+            with CM(log, x % 2 == 1):
+                if x > 2:
+                    raise ValueError(x)
+                continue
+            log.append(('after', x))
+        else:
+            log.append('zero')
+    else:
+        log.append('done')
+    return log
+
+def f():
+    return [run(fn, a) for fn in (g, h) for a in ([0, 1, 2, 3, 5], [4, 3])]
+""", "f()"),
+    # (3.10 and 3.12+ copy the `return n` after the loop into the way out: `return n` in the body.)
+    "with_break_then_code": (SUPPRESSING_CM_AND_RUN + """
+def g(n, log):
+    while n:
+        n -= 1
+        with CM(log, n % 2 == 0):
+            if n == 2:
+                raise KeyError(n)
+            log.append(n)
+            break
+        log.append(('after', n))
+    return n
+
+def f():
+    return [run(g, n) for n in (0, 3, 6)]
+""", "f()"),
+}
+SNIPPETS.update(WITH_WAY_OUT_SNIPPETS)
+EQUIVALENT_NOW |= {("with_continue_then_code", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("with_break_then_code", v) for v in ("3.8", "3.9", "3.11")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

@@ -6747,16 +6747,39 @@ private:
                         unsupported("code after a suppressing with statement that leaves the body around it");
             }
             // Otherwise it is the code after the statement, which only a normal path that ended
-            // inside the body leaves to it.
-            if (tail != 0) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+            // inside the body leaves to it: a break, continue or return of a constant or a local that
+            // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
+            // the call, then the jump), printed in the body.
+            if (tail != 0) {
+                const StmtPtr& last = out.back();
+                bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
+                               (last->kind == StmtKind::Return &&
+                                (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
+                if (tail != 1 || out[emitted_before] != w || !way_out)
+                    unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+                if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+                w->body.push_back(last);
+                out.pop_back();
+            }
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
         // Or the compiler's copy of what follows the statement (3.10 copies short tails that end
         // the function): the same operations as the code the normal path goes on to.
         std::vector<int> copy_blocks;
-        if (!same_ops(straight_ops_from(i, &copy_blocks), straight_ops(next)))
-            unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        if (!same_ops(straight_ops_from(i, &copy_blocks), straight_ops(next))) {
+            // Or, where the normal path goes straight on to the loop's next iteration, the code after
+            // the statement, which only the suppressed path runs: the body ends in `continue`.
+            if (!loop || next != stop || stop != next_iteration(loop) || out.size() != emitted_before + 1 || out.back() != w ||
+                stack.size() > normal_depth)
+                unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+            if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+            w->body.push_back(make_stmt(StmtKind::Continue));
+            Body after;
+            bool flows = emit_region(enter_at(i), stop, after, loop, stack, base);
+            out.insert(out.end(), after.begin(), after.end());
+            return flows ? stop : kFlowEnded;
+        }
         for (int cb : copy_blocks) emitted_[cb] = true;
         return next;
     }
