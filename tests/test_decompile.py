@@ -6251,6 +6251,89 @@ SNIPPETS.update(WITH_WAY_OUT_SNIPPETS)
 EQUIVALENT_NOW |= {("with_continue_then_code", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("with_break_then_code", v) for v in ("3.8", "3.9", "3.11")}
 
+# 3.8's finally subroutines whose body has ways out in an except clause inside it, or that never
+# goes on (every path returns or raises, the compiler's dead code after that laid out all the same,
+# with finally bodies inside, inlined first).
+FINALLY_38_SNIPPETS = {
+    "finally_except_clause_ways_out": ("""
+def g(a, log):
+    try:
+        log.append(10 // a)
+    finally:
+        try:
+            log.append(-10 // (a - 1))
+        except ZeroDivisionError:
+            return 7
+        except TypeError as e:
+            return str(e)
+    return 3
+
+def h(items, log):
+    for x in items:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(10 // (x - 1) + [1][x - 3])
+            except ZeroDivisionError:
+                continue
+            except IndexError:
+                break
+        log.append('after')
+    return log
+""" + SUPPRESSING_CM_AND_RUN + """
+def f():
+    return [run(g, a) for a in (0, 1, 2, 'x')] + [run(h, [0, 1, 2, 3, 5])]
+""", "f()"),
+    "finally_never_goes_on": ("""
+def g(a, log):
+    try:
+        try:
+            log.append(a)
+        finally:
+            return a * 2
+    except ZeroDivisionError:
+        pass
+    finally:
+        for i in range(a):
+            log.append(i)
+
+def k(a, log):
+    try:
+        log.append(a)
+    finally:
+        try:
+            log.append(-a)
+        finally:
+            raise KeyError(a)
+
+def m(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            return 1
+        raise KeyError(a)
+
+def n(a, log):
+    for x in a:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(-x)
+            finally:
+                if x:
+                    break
+            continue
+""" + SUPPRESSING_CM_AND_RUN + """
+def f():
+    return [run(g, 2), run(k, 1), run(m, 0), run(m, 3), run(n, [0, 1, 2])]
+""", "f()"),
+}
+SNIPPETS.update(FINALLY_38_SNIPPETS)
+EQUIVALENT_NOW |= {("finally_except_clause_ways_out", v) for v in ("3.8", "3.9")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

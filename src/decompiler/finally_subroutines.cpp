@@ -90,10 +90,12 @@ private:
             if (it == map.end() || it->first != offset) return std::nullopt;
             return offset_of_index(it->second);
         };
-        std::set<int64_t> done;
-        for (int64_t offset : done_)
-            if (auto now = renumbered(offset)) done.insert(*now);
-        done_ = std::move(done);
+        for (std::set<int64_t>* offsets : {&done_, &handler_ends_}) {
+            std::set<int64_t> now_at;
+            for (int64_t offset : *offsets)
+                if (auto now = renumbered(offset)) now_at.insert(*now);
+            *offsets = std::move(now_at);
+        }
         for (auto& op : ops_) {
             if (op.target < 0) continue;
             if (auto now = renumbered(op.target)) {
@@ -204,12 +206,18 @@ private:
 
     // Follows the ways the body starting at `start` goes on normally: a BEGIN_FINALLY inside opens a
     // nested subroutine that its own END_FINALLY (or POP_FINALLY) closes; CALL_FINALLY returns to
-    // the op after it.
-    Body body_end(size_t start) const {
+    // the op after it. With `through_dead`, the code after a return or raise (and after the re-raise
+    // ending the handler of a finally body inside, rewritten already) is followed as well: a body
+    // that never goes on ends where that code, which the compiler lays out all the same, goes on
+    // (`finally: try: raise e finally: ...`, whose inner POP_BLOCK and normal-path copy follow the
+    // raise), at its END_FINALLY, or at the one re-raise no jump reaches (normalize's for an
+    // END_FINALLY after a return).
+    Body body_end(size_t start, bool through_dead = false) const {
         std::map<size_t, int> seen;
         std::vector<std::pair<size_t, int>> work = {{start, 0}};
         Body body;
         const Body none;
+        std::set<size_t> dead_ends;  // (through_dead: re-raises no jump reaches)
         auto go = [&](int64_t target, int depth) {
             size_t k = index_of(target);
             work.emplace_back(k, k == kNone ? -1 : depth);
@@ -225,7 +233,7 @@ private:
             seen[i] = depth;
             const NeutralOp& op = ops_[i];
             if (depth == kLeaving) {
-                if (!leaving_step(i, body, work)) return none;
+                if (!leaving_step(i, body, work, through_dead ? &seen : nullptr)) return none;
                 continue;
             }
             switch (op.kind) {
@@ -249,15 +257,22 @@ private:
                 work.emplace_back(i + 2 + size_t(ops_[i].arg), kLeaving);
                 break;
             case N::Jump: go(op.target, depth); break;
-            case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:
+            // (The handlers of statements inside, rewritten already when they were finally bodies,
+            // may leave the body: `return` in an except clause.)
+            case N::JumpIf: case N::JumpIfOrPop: case N::ForIter: case N::SetupFinally: case N::SetupWith:
                 go(op.target, depth);
                 work.emplace_back(i + 1, depth);
                 break;
-            case N::Return: case N::Raise: case N::Reraise: case N::Unsupported: break;
+            case N::Return: case N::Raise: case N::Reraise:
+                if (!through_dead || i + 1 >= ops_.size()) break;
+                if (op.kind != N::Reraise || handler_ends_.count(op.offset)) work.emplace_back(i + 1, depth);
+                else if (depth == 0 && !is_target(op.offset)) dead_ends.insert(i);
+                break;
+            case N::Unsupported: break;
             default: work.emplace_back(i + 1, depth); break;
             }
         }
-        if (body.end == kNone && !seen.empty()) {
+        if (body.end == kNone && !seen.empty() && !through_dead) {
             // A body that never ends normally (every way returns, breaks or raises): its
             // END_FINALLY, which nothing reaches (normalize made it a RERAISE), follows its last
             // op, and with ways out of its own, the placeholder's POP_TOP follows that.
@@ -265,9 +280,10 @@ private:
             // compiled all the same: it lies between the last op reached and the END_FINALLY.)
             size_t last = seen.rbegin()->first, k = dead_code_end(last + 1);
             bool at_end = k < ops_.size() && (k > last + 1 || !is_target(ops_[k].offset)) &&
-                          (ops_[k].kind == N::EndFinally || ops_[k].kind == N::Reraise);
+                          (ops_[k].kind == N::EndFinally || (ops_[k].kind == N::Reraise && !handler_ends_.count(ops_[k].offset)));
             if (at_end && (body.exits.empty() || (k + 1 < ops_.size() && ops_[k + 1].kind == N::Pop))) body.end = k;
         }
+        if (body.end == kNone && dead_ends.size() == 1) body.end = *dead_ends.begin();
         if (body.end == kNone) return none;
         for (const auto& [i, depth] : seen)
             if (i > body.end) return none;
@@ -307,19 +323,26 @@ private:
     }
 
     // One op on a way out of the body after its POP_FINALLY: the enclosing statements' ways out
-    // (copies of outer finally bodies among them: branches inside, forward) to a return, a raise or
-    // the jump out of the body, which is not followed.
-    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work) const {
+    // (copies of outer finally bodies among them: branches and loops inside, forward) to a return,
+    // a raise or the jump out of the body, which is not followed. With `seen` (body_end's, through
+    // dead code), the body's code laid out after that way out is, unless the jump is the back edge
+    // of a loop on the way out.
+    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work, const std::map<size_t, int>* seen) const {
         const NeutralOp& op = ops_[i];
         switch (op.kind) {
-        case N::Return: case N::Raise: case N::Jump: return true;
+        case N::Return: case N::Raise: case N::Jump:
+            if (seen && i + 1 < ops_.size()) {
+                auto to = op.kind == N::Jump ? seen->find(index_of(op.target)) : seen->end();
+                if (to == seen->end() || to->second != kLeaving) work.emplace_back(i + 1, 0);
+            }
+            return true;
         case N::PopFinally: body.outer_exits.push_back(i); break;
-        case N::JumpIf: case N::JumpIfOrPop:
+        case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:  // (a for loop's back edge ends that path)
             if (op.target <= int64_t(op.offset)) return false;
             if (size_t k = index_of(op.target); k != kNone) work.emplace_back(k, kLeaving);
             else return false;
             break;
-        case N::ForIter: case N::BeginFinally: case N::CallFinally: case N::EndFinally: case N::WithCleanupStart:
+        case N::BeginFinally: case N::CallFinally: case N::EndFinally: case N::WithCleanupStart:
         case N::WithCleanupFinish: case N::Reraise: case N::Unsupported:
             return false;
         default: break;
@@ -415,7 +438,8 @@ private:
     }
 
     bool rewrite_finally(Role role, size_t setup, size_t entry, size_t start) {
-        const Body body = body_end(start);
+        Body body = body_end(start);
+        if (body.end == kNone) body = body_end(start, true);
         const size_t end = body.end;
         if (end == kNone || end + 1 >= ops_.size()) return false;
         for (size_t i = start; i < end; ++i) {
@@ -506,6 +530,7 @@ private:
             }
             out.push_back(op);
             if (i == end) {
+                handler_ends_.insert(op.offset);
                 out.back().kind = N::Reraise;
                 out.back().arg = role == Role::NameCleanup ? 1 : 0;
             }
@@ -563,6 +588,8 @@ private:
     int64_t end_offset_ = 0;   // one past the last op
     // SETUP_FINALLY ops whose body is rewritten already: its handler still ends as a body does.
     std::set<int64_t> done_;
+    // The re-raises that end those bodies' handlers (not the end of a body around them).
+    std::set<int64_t> handler_ends_;
 };
 
 }  // namespace
