@@ -6246,10 +6246,40 @@ def g(n, log):
 def f():
     return [run(g, n) for n in (0, 3, 6)]
 """, "f()"),
+    # A with statement that ends an except clause (3.13 copies the clause's end, POP_EXCEPT and the
+    # jump out, for the suppressed path): both paths meet after it.
+    "with_ends_except_clause": (SUPPRESSING_CM_AND_RUN + """
+def g(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        with CM(log, a == 0):
+            log.append(10 // a)
+    for i in range(2):
+        log.append(i)
+    return log
+
+def h(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        log.append('clause')
+    except TypeError:
+        with CM(log, a is None):
+            log.append(a + 1)
+    else:
+        log.append('else')
+    finally:
+        log.append('finally')
+
+def f():
+    return [run(fn, a) for fn in (g, h) for a in (0, 2, None, 'x')]
+""", "f()"),
 }
 SNIPPETS.update(WITH_WAY_OUT_SNIPPETS)
 EQUIVALENT_NOW |= {("with_continue_then_code", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("with_break_then_code", v) for v in ("3.8", "3.9", "3.11")}
+EQUIVALENT_NOW |= {("with_ends_except_clause", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
 
 # 3.8's finally subroutines whose body has ways out in an except clause inside it, or that never
 # goes on (every path returns or raises, the compiler's dead code after that laid out all the same,
