@@ -6648,3 +6648,111 @@ def test_finally_dead_code_38(cli, tmp_path):
     assert "could not decompile" not in proc.stderr, proc.stderr
     same, err = run_both(exe, FINALLY_DEAD_CODE, proc.stdout, "run()")
     assert same == "True", err + proc.stdout
+
+
+# More of 3.8's finally subroutines the finally pass left (random programs, seeds 5000-6009): a
+# with or try statement in dead code after a return (all its markers unreached: that code goes),
+# a finally body whose `return` follows a `break` (dead, found through the dead code), a return
+# whose way out runs an outer finally body holding a loop with a branch back to its head, and
+# finally bodies that never go on with finally bodies inside. Decompiled now (without the dead
+# code, so not all equivalent), doing the same.
+FINALLY_38_MORE = """
+def dead_with(log, a):
+    log.append(a)
+    return a
+    with a:
+        log.append('dead')
+
+def dead_try_in_loop(log, items):
+    for x in items:
+        log.append(x)
+        return x
+        try:
+            log.append('dead')
+        except ValueError:
+            pass
+        finally:
+            continue
+
+def break_then_dead_return(log, items):
+    try:
+        log.append(len(items))
+    finally:
+        for x in items:
+            log.append(x)
+            break
+            return x
+    return log
+
+def return_through_loop_finally(log, a):
+    try:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            log.append('zero')
+        else:
+            log.append('else')
+        finally:
+            return a
+    finally:
+        for i in range(3):
+            if i:
+                log.append(i)
+
+def g(a, log):
+    try:
+        try:
+            log.append(a)
+        finally:
+            return a * 2
+    except ZeroDivisionError:
+        pass
+    finally:
+        for i in range(a):
+            log.append(i)
+
+def k(a, log):
+    try:
+        log.append(a)
+    finally:
+        try:
+            log.append(-a)
+        finally:
+            raise KeyError(a)
+
+def n(a, log):
+    for x in a:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(-x)
+            finally:
+                if x:
+                    break
+            continue
+
+def run():
+    out = []
+    for fn, args in ((dead_with, ([], 1)), (dead_try_in_loop, ([], [1, 2])), (break_then_dead_return, ([], [3, 4])),
+                     (return_through_loop_finally, ([], 0)), (return_through_loop_finally, ([], 2)),
+                     (g, (2, [])), (k, (1, [])), (n, ([0, 1, 2], []))):
+        try:
+            out.append(fn(*args))
+        except Exception as e:
+            out.append(repr(e))
+        out.append(args)
+    return out
+"""
+
+
+def test_finally_subroutines_more_38(cli, tmp_path):
+    exe = interpreter("3.8")
+    if exe is None:
+        pytest.skip("Python 3.8 is not installed (pyenv)")
+    pyc = tmp_path / "m.pyc"
+    compile_pyc(exe, FINALLY_38_MORE, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    assert "could not decompile" not in proc.stderr, proc.stderr
+    same, err = run_both(exe, FINALLY_38_MORE, proc.stdout, "run()")
+    assert same == "True", err + proc.stdout

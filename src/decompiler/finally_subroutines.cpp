@@ -48,6 +48,7 @@ public:
             for (size_t i = 0; i < ops_.size() && !progress; ++i)
                 if (ops_[i].kind == N::SetupFinally || ops_[i].kind == N::SetupWith) progress = rewrite(i);
         }
+        drop_dead_code();
         for (auto& op : ops_)
             if (is_finally_marker(op.kind)) {
                 op.name = marker_name(op.kind);
@@ -142,6 +143,35 @@ private:
         return op;
     }
 
+    // Where the markers left are all in code nothing reaches (statements after a return, which 3.8
+    // compiles all the same, a with or try statement among them), that code goes: it has no
+    // subroutine to rewrite, and nothing of it is printed.
+    void drop_dead_code() {
+        std::vector<bool> live(ops_.size(), false);
+        std::vector<size_t> work = {0};
+        while (!work.empty()) {
+            size_t i = work.back();
+            work.pop_back();
+            if (i >= ops_.size() || live[i]) continue;
+            live[i] = true;
+            const NeutralOp& op = ops_[i];
+            if (op.target >= 0) work.push_back(index_of(op.target));
+            if (op.kind != N::Jump && op.kind != N::Return && op.kind != N::Raise && op.kind != N::Reraise) work.push_back(i + 1);
+        }
+        bool dead_markers = false;
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            if (!is_finally_marker(ops_[i].kind)) continue;
+            if (live[i]) return;
+            dead_markers = true;
+        }
+        if (!dead_markers) return;
+        for (size_t i = 0; i < ops_.size(); ++i)
+            if (!live[i]) {
+                ops_[i].kind = N::Nop;
+                ops_[i].target = -1;
+            }
+    }
+
     // ------------------------------------------------------------------ with statements
     // LOAD_CONST None; DUP_TOP; DUP_TOP; CALL_FUNCTION 3; POP_TOP: 3.9's __exit__ call on the way out.
     std::vector<NeutralOp> exit_call(const NeutralOp& like) {
@@ -206,7 +236,7 @@ private:
 
     // Follows the ways the body starting at `start` goes on normally: a BEGIN_FINALLY inside opens a
     // nested subroutine that its own END_FINALLY (or POP_FINALLY) closes; CALL_FINALLY returns to
-    // the op after it. With `through_dead`, the code after a return or raise (and after the re-raise
+    // the op after it. With `through_dead`, the code after a jump, return or raise (and after the re-raise
     // ending the handler of a finally body inside, rewritten already) is followed as well: a body
     // that never goes on ends where that code, which the compiler lays out all the same, goes on
     // (`finally: try: raise e finally: ...`, whose inner POP_BLOCK and normal-path copy follow the
@@ -233,7 +263,7 @@ private:
             seen[i] = depth;
             const NeutralOp& op = ops_[i];
             if (depth == kLeaving) {
-                if (!leaving_step(i, body, work, through_dead ? &seen : nullptr)) return none;
+                if (!leaving_step(i, body, work, seen, through_dead)) return none;
                 continue;
             }
             switch (op.kind) {
@@ -256,7 +286,10 @@ private:
                 for (size_t k = i + 1; k <= i + 1 + size_t(ops_[i].arg); ++k) seen[k] = kLeaving;
                 work.emplace_back(i + 2 + size_t(ops_[i].arg), kLeaving);
                 break;
-            case N::Jump: go(op.target, depth); break;
+            case N::Jump:
+                go(op.target, depth);
+                if (through_dead && i + 1 < ops_.size()) work.emplace_back(i + 1, depth);
+                break;
             // (The handlers of statements inside, rewritten already when they were finally bodies,
             // may leave the body: `return` in an except clause.)
             case N::JumpIf: case N::JumpIfOrPop: case N::ForIter: case N::SetupFinally: case N::SetupWith:
@@ -323,21 +356,23 @@ private:
     }
 
     // One op on a way out of the body after its POP_FINALLY: the enclosing statements' ways out
-    // (copies of outer finally bodies among them: branches and loops inside, forward) to a return,
-    // a raise or the jump out of the body, which is not followed. With `seen` (body_end's, through
-    // dead code), the body's code laid out after that way out is, unless the jump is the back edge
-    // of a loop on the way out.
-    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work, const std::map<size_t, int>* seen) const {
+    // (copies of outer finally bodies among them: branches and loops inside) to a return, a raise
+    // or the jump out of the body, which is not followed (`through_dead`, the body's code laid out
+    // after that way out is). A jump back to an op of the way out (`seen`, body_end's) is a loop's.
+    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work, const std::map<size_t, int>& seen,
+                      bool through_dead) const {
         const NeutralOp& op = ops_[i];
+        auto back_in_way_out = [&]() {
+            auto to = seen.find(index_of(op.target));
+            return op.target <= int64_t(op.offset) && to != seen.end() && to->second == kLeaving;
+        };
         switch (op.kind) {
         case N::Return: case N::Raise: case N::Jump:
-            if (seen && i + 1 < ops_.size()) {
-                auto to = op.kind == N::Jump ? seen->find(index_of(op.target)) : seen->end();
-                if (to == seen->end() || to->second != kLeaving) work.emplace_back(i + 1, 0);
-            }
+            if (through_dead && i + 1 < ops_.size() && !(op.kind == N::Jump && back_in_way_out())) work.emplace_back(i + 1, 0);
             return true;
         case N::PopFinally: body.outer_exits.push_back(i); break;
-        case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:  // (a for loop's back edge ends that path)
+        case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:
+            if (back_in_way_out()) break;
             if (op.target <= int64_t(op.offset)) return false;
             if (size_t k = index_of(op.target); k != kNone) work.emplace_back(k, kLeaving);
             else return false;
@@ -438,15 +473,20 @@ private:
     }
 
     bool rewrite_finally(Role role, size_t setup, size_t entry, size_t start) {
+        // (A subroutine inside goes first.)
+        auto alone = [&](const Body& b) {
+            for (size_t i = start; i < b.end; ++i) {
+                bool own = std::binary_search(b.exits.begin(), b.exits.end(), i) ||
+                           std::find(b.outer_exits.begin(), b.outer_exits.end(), i) != b.outer_exits.end();
+                if (is_finally_marker(ops_[i].kind) && !own) return false;
+            }
+            return true;
+        };
+        // (Through dead code too where the ways out are not all found: a `return` after a `break`.)
         Body body = body_end(start);
-        if (body.end == kNone) body = body_end(start, true);
+        if (body.end == kNone || !alone(body)) body = body_end(start, true);
         const size_t end = body.end;
-        if (end == kNone || end + 1 >= ops_.size()) return false;
-        for (size_t i = start; i < end; ++i) {
-            bool own = std::binary_search(body.exits.begin(), body.exits.end(), i) ||
-                       std::find(body.outer_exits.begin(), body.outer_exits.end(), i) != body.outer_exits.end();
-            if (is_finally_marker(ops_[i].kind) && !own) return false;  // a subroutine inside goes first
-        }
+        if (end == kNone || end + 1 >= ops_.size() || !alone(body)) return false;
         const int64_t entry_offset = ops_[entry].offset;
         // A body with ways out of its own has 3.8's placeholder around the statement; 3.9 has none.
         std::vector<bool> drop(ops_.size(), false);
