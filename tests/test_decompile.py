@@ -6307,6 +6307,171 @@ SNIPPETS.update(LONE_JUMP_LIMIT_SNIPPETS)
 EQUIVALENT_NOW |= {(n, v) for n in ("nested_try_import_else",) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("break_after_try_in_if", "3.11")}
 
+# A with statement whose body ends in `continue` or `break` (random programs, seeds 6000-6009):
+# the normal path leaves through the __exit__ call to the next iteration or out of the loop, the
+# suppressed path goes on to the code after the statement, which only it runs.
+WITH_WAY_OUT_SNIPPETS = {
+    "with_continue_then_code": (SUPPRESSING_CM_AND_RUN + """
+def g(items, log):
+    for x in items:
+        with CM(log, x % 2 == 1):
+            if x > 2:
+                raise ValueError(x)
+            continue
+        log.append(('after', x))
+    return len(log)
+
+def h(items, log):
+    for x in items:
+        if x:
+            with CM(log, x % 2 == 1):
+                if x > 2:
+                    raise ValueError(x)
+                continue
+            log.append(('after', x))
+        else:
+            log.append('zero')
+    else:
+        log.append('done')
+    return log
+
+def f():
+    return [run(fn, a) for fn in (g, h) for a in ([0, 1, 2, 3, 5], [4, 3])]
+""", "f()"),
+    # (3.10 and 3.12+ copy the `return n` after the loop into the way out: `return n` in the body.)
+    "with_break_then_code": (SUPPRESSING_CM_AND_RUN + """
+def g(n, log):
+    while n:
+        n -= 1
+        with CM(log, n % 2 == 0):
+            if n == 2:
+                raise KeyError(n)
+            log.append(n)
+            break
+        log.append(('after', n))
+    return n
+
+def f():
+    return [run(g, n) for n in (0, 3, 6)]
+""", "f()"),
+    # A with statement that ends an except clause (3.13 copies the clause's end, POP_EXCEPT and the
+    # jump out, for the suppressed path): both paths meet after it.
+    "with_ends_except_clause": (SUPPRESSING_CM_AND_RUN + """
+def g(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        with CM(log, a == 0):
+            log.append(10 // a)
+    for i in range(2):
+        log.append(i)
+    return log
+
+def h(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        log.append('clause')
+    except TypeError:
+        with CM(log, a is None):
+            log.append(a + 1)
+    else:
+        log.append('else')
+    finally:
+        log.append('finally')
+
+def f():
+    return [run(fn, a) for fn in (g, h) for a in (0, 2, None, 'x')]
+""", "f()"),
+}
+SNIPPETS.update(WITH_WAY_OUT_SNIPPETS)
+EQUIVALENT_NOW |= {("with_continue_then_code", v) for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("with_break_then_code", v) for v in ("3.8", "3.9", "3.11")}
+EQUIVALENT_NOW |= {("with_ends_except_clause", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
+
+# 3.8's finally subroutines whose body has ways out in an except clause inside it, or that never
+# goes on (every path returns or raises, the compiler's dead code after that laid out all the same,
+# with finally bodies inside, inlined first).
+FINALLY_38_SNIPPETS = {
+    "finally_except_clause_ways_out": ("""
+def g(a, log):
+    try:
+        log.append(10 // a)
+    finally:
+        try:
+            log.append(-10 // (a - 1))
+        except ZeroDivisionError:
+            return 7
+        except TypeError as e:
+            return str(e)
+    return 3
+
+def h(items, log):
+    for x in items:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(10 // (x - 1) + [1][x - 3])
+            except ZeroDivisionError:
+                continue
+            except IndexError:
+                break
+        log.append('after')
+    return log
+""" + SUPPRESSING_CM_AND_RUN + """
+def f():
+    return [run(g, a) for a in (0, 1, 2, 'x')] + [run(h, [0, 1, 2, 3, 5])]
+""", "f()"),
+    "finally_never_goes_on": ("""
+def g(a, log):
+    try:
+        try:
+            log.append(a)
+        finally:
+            return a * 2
+    except ZeroDivisionError:
+        pass
+    finally:
+        for i in range(a):
+            log.append(i)
+
+def k(a, log):
+    try:
+        log.append(a)
+    finally:
+        try:
+            log.append(-a)
+        finally:
+            raise KeyError(a)
+
+def m(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            return 1
+        raise KeyError(a)
+
+def n(a, log):
+    for x in a:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(-x)
+            finally:
+                if x:
+                    break
+            continue
+""" + SUPPRESSING_CM_AND_RUN + """
+def f():
+    return [run(g, 2), run(k, 1), run(m, 0), run(m, 3), run(n, [0, 1, 2])]
+""", "f()"),
+}
+SNIPPETS.update(FINALLY_38_SNIPPETS)
+EQUIVALENT_NOW |= {("finally_except_clause_ways_out", v) for v in ("3.8", "3.9")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):
@@ -6590,4 +6755,112 @@ def test_finally_dead_code_38(cli, tmp_path):
     proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
     assert "could not decompile" not in proc.stderr, proc.stderr
     same, err = run_both(exe, FINALLY_DEAD_CODE, proc.stdout, "run()")
+    assert same == "True", err + proc.stdout
+
+
+# More of 3.8's finally subroutines the finally pass left (random programs, seeds 5000-6009): a
+# with or try statement in dead code after a return (all its markers unreached: that code goes),
+# a finally body whose `return` follows a `break` (dead, found through the dead code), a return
+# whose way out runs an outer finally body holding a loop with a branch back to its head, and
+# finally bodies that never go on with finally bodies inside. Decompiled now (without the dead
+# code, so not all equivalent), doing the same.
+FINALLY_38_MORE = """
+def dead_with(log, a):
+    log.append(a)
+    return a
+    with a:
+        log.append('dead')
+
+def dead_try_in_loop(log, items):
+    for x in items:
+        log.append(x)
+        return x
+        try:
+            log.append('dead')
+        except ValueError:
+            pass
+        finally:
+            continue
+
+def break_then_dead_return(log, items):
+    try:
+        log.append(len(items))
+    finally:
+        for x in items:
+            log.append(x)
+            break
+            return x
+    return log
+
+def return_through_loop_finally(log, a):
+    try:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            log.append('zero')
+        else:
+            log.append('else')
+        finally:
+            return a
+    finally:
+        for i in range(3):
+            if i:
+                log.append(i)
+
+def g(a, log):
+    try:
+        try:
+            log.append(a)
+        finally:
+            return a * 2
+    except ZeroDivisionError:
+        pass
+    finally:
+        for i in range(a):
+            log.append(i)
+
+def k(a, log):
+    try:
+        log.append(a)
+    finally:
+        try:
+            log.append(-a)
+        finally:
+            raise KeyError(a)
+
+def n(a, log):
+    for x in a:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(-x)
+            finally:
+                if x:
+                    break
+            continue
+
+def run():
+    out = []
+    for fn, args in ((dead_with, ([], 1)), (dead_try_in_loop, ([], [1, 2])), (break_then_dead_return, ([], [3, 4])),
+                     (return_through_loop_finally, ([], 0)), (return_through_loop_finally, ([], 2)),
+                     (g, (2, [])), (k, (1, [])), (n, ([0, 1, 2], []))):
+        try:
+            out.append(fn(*args))
+        except Exception as e:
+            out.append(repr(e))
+        out.append(args)
+    return out
+"""
+
+
+def test_finally_subroutines_more_38(cli, tmp_path):
+    exe = interpreter("3.8")
+    if exe is None:
+        pytest.skip("Python 3.8 is not installed (pyenv)")
+    pyc = tmp_path / "m.pyc"
+    compile_pyc(exe, FINALLY_38_MORE, pyc)
+    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
+    assert "could not decompile" not in proc.stderr, proc.stderr
+    same, err = run_both(exe, FINALLY_38_MORE, proc.stdout, "run()")
     assert same == "True", err + proc.stdout

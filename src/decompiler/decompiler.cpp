@@ -6529,6 +6529,48 @@ private:
         return {};
     }
 
+    // Whether the chain of blocks from op `i`, where a with statement's handler goes on after __exit__
+    // suppressed an exception, does what its normal path does: what the chain from block `next`
+    // does, to the ends of both, or op for op what the chain from its exit block (`exit`) does after
+    // the __exit__ call, unconditional jumps aside, up to a block both reach. The blocks of the
+    // first chain before that go to `blocks`.
+    bool same_way_on(size_t i, int exit, int next, std::vector<int>& blocks) const {
+        if (same_ops(straight_ops_from(i, &blocks), straight_ops(next))) return true;
+        blocks.clear();
+        if (exit < 0) return false;
+        auto chain = [&](size_t from, std::vector<int>& visited) {
+            for (int b = cfg_.block_of_op(from), steps = 0; b >= 0 && steps < 64; ++steps) {
+                if (std::find(visited.begin(), visited.end(), b) != visited.end()) break;
+                visited.push_back(b);
+                if (cfg_.block(b).succs.size() != 1) break;
+                b = cfg_.block(b).succs[0];
+            }
+        };
+        std::vector<int> copy, normal;
+        chain(i, copy);
+        chain(cfg_.block(exit).first, normal);
+        auto meet = std::find_first_of(copy.begin(), copy.end(), normal.begin(), normal.end());
+        if (meet == copy.end() || meet == copy.begin()) return false;
+        auto ops_before = [&](size_t from, const std::vector<int>& visited, int stop) {
+            std::vector<const NeutralOp*> ops;
+            for (int b : visited) {
+                if (b == stop) break;
+                for (size_t k = std::max(from, cfg_.block(b).first); k < cfg_.block(b).last; ++k)
+                    if (ops_[k].kind != N::Jump && ops_[k].kind != N::Nop) ops.push_back(&ops_[k]);
+                from = 0;
+            }
+            return ops;
+        };
+        std::vector<const NeutralOp*> after_exit = ops_before(0, normal, *meet);
+        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true);
+        if (k == 0) return false;
+        after_exit.erase(after_exit.begin(), after_exit.begin() + long(k));
+        std::vector<const NeutralOp*> copied = ops_before(i, copy, *meet);
+        if (copied.size() != after_exit.size() || !(copied.empty() || same_ops(copied, after_exit))) return false;
+        blocks.assign(copy.begin(), meet);
+        return true;
+    }
+
     // Two non-empty op chains, op for op the same (lines aside).
     static bool same_ops(const std::vector<const NeutralOp*>& a, const std::vector<const NeutralOp*>& b) {
         if (a.empty() || a.size() != b.size()) return false;
@@ -6823,16 +6865,40 @@ private:
                         unsupported("code after a suppressing with statement that leaves the body around it");
             }
             // Otherwise it is the code after the statement, which only a normal path that ended
-            // inside the body leaves to it.
-            if (tail != 0) unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+            // inside the body leaves to it: a break, continue or return of a constant or a local that
+            // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
+            // the call, then the jump), printed in the body.
+            if (tail != 0) {
+                const StmtPtr& last = out.back();
+                bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
+                               (last->kind == StmtKind::Return &&
+                                (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
+                if (tail != 1 || out[emitted_before] != w || !way_out)
+                    unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+                if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+                w->body.push_back(last);
+                out.pop_back();
+            }
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
         // Or the compiler's copy of what follows the statement (3.10 copies short tails that end
-        // the function): the same operations as the code the normal path goes on to.
+        // the function, 3.12+ the end of an except clause around it): the same operations as the
+        // code the normal path goes on to, up to where both meet.
         std::vector<int> copy_blocks;
-        if (!same_ops(straight_ops_from(i, &copy_blocks), straight_ops(next)))
-            unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        if (!same_way_on(i, exit, next, copy_blocks)) {
+            // Or, where the normal path goes straight on to the loop's next iteration, the code after
+            // the statement, which only the suppressed path runs: the body ends in `continue`.
+            if (!loop || next != stop || stop != next_iteration(loop) || out.size() != emitted_before + 1 || out.back() != w ||
+                stack.size() > normal_depth)
+                unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+            if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+            w->body.push_back(make_stmt(StmtKind::Continue));
+            Body after;
+            bool flows = emit_region(enter_at(i), stop, after, loop, stack, base);
+            out.insert(out.end(), after.begin(), after.end());
+            return flows ? stop : kFlowEnded;
+        }
         for (int cb : copy_blocks) emitted_[cb] = true;
         return next;
     }

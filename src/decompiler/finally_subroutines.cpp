@@ -48,6 +48,7 @@ public:
             for (size_t i = 0; i < ops_.size() && !progress; ++i)
                 if (ops_[i].kind == N::SetupFinally || ops_[i].kind == N::SetupWith) progress = rewrite(i);
         }
+        drop_dead_code();
         for (auto& op : ops_)
             if (is_finally_marker(op.kind)) {
                 op.name = marker_name(op.kind);
@@ -90,10 +91,12 @@ private:
             if (it == map.end() || it->first != offset) return std::nullopt;
             return offset_of_index(it->second);
         };
-        std::set<int64_t> done;
-        for (int64_t offset : done_)
-            if (auto now = renumbered(offset)) done.insert(*now);
-        done_ = std::move(done);
+        for (std::set<int64_t>* offsets : {&done_, &handler_ends_}) {
+            std::set<int64_t> now_at;
+            for (int64_t offset : *offsets)
+                if (auto now = renumbered(offset)) now_at.insert(*now);
+            *offsets = std::move(now_at);
+        }
         for (auto& op : ops_) {
             if (op.target < 0) continue;
             if (auto now = renumbered(op.target)) {
@@ -138,6 +141,35 @@ private:
         op.offset = uint32_t(next_offset_);
         next_offset_ += 2;
         return op;
+    }
+
+    // Where the markers left are all in code nothing reaches (statements after a return, which 3.8
+    // compiles all the same, a with or try statement among them), that code goes: it has no
+    // subroutine to rewrite, and nothing of it is printed.
+    void drop_dead_code() {
+        std::vector<bool> live(ops_.size(), false);
+        std::vector<size_t> work = {0};
+        while (!work.empty()) {
+            size_t i = work.back();
+            work.pop_back();
+            if (i >= ops_.size() || live[i]) continue;
+            live[i] = true;
+            const NeutralOp& op = ops_[i];
+            if (op.target >= 0) work.push_back(index_of(op.target));
+            if (op.kind != N::Jump && op.kind != N::Return && op.kind != N::Raise && op.kind != N::Reraise) work.push_back(i + 1);
+        }
+        bool dead_markers = false;
+        for (size_t i = 0; i < ops_.size(); ++i) {
+            if (!is_finally_marker(ops_[i].kind)) continue;
+            if (live[i]) return;
+            dead_markers = true;
+        }
+        if (!dead_markers) return;
+        for (size_t i = 0; i < ops_.size(); ++i)
+            if (!live[i]) {
+                ops_[i].kind = N::Nop;
+                ops_[i].target = -1;
+            }
     }
 
     // ------------------------------------------------------------------ with statements
@@ -204,12 +236,18 @@ private:
 
     // Follows the ways the body starting at `start` goes on normally: a BEGIN_FINALLY inside opens a
     // nested subroutine that its own END_FINALLY (or POP_FINALLY) closes; CALL_FINALLY returns to
-    // the op after it.
-    Body body_end(size_t start) const {
+    // the op after it. With `through_dead`, the code after a jump, return or raise (and after the re-raise
+    // ending the handler of a finally body inside, rewritten already) is followed as well: a body
+    // that never goes on ends where that code, which the compiler lays out all the same, goes on
+    // (`finally: try: raise e finally: ...`, whose inner POP_BLOCK and normal-path copy follow the
+    // raise), at its END_FINALLY, or at the one re-raise no jump reaches (normalize's for an
+    // END_FINALLY after a return).
+    Body body_end(size_t start, bool through_dead = false) const {
         std::map<size_t, int> seen;
         std::vector<std::pair<size_t, int>> work = {{start, 0}};
         Body body;
         const Body none;
+        std::set<size_t> dead_ends;  // (through_dead: re-raises no jump reaches)
         auto go = [&](int64_t target, int depth) {
             size_t k = index_of(target);
             work.emplace_back(k, k == kNone ? -1 : depth);
@@ -225,7 +263,7 @@ private:
             seen[i] = depth;
             const NeutralOp& op = ops_[i];
             if (depth == kLeaving) {
-                if (!leaving_step(i, body, work)) return none;
+                if (!leaving_step(i, body, work, seen, through_dead)) return none;
                 continue;
             }
             switch (op.kind) {
@@ -248,16 +286,26 @@ private:
                 for (size_t k = i + 1; k <= i + 1 + size_t(ops_[i].arg); ++k) seen[k] = kLeaving;
                 work.emplace_back(i + 2 + size_t(ops_[i].arg), kLeaving);
                 break;
-            case N::Jump: go(op.target, depth); break;
-            case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:
+            case N::Jump:
+                go(op.target, depth);
+                if (through_dead && i + 1 < ops_.size()) work.emplace_back(i + 1, depth);
+                break;
+            // (The handlers of statements inside, rewritten already when they were finally bodies,
+            // may leave the body: `return` in an except clause.)
+            case N::JumpIf: case N::JumpIfOrPop: case N::ForIter: case N::SetupFinally: case N::SetupWith:
                 go(op.target, depth);
                 work.emplace_back(i + 1, depth);
                 break;
-            case N::Return: case N::Raise: case N::Reraise: case N::Unsupported: break;
+            case N::Return: case N::Raise: case N::Reraise:
+                if (!through_dead || i + 1 >= ops_.size()) break;
+                if (op.kind != N::Reraise || handler_ends_.count(op.offset)) work.emplace_back(i + 1, depth);
+                else if (depth == 0 && !is_target(op.offset)) dead_ends.insert(i);
+                break;
+            case N::Unsupported: break;
             default: work.emplace_back(i + 1, depth); break;
             }
         }
-        if (body.end == kNone && !seen.empty()) {
+        if (body.end == kNone && !seen.empty() && !through_dead) {
             // A body that never ends normally (every way returns, breaks or raises): its
             // END_FINALLY, which nothing reaches (normalize made it a RERAISE), follows its last
             // op, and with ways out of its own, the placeholder's POP_TOP follows that.
@@ -265,9 +313,10 @@ private:
             // compiled all the same: it lies between the last op reached and the END_FINALLY.)
             size_t last = seen.rbegin()->first, k = dead_code_end(last + 1);
             bool at_end = k < ops_.size() && (k > last + 1 || !is_target(ops_[k].offset)) &&
-                          (ops_[k].kind == N::EndFinally || ops_[k].kind == N::Reraise);
+                          (ops_[k].kind == N::EndFinally || (ops_[k].kind == N::Reraise && !handler_ends_.count(ops_[k].offset)));
             if (at_end && (body.exits.empty() || (k + 1 < ops_.size() && ops_[k + 1].kind == N::Pop))) body.end = k;
         }
+        if (body.end == kNone && dead_ends.size() == 1) body.end = *dead_ends.begin();
         if (body.end == kNone) return none;
         for (const auto& [i, depth] : seen)
             if (i > body.end) return none;
@@ -307,19 +356,28 @@ private:
     }
 
     // One op on a way out of the body after its POP_FINALLY: the enclosing statements' ways out
-    // (copies of outer finally bodies among them: branches inside, forward) to a return, a raise or
-    // the jump out of the body, which is not followed.
-    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work) const {
+    // (copies of outer finally bodies among them: branches and loops inside) to a return, a raise
+    // or the jump out of the body, which is not followed (`through_dead`, the body's code laid out
+    // after that way out is). A jump back to an op of the way out (`seen`, body_end's) is a loop's.
+    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work, const std::map<size_t, int>& seen,
+                      bool through_dead) const {
         const NeutralOp& op = ops_[i];
+        auto back_in_way_out = [&]() {
+            auto to = seen.find(index_of(op.target));
+            return op.target <= int64_t(op.offset) && to != seen.end() && to->second == kLeaving;
+        };
         switch (op.kind) {
-        case N::Return: case N::Raise: case N::Jump: return true;
+        case N::Return: case N::Raise: case N::Jump:
+            if (through_dead && i + 1 < ops_.size() && !(op.kind == N::Jump && back_in_way_out())) work.emplace_back(i + 1, 0);
+            return true;
         case N::PopFinally: body.outer_exits.push_back(i); break;
-        case N::JumpIf: case N::JumpIfOrPop:
+        case N::JumpIf: case N::JumpIfOrPop: case N::ForIter:
+            if (back_in_way_out()) break;
             if (op.target <= int64_t(op.offset)) return false;
             if (size_t k = index_of(op.target); k != kNone) work.emplace_back(k, kLeaving);
             else return false;
             break;
-        case N::ForIter: case N::BeginFinally: case N::CallFinally: case N::EndFinally: case N::WithCleanupStart:
+        case N::BeginFinally: case N::CallFinally: case N::EndFinally: case N::WithCleanupStart:
         case N::WithCleanupFinish: case N::Reraise: case N::Unsupported:
             return false;
         default: break;
@@ -415,14 +473,20 @@ private:
     }
 
     bool rewrite_finally(Role role, size_t setup, size_t entry, size_t start) {
-        const Body body = body_end(start);
+        // (A subroutine inside goes first.)
+        auto alone = [&](const Body& b) {
+            for (size_t i = start; i < b.end; ++i) {
+                bool own = std::binary_search(b.exits.begin(), b.exits.end(), i) ||
+                           std::find(b.outer_exits.begin(), b.outer_exits.end(), i) != b.outer_exits.end();
+                if (is_finally_marker(ops_[i].kind) && !own) return false;
+            }
+            return true;
+        };
+        // (Through dead code too where the ways out are not all found: a `return` after a `break`.)
+        Body body = body_end(start);
+        if (body.end == kNone || !alone(body)) body = body_end(start, true);
         const size_t end = body.end;
-        if (end == kNone || end + 1 >= ops_.size()) return false;
-        for (size_t i = start; i < end; ++i) {
-            bool own = std::binary_search(body.exits.begin(), body.exits.end(), i) ||
-                       std::find(body.outer_exits.begin(), body.outer_exits.end(), i) != body.outer_exits.end();
-            if (is_finally_marker(ops_[i].kind) && !own) return false;  // a subroutine inside goes first
-        }
+        if (end == kNone || end + 1 >= ops_.size() || !alone(body)) return false;
         const int64_t entry_offset = ops_[entry].offset;
         // A body with ways out of its own has 3.8's placeholder around the statement; 3.9 has none.
         std::vector<bool> drop(ops_.size(), false);
@@ -506,6 +570,7 @@ private:
             }
             out.push_back(op);
             if (i == end) {
+                handler_ends_.insert(op.offset);
                 out.back().kind = N::Reraise;
                 out.back().arg = role == Role::NameCleanup ? 1 : 0;
             }
@@ -563,6 +628,8 @@ private:
     int64_t end_offset_ = 0;   // one past the last op
     // SETUP_FINALLY ops whose body is rewritten already: its handler still ends as a body does.
     std::set<int64_t> done_;
+    // The re-raises that end those bodies' handlers (not the end of a body around them).
+    std::set<int64_t> handler_ends_;
 };
 
 }  // namespace
