@@ -644,6 +644,17 @@ async def main(v):
     async with ACM(log, 3):
         return log
 """, "asyncio.run(main(5))"),
+    # 3.8 runs an async with's __aexit__ as WITH_CLEANUP_START; await; WITH_CLEANUP_FINISH.
+    "async_with_return": (ASYNC_HELPERS + """
+async def f(cm):
+    async with cm as c:
+        return c
+
+
+async def main():
+    log = []
+    return await f(ACM(log, 4)), log
+""", "asyncio.run(main())"),
     "async_comprehensions": (ASYNC_HELPERS + """
 async def main(n):
     a = [x async for x in numbers(n)]
@@ -2271,14 +2282,7 @@ def run():
 """, "run()"),
 })
 
-# A return inside `except ... as name` inside try/finally leaves the structurer a stack it does not
-# follow yet (3.8 as 3.9, now that 3.8's finally subroutines are copied inline as 3.9 compiles them).
 UNSUPPORTED_YET = {
-    "async_with_38": ("""
-async def f(cm):
-    async with cm as c:
-        return c
-""", ["3.8"]),
     # An or-pattern whose alternatives bind names (kept on the stack and reordered) is not read yet.
     "match_or_captures": ("""
 def f(x):
@@ -2550,6 +2554,7 @@ EQUIVALENT_NOW |= {(name, version) for name in ("yield_from", "await_coroutine",
                                                  "async_comprehensions")
                    for version in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_with_return") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("code_after_clause_in_its_block", v) for v in ("3.8", "3.9", "3.11", "3.13")}
 EQUIVALENT_NOW |= {("constant_asserts", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -173,8 +173,9 @@ private:
     }
 
     // ------------------------------------------------------------------ with statements
-    // LOAD_CONST None; DUP_TOP; DUP_TOP; CALL_FUNCTION 3; POP_TOP: 3.9's __exit__ call on the way out.
-    std::vector<NeutralOp> exit_call(const NeutralOp& like) {
+    // LOAD_CONST None; DUP_TOP; DUP_TOP; CALL_FUNCTION 3; POP_TOP: 3.9's __exit__ call on the way out
+    // (an async with's awaits __aexit__'s result first: `await_op`, the await of 3.8's copy).
+    std::vector<NeutralOp> exit_call(const NeutralOp& like, const NeutralOp* await_op = nullptr) {
         std::vector<NeutralOp> out;
         out.push_back(fresh(N::LoadConst, like));
         out.back().value = std::make_shared<PyValue>();
@@ -185,26 +186,35 @@ private:
         out.push_back(fresh(N::Call, like));
         out.back().arg = 3;
         out.back().call_slots = 1;
+        if (await_op) {
+            out.push_back(*await_op);  // (its fields, with an offset of its own)
+            out.back().offset = fresh(N::Await, like).offset;
+        }
         out.push_back(fresh(N::Pop, like));
         return out;
     }
 
-    // return / break / continue inside a with body: BEGIN_FINALLY; WITH_CLEANUP_START;
+    // Whether ops_[i] is WITH_CLEANUP_START's await of __aexit__'s result (an async with's).
+    bool is_exit_await(size_t i) const { return i < ops_.size() && ops_[i].kind == N::Await && !is_target(ops_[i].offset); }
+
+    // return / break / continue inside a with body: BEGIN_FINALLY; WITH_CLEANUP_START; [await;]
     // WITH_CLEANUP_FINISH; POP_FINALLY 0 run __exit__ in place.
     void fold_with_exits() {
         std::vector<NeutralOp> out;
         for (size_t i = 0; i < ops_.size(); ++i) {
-            bool idiom = i + 3 < ops_.size() && ops_[i].kind == N::BeginFinally && ops_[i + 1].kind == N::WithCleanupStart &&
-                         ops_[i + 2].kind == N::WithCleanupFinish && ops_[i + 3].kind == N::PopFinally && ops_[i + 3].arg == 0;
-            for (size_t k = 1; idiom && k <= 3; ++k) idiom = !is_target(ops_[i + k].offset);
+            const size_t awaited = is_exit_await(i + 2) ? 1 : 0;
+            bool idiom = i + 3 + awaited < ops_.size() && ops_[i].kind == N::BeginFinally && ops_[i + 1].kind == N::WithCleanupStart &&
+                         ops_[i + 2 + awaited].kind == N::WithCleanupFinish && ops_[i + 3 + awaited].kind == N::PopFinally &&
+                         ops_[i + 3 + awaited].arg == 0;
+            for (size_t k = 1; idiom && k <= 3 + awaited; ++k) idiom = !is_target(ops_[i + k].offset);
             if (!idiom) {
                 out.push_back(std::move(ops_[i]));
                 continue;
             }
-            std::vector<NeutralOp> call = exit_call(ops_[i]);
+            std::vector<NeutralOp> call = exit_call(ops_[i], awaited ? &ops_[i + 2] : nullptr);
             call.front().offset = ops_[i].offset;  // jumps to the BEGIN_FINALLY now reach the call
             out.insert(out.end(), call.begin(), call.end());
-            i += 3;
+            i += 3 + awaited;
         }
         ops_ = std::move(out);
         renumber();
@@ -580,20 +590,24 @@ private:
         return true;
     }
 
-    // WITH_CLEANUP_START; WITH_CLEANUP_FINISH; END_FINALLY at the handler of a SETUP_WITH.
+    // WITH_CLEANUP_START; [await;] WITH_CLEANUP_FINISH; END_FINALLY at the handler of a SETUP_WITH
+    // (SETUP_ASYNC_WITH: awaiting __aexit__'s result).
     bool rewrite_with(size_t entry, size_t start) {
-        if (start + 3 >= ops_.size() || ops_[start].kind != N::WithCleanupStart || ops_[start + 1].kind != N::WithCleanupFinish ||
-            ops_[start + 2].kind != N::EndFinally)
+        const size_t awaited = is_exit_await(start + 1) ? 1 : 0;
+        const size_t finish = start + 1 + awaited, end_finally = finish + 1;
+        if (end_finally + 1 >= ops_.size() || ops_[start].kind != N::WithCleanupStart || ops_[finish].kind != N::WithCleanupFinish ||
+            ops_[end_finally].kind != N::EndFinally)
             return false;
-        if (is_target(ops_[start + 1].offset) || is_target(ops_[start + 2].offset)) return false;
-        const int64_t after = threaded(ops_[start + 3].offset);
+        if (is_target(ops_[finish].offset) || is_target(ops_[end_finally].offset)) return false;
+        const int64_t after = threaded(ops_[end_finally + 1].offset);
         bool normal_entry = entry > 0 && ops_[entry - 1].kind == N::BeginFinally;
+        const NeutralOp* await_op = awaited ? &ops_[start + 1] : nullptr;
         std::vector<NeutralOp> out;
-        out.reserve(ops_.size() + 8);
+        out.reserve(ops_.size() + 9);
         for (size_t i = 0; i < ops_.size(); ++i) {
             const NeutralOp& op = ops_[i];
             if (normal_entry && i == entry - 1) {
-                std::vector<NeutralOp> call = exit_call(op);
+                std::vector<NeutralOp> call = exit_call(op, await_op);
                 call.push_back(fresh(N::Jump, op));
                 call.back().target = after;
                 call.front().offset = op.offset;
@@ -601,14 +615,14 @@ private:
             } else if (i == start) {
                 out.push_back(op);
                 out.back().kind = N::WithExceptStart;
-            } else if (i == start + 1) {
+            } else if (i == finish) {
                 // __exit__'s result: true swallows the exception, false re-raises it.
                 out.push_back(op);
                 out.back().kind = N::JumpIf;
                 out.back().condition = JumpCondition::IfTrue;
-                out.back().target = ops_[start + 2].offset;
+                out.back().target = ops_[end_finally].offset;
                 out.push_back(fresh(N::Reraise, op));
-            } else if (i == start + 2) {
+            } else if (i == end_finally) {
                 NeutralOp exc = op;  // the exception, then the previous one (POP_EXCEPT), then __exit__
                 exc.kind = N::Pop;
                 out.push_back(exc);
