@@ -1541,6 +1541,74 @@ def run():
     return [setdefault(d, 5, 'x'), setdefault(d, 5), inside(d, 6, 'y'), inside(d, [], 'z'),
             pair(d, 1), pair(d, 9), pair({1: 2}, 1) if False else None, d]
 """, "run()"),
+    # A finally body that returns, around except clauses that go on: 3.10 and 3.12 copy it after
+    # each clause and after the body, outside the finally's range. The copies are the one code after
+    # the inner statement (printed in its `else`, inside the outer body, a call that raises there was
+    # caught by the finally body's stand-in).
+    "finally_returns_after_clauses": ("""
+calls = []
+
+def h(x):
+    calls.append(x)
+    if x == 1:
+        raise KeyError(x)
+    return x
+
+def one(x):
+    try:
+        x = 1 // x
+    except ZeroDivisionError:
+        pass
+    finally:
+        return h(x)
+
+def two(x):
+    try:
+        x = [1][x]
+    except IndexError:
+        pass
+    except TypeError:
+        pass
+    finally:
+        return h(x)
+
+def run():
+    out = []
+    for f in (one, two):
+        for x in (0, 1, 'a', 2):
+            try:
+                out.append(f(x))
+            except (KeyError, TypeError) as e:
+                out.append(type(e).__name__)
+    return out, calls
+""", "run()"),
+    # `continue` in an except clause inside a with statement in a loop: after the clause's
+    # POP_EXCEPT, the with's __exit__ call, then the jump back (the other clause goes on after the
+    # try statement).
+    "except_continue_in_with": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(items, log):
+    for x in items:
+        with CM(log):
+            try:
+                log.append(10 // x)
+            except ZeroDivisionError:
+                continue
+            except TypeError:
+                log.append('type')
+            log.append(x)
+    return log
+
+def run():
+    return f([1, 0, 'a', 2], [])
+""", "run()"),
     # `try:` right around `while True:`: the handler covers the loop's first block and its jump
     # back, and the except clauses never go back into the loop.
     "try_around_while_true": ("""
@@ -2489,6 +2557,7 @@ EQUIVALENT_NOW |= {("finally_returns_lambda", v) for v in ("3.8", "3.9", "3.10",
 EQUIVALENT_NOW |= {("finally_and_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_continue_in_with", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12+: refused (the clauses follow the loop)
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -3639,6 +3639,13 @@ private:
                     emitted_[k] = true;
                 return true;
             }
+            // Flow that reaches the compiler's copy of the short code that ends the function, where
+            // a try statement's region ends (see handler_exit), has reached the end: the copy runs
+            // the same code.
+            if (stop >= 0 && b != stop && clause_exit_copies_.count(b) && is_copy_of_exit(b, stop)) {
+                for (int k = b; k >= 0 && !emitted_[k]; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) emitted_[k] = true;
+                return true;
+            }
             // A loop that starts the body of a rotated `while` shares its first block, where both
             // jump back: the inner one's jump back is the last one before the outer one's.
             // (Before the repeated test, whose blocks may jump back there too.)
@@ -4862,6 +4869,26 @@ private:
         return same_copied_ops(a, b, 0) || same_copied_ops(b, a, 0);
     }
 
+    // `copy` is the compiler's copy of `exit`, code that ends the function (3.10+), in blocks nothing
+    // else enters, op for op under the same handlers as the original's. (The POP_BLOCKs that 3.10
+    // puts first have the lines of the blocks they leave.)
+    bool is_copy_of_exit(int copy, int exit) const {
+        if (!exits_copied_ || copy == exit || !ends_without_going_on(exit)) return false;
+        std::vector<int> copy_path, exit_path;
+        std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(exit, &exit_path);
+        auto past_pops = [](std::vector<const NeutralOp*>& ops) {
+            ops.erase(ops.begin(), std::find_if(ops.begin(), ops.end(), [](const NeutralOp* op) { return op->kind != N::PopBlock; }));
+        };
+        past_pops(a);
+        past_pops(b);
+        if (!same_copied_ops(a, b, 0) && !same_copied_ops(b, a, 0)) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (a[i]->handler != b[i]->handler) return false;
+        for (size_t i = 1; i < copy_path.size(); ++i)
+            if (cfg_.block(copy_path[i]).preds.size() != 1) return false;
+        return true;
+    }
+
     // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
     // function; its blocks go to `blocks`.
     bool copies_exit(int copy, int exit, std::vector<int>& blocks) const {
@@ -5548,13 +5575,25 @@ private:
     // Where the except clauses of the handler at `handler` continue after POP_EXCEPT (-1: nowhere).
     // A clause that holds a try statement of its own goes on from that statement's clauses too:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
-    int handler_exit(int handler, const Loop* loop) const {
+    int handler_exit(int handler, int exit, const Loop* loop) {
         std::set<int> targets, loop_targets, copies;
         if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
         // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
         // the clauses go on somewhere else; where they go on nowhere else, the copies are where
         // they go on, as before.)
         if (targets.empty()) targets = copies;
+        // Clauses that each go on in the compiler's copy of the short code that ends the function
+        // after the statement (3.10+; the body's way out may be one more) go on at the last copy,
+        // where normal_exit ends an enclosing statement's body too: the other copies reach the end
+        // of their region (see is_copy_of_exit).
+        if (!targets.empty() && exit >= 0 && is_copy_of_exit(exit, *targets.begin())) targets.insert(exit);
+        if (targets.size() > 1) {
+            int last = *targets.rbegin();
+            if (std::all_of(targets.begin(), targets.end(), [&](int t) { return t == last || is_copy_of_exit(t, last); })) {
+                clause_exit_copies_.insert(targets.begin(), targets.end());
+                return last;
+            }
+        }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
@@ -5620,7 +5659,8 @@ private:
                 continue;
             // (Copies that start with a loop are reached from their own back edge too.)
             if (is_return_after_branching_copies(next, end)) continue;
-            if (int to = loop && copies ? jump_after_finally_copies(next, end) : -1;
+            // (Likewise after the __exit__ calls of open with statements.)
+            if (int to = !loop || !copies ? -1 : std::max(jump_after_finally_copies(next, end), jump_after_with_exits(next, end));
                 to >= 0 && (to == loop->header || to == loop->break_to)) {
                 loop_targets.insert(to);
                 copies->insert(next);
@@ -5642,6 +5682,31 @@ private:
                 return false;
         }
         return true;
+    }
+
+    // Where the jump after the __exit__ calls of open with statements from `block` goes (-1: not
+    // that shape, or code other than the clause's block `from` reaches its blocks): `continue` or
+    // `break` inside with statements, as the compiler writes it after an except clause's POP_EXCEPT
+    // (each with's `__exit__(None, None, None)`, innermost first, then the jump).
+    int jump_after_with_exits(int block, int from) const {
+        std::vector<const NeutralOp*> tail;
+        std::set<int> blocks;
+        for (int b = block; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
+            const Block& blk = cfg_.block(b);
+            if (!blocks.insert(b).second || blocks.size() > 8) return -1;
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) tail.push_back(&ops_[i]);
+            if (blk.succs.size() != 1) return -1;
+        }
+        size_t k = 0, end = tail.size() - 1, exits = 0;
+        while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
+        while (k < end) {
+            k = with_exit_call_end(tail, k, end, true);
+            if (!k) return -1;
+            ++exits;
+        }
+        if (exits == 0 || exits > count_open_withs() || !reached_only_from_within(from, blocks)) return -1;
+        return cfg_.block_at_offset(tail.back()->target);
     }
 
     // `return value` inside with statements, as the compiler writes it after an except clause's
@@ -5727,7 +5792,7 @@ private:
             unsupported("a try statement with values on the stack");
         std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
         handler_stack.push_back(exception_.get());
-        int after = handler_exit(handler, loop);
+        int after = handler_exit(handler, exit, loop);
         // Clauses that all leave by continue/break (which they then say): the statement ends where
         // the layout says, or where the enclosing region does when the body goes on there.
         if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to)) {
@@ -7806,6 +7871,7 @@ private:
         size_t bodies;
     };
     std::vector<OpenClause> open_clauses_;
+    std::set<int> clause_exit_copies_;  // copies of the code after try statements, where their clauses go on
     std::map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).
