@@ -1609,6 +1609,44 @@ def f(items, log):
 def run():
     return f([1, 0, 'a', 2], [])
 """, "run()"),
+    # `break` in an if in an except clause, with a finally body: 3.8/3.9 pop the for loop's iterator
+    # after the copy of the finally body, then jump; 3.11+ copy the `return None` after the loop into
+    # the break's path, after the copy and the pop (as `return` there compiles).
+    "except_break_through_finally": ("""
+def f(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            if log:
+                break
+        finally:
+            log.append('finally')
+
+def run():
+    out = []
+    for items in ([1, 0, 2], [0, 1, 0, 5]):
+        log = []
+        out.append((f(items, log), log))
+    return out
+""", "run()"),
+    # The same with code after the loop: 3.12+ copy `return log` into the break's path, after the
+    # copy of the finally body (still refused there: no `break` is read through such copies).
+    "except_break_through_finally_tail": ("""
+def g(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            if log:
+                break
+        finally:
+            log.append('finally')
+    return log
+
+def run():
+    return [g(items, []) for items in ([1, 0, 2], [0, 1, 0, 5])]
+""", "run()"),
     # `try:` right around `while True:`: the handler covers the loop's first block and its jump
     # back, and the except clauses never go back into the loop.
     "try_around_while_true": ("""
@@ -2557,6 +2595,8 @@ EQUIVALENT_NOW |= {("finally_returns_lambda", v) for v in ("3.8", "3.9", "3.10",
 EQUIVALENT_NOW |= {("finally_and_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_break_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_break_through_finally_tail", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("except_continue_in_with", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12+: refused (the clauses follow the loop)
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}

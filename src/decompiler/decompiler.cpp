@@ -6552,10 +6552,13 @@ private:
             for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
             if (same) pos += n;
         }
-        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs reads them.)
+        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs
+        // reads them, and the iterators of the for loops it leaves: a returned constant is loaded
+        // after those are popped. 3.11+ write a `break` whose loop is followed by `return None` so.)
         size_t exits = 0;
         while (pos < end && pos > 0)
             if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
+            else if (constant && tail[pos]->kind == N::Pop) ++pos;
             else break;
         return pos == end && exits <= count_open_withs();
     }
@@ -6588,8 +6591,9 @@ private:
         std::set<int> blocks = {block};
         std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
         if (ends.size() != 1) return -1;
+        // (A `break` pops the iterators of the for loops it leaves (3.8/3.9) after the copies.)
         size_t i = ends[0];
-        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+        while (i < ops_.size() && (ops_[i].kind == N::Nop || ops_[i].kind == N::Pop)) blocks.insert(cfg_.block_of_op(i++));
         if (i >= ops_.size() || ops_[i].kind != N::Jump) return -1;
         blocks.insert(cfg_.block_of_op(i));
         return reached_only_from_within(from, blocks) ? cfg_.block_at_offset(ops_[i].target) : -1;
