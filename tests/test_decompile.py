@@ -1647,6 +1647,43 @@ def g(items, log):
 def run():
     return [g(items, []) for items in ([1, 0, 2], [0, 1, 0, 5])]
 """, "run()"),
+    # `return value` in an except clause inside try/finally in for loops: the value computed in the
+    # clause waits below the copy of the finally body, then is swapped above each loop's iterator,
+    # which is popped.
+    "except_return_through_finally_in_loop": ("""
+def f(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            pass
+        except TypeError:
+            return x
+        finally:
+            log.append('finally')
+
+def g(rows, log):
+    for row in rows:
+        for x in row:
+            try:
+                log.append(10 // x)
+            except ZeroDivisionError:
+                pass
+            except TypeError:
+                return x
+            finally:
+                log.append('finally')
+    return 7
+
+def run():
+    out = []
+    for items in ([1, 0, 2], [0, 'a', 5]):
+        log = []
+        out.append((f(items, log), log))
+        log = []
+        out.append((g([items, items], log), log))
+    return out
+""", "run()"),
     # `try:` right around `while True:`: the handler covers the loop's first block and its jump
     # back, and the except clauses never go back into the loop.
     "try_around_while_true": ("""
@@ -2597,6 +2634,7 @@ EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_break_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_break_through_finally_tail", v) for v in ("3.8", "3.9", "3.10", "3.11")}
+EQUIVALENT_NOW |= {("except_return_through_finally_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_continue_in_with", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12+: refused (the clauses follow the loop)
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}

@@ -6553,12 +6553,14 @@ private:
             if (same) pos += n;
         }
         // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs
-        // reads them, and the iterators of the for loops it leaves: a returned constant is loaded
-        // after those are popped. 3.11+ write a `break` whose loop is followed by `return None` so.)
+        // reads them, and the pops of the iterators of the for loops it leaves: a returned constant
+        // is loaded after them, a value the clause computed is swapped above each. 3.11+ write a
+        // `break` whose loop is followed by `return None` so too.)
         size_t exits = 0;
         while (pos < end && pos > 0)
             if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
             else if (constant && tail[pos]->kind == N::Pop) ++pos;
+            else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && tail[pos + 1]->kind == N::Pop) pos += 2;
             else break;
         return pos == end && exits <= count_open_withs();
     }
