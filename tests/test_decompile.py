@@ -1584,7 +1584,8 @@ def run():
 """, "run()"),
     # `continue` in an except clause inside a with statement in a loop: after the clause's
     # POP_EXCEPT, the with's __exit__ call, then the jump back (the other clause goes on after the
-    # try statement).
+    # try statement). 3.12+ lay the clauses out after the loop: the one that goes on jumps back to
+    # the with's exit, the other goes on nowhere in the statement.
     "except_continue_in_with": ("""
 class CM:
     def __init__(self, log):
@@ -1683,6 +1684,24 @@ def run():
         log = []
         out.append((g([items, items], log), log))
     return out
+""", "run()"),
+    # The same through a finally body's copy (3.12+: the clause that continues goes on nowhere in
+    # the statement; the other jumps back to the normal path's copy).
+    "except_continue_through_finally": ("""
+def f(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            continue
+        except TypeError:
+            log.append('type')
+        finally:
+            log.append('finally')
+    return log
+
+def run():
+    return f([1, 0, 'a', 2], [])
 """, "run()"),
     # `try:` right around `while True:`: the handler covers the loop's first block and its jump
     # back, and the except clauses never go back into the loop.
@@ -2635,7 +2654,8 @@ EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.1
 EQUIVALENT_NOW |= {("except_break_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_break_through_finally_tail", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("except_return_through_finally_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("except_continue_in_with", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12+: refused (the clauses follow the loop)
+EQUIVALENT_NOW |= {(name, v) for name in ("except_continue_in_with", "except_continue_through_finally")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}

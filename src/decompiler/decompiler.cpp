@@ -4134,8 +4134,10 @@ private:
         // after the test meet there when one of them goes there and every way on leads there.
         if (stop >= 0 && stop < block && !(loop && stop == loop->header)) {
             std::vector<bool> then_seen, else_seen;
-            int then_way = backward_way_on(c.then_block, stop, block, then_seen);
-            int else_way = backward_way_on(c.else_block, stop, block, else_seen);
+            // (An except clause that continues or breaks goes on nowhere in the statement.)
+            const Loop* clause_loop = is_except_clause_test(c.test) ? loop : nullptr;
+            int then_way = backward_way_on(c.then_block, stop, block, then_seen, clause_loop);
+            int else_way = backward_way_on(c.else_block, stop, block, else_seen, clause_loop);
             bool meet = false;
             for (size_t k = 0; k < then_seen.size() && k < else_seen.size() && !meet; ++k) meet = then_seen[k] && else_seen[k];
             if (then_way >= 0 && else_way >= 0 && then_way + else_way > 0 && !meet) return stop;
@@ -4449,9 +4451,9 @@ private:
 
     // Where the ways on from `side` (through blocks after `floor`, and the except clauses of try
     // statements there) lead: 1 when to `stop`, laid out at or before `floor`, and nowhere else; 0
-    // when none goes on (they return or raise); -1 when one goes elsewhere. The blocks passed are
-    // marked in `seen`.
-    int backward_way_on(int side, int stop, int floor, std::vector<bool>& seen) const {
+    // when none goes on (they return or raise, or go to `loop`'s header or break target: `continue`
+    // or `break`); -1 when one goes elsewhere. The blocks passed are marked in `seen`.
+    int backward_way_on(int side, int stop, int floor, std::vector<bool>& seen, const Loop* loop) const {
         seen.assign(cfg_.size(), false);
         if (side == stop) return 1;
         if (side <= floor) return -1;
@@ -4465,6 +4467,7 @@ private:
                 way = 1;
                 continue;
             }
+            if (loop && (k == loop->header || k == loop->break_to)) continue;
             if (k <= floor) return -1;
             if (seen[size_t(k)]) continue;
             seen[size_t(k)] = true;
@@ -5470,7 +5473,16 @@ private:
         // Into nested except clauses (user code), not into with-handlers (the compiler's own)...
         std::set<int> exits = body_exits(start, handler, uncovered, false);
         int best = -1, best_tail = -1, best_break = -1;
-        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // (Nor is the way out of a `continue` or `break` in an except clause of the body, through the
+        // __exit__ calls of this with statement and those in it, which 3.12+ lay out after the loop.)
+        auto loop_jump = [&](int e) {
+            if (!loop || cfg_.block(e).preds.size() != 1 || !pops_except_in(cfg_.block(e).preds[0]) || !handlers_.count(handler) ||
+                handlers_.at(handler).kind != HandlerKind::With)
+                return false;
+            int to = jump_after_with_exits(e, cfg_.block(e).preds[0], 1);
+            return to >= 0 && (to == loop->header || to == loop->break_to);
+        };
+        for (int e : exits) (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
@@ -5684,11 +5696,12 @@ private:
         return true;
     }
 
-    // Where the jump after the __exit__ calls of open with statements from `block` goes (-1: not
-    // that shape, or code other than the clause's block `from` reaches its blocks): `continue` or
+    // Where the jump after the __exit__ calls of open with statements (and `opening` more, being
+    // opened) from `block` goes (-1: not that shape, or code other than the clause's block `from`
+    // reaches its blocks): `continue` or
     // `break` inside with statements, as the compiler writes it after an except clause's POP_EXCEPT
     // (each with's `__exit__(None, None, None)`, innermost first, then the jump).
-    int jump_after_with_exits(int block, int from) const {
+    int jump_after_with_exits(int block, int from, size_t opening = 0) const {
         std::vector<const NeutralOp*> tail;
         std::set<int> blocks;
         for (int b = block; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
@@ -5705,7 +5718,7 @@ private:
             if (!k) return -1;
             ++exits;
         }
-        if (exits == 0 || exits > count_open_withs() || !reached_only_from_within(from, blocks)) return -1;
+        if (exits == 0 || exits > count_open_withs() + opening || !reached_only_from_within(from, blocks)) return -1;
         return cfg_.block_at_offset(tail.back()->target);
     }
 
