@@ -4134,8 +4134,9 @@ private:
         // after the test meet there when one of them goes there and every way on leads there.
         if (stop >= 0 && stop < block && !(loop && stop == loop->header)) {
             std::vector<bool> then_seen, else_seen;
-            // (An except clause that continues or breaks goes on nowhere in the statement.)
-            const Loop* clause_loop = is_except_clause_test(c.test) ? loop : nullptr;
+            // (An except clause that continues or breaks goes on nowhere in the statement, nor does
+            // a side of an if in a clause laid out after the loop.)
+            const Loop* clause_loop = loop && (is_except_clause_test(c.test) || in_except_clause_of(block, *loop)) ? loop : nullptr;
             int then_way = backward_way_on(c.then_block, stop, block, then_seen, clause_loop);
             int else_way = backward_way_on(c.else_block, stop, block, else_seen, clause_loop);
             bool meet = false;
