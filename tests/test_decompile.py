@@ -1655,6 +1655,195 @@ def run():
     return [setdefault(d, 5, 'x'), setdefault(d, 5), inside(d, 6, 'y'), inside(d, [], 'z'),
             pair(d, 1), pair(d, 9), pair({1: 2}, 1) if False else None, d]
 """, "run()"),
+    # A finally body that returns, around except clauses that go on: 3.10 and 3.12 copy it after
+    # each clause and after the body, outside the finally's range. The copies are the one code after
+    # the inner statement (printed in its `else`, inside the outer body, a call that raises there was
+    # caught by the finally body's stand-in).
+    "finally_returns_after_clauses": ("""
+calls = []
+
+def h(x):
+    calls.append(x)
+    if x == 1:
+        raise KeyError(x)
+    return x
+
+def one(x):
+    try:
+        x = 1 // x
+    except ZeroDivisionError:
+        pass
+    finally:
+        return h(x)
+
+def two(x):
+    try:
+        x = [1][x]
+    except IndexError:
+        pass
+    except TypeError:
+        pass
+    finally:
+        return h(x)
+
+def run():
+    out = []
+    for f in (one, two):
+        for x in (0, 1, 'a', 2):
+            try:
+                out.append(f(x))
+            except (KeyError, TypeError) as e:
+                out.append(type(e).__name__)
+    return out, calls
+""", "run()"),
+    # `continue` in an except clause inside a with statement in a loop: after the clause's
+    # POP_EXCEPT, the with's __exit__ call, then the jump back (the other clause goes on after the
+    # try statement). 3.12+ lay the clauses out after the loop: the one that goes on jumps back to
+    # the with's exit, the other goes on nowhere in the statement.
+    "except_continue_in_with": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(items, log):
+    for x in items:
+        with CM(log):
+            try:
+                log.append(10 // x)
+            except ZeroDivisionError:
+                continue
+            except TypeError:
+                log.append('type')
+            log.append(x)
+    return log
+
+def run():
+    return f([1, 0, 'a', 2], [])
+""", "run()"),
+    # `break` in an if in an except clause, with a finally body: 3.8/3.9 pop the for loop's iterator
+    # after the copy of the finally body, then jump; 3.11+ copy the `return None` after the loop into
+    # the break's path, after the copy and the pop (as `return` there compiles).
+    "except_break_through_finally": ("""
+def f(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            if log:
+                break
+        finally:
+            log.append('finally')
+
+def run():
+    out = []
+    for items in ([1, 0, 2], [0, 1, 0, 5]):
+        log = []
+        out.append((f(items, log), log))
+    return out
+""", "run()"),
+    # The same with code after the loop: 3.12+ copy `return log` into the break's path, after the
+    # copy of the finally body (still refused there: no `break` is read through such copies).
+    "except_break_through_finally_tail": ("""
+def g(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            if log:
+                break
+        finally:
+            log.append('finally')
+    return log
+
+def run():
+    return [g(items, []) for items in ([1, 0, 2], [0, 1, 0, 5])]
+""", "run()"),
+    # `return value` in an except clause inside try/finally in for loops: the value computed in the
+    # clause waits below the copy of the finally body, then is swapped above each loop's iterator,
+    # which is popped.
+    "except_return_through_finally_in_loop": ("""
+def f(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            pass
+        except TypeError:
+            return x
+        finally:
+            log.append('finally')
+
+def g(rows, log):
+    for row in rows:
+        for x in row:
+            try:
+                log.append(10 // x)
+            except ZeroDivisionError:
+                pass
+            except TypeError:
+                return x
+            finally:
+                log.append('finally')
+    return 7
+
+def run():
+    out = []
+    for items in ([1, 0, 2], [0, 'a', 5]):
+        log = []
+        out.append((f(items, log), log))
+        log = []
+        out.append((g([items, items], log), log))
+    return out
+""", "run()"),
+    # The same through a finally body's copy (3.12+: the clause that continues goes on nowhere in
+    # the statement; the other jumps back to the normal path's copy).
+    "except_continue_through_finally": ("""
+def f(items, log):
+    for x in items:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            continue
+        except TypeError:
+            log.append('type')
+        finally:
+            log.append('finally')
+    return log
+
+def run():
+    return f([1, 0, 'a', 2], [])
+""", "run()"),
+    # `if t: continue` in an except clause inside a with statement in a loop: on 3.12+, laid out
+    # after the loop, the side that continues goes on nowhere in the clause.
+    "except_if_continue_after_loop": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('enter')
+    def __exit__(self, *exc):
+        self.log.append('exit')
+
+def f(items, log):
+    for x in items:
+        with CM(log):
+            try:
+                log.append(10 // x)
+            except ZeroDivisionError as e:
+                if log:
+                    continue
+            except TypeError as e:
+                log.append('type')
+        log.append(x)
+    return log
+
+def run():
+    return [f(items, log) for items in ([1, 0, 'a', 2], [0, 2]) for log in ([], [0])]
+""", "run()"),
     # `try:` right around `while True:`: the handler covers the loop's first block and its jump
     # back, and the except clauses never go back into the loop.
     "try_around_while_true": ("""
@@ -2602,6 +2791,11 @@ EQUIVALENT_NOW |= {("finally_returns_lambda", v) for v in ("3.8", "3.9", "3.10",
 EQUIVALENT_NOW |= {("finally_and_test_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_copied_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("except_copied_tail_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_break_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("except_break_through_finally_tail", v) for v in ("3.8", "3.9", "3.10", "3.11")}
+EQUIVALENT_NOW |= {("except_return_through_finally_in_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("except_continue_in_with", "except_continue_through_finally", "except_if_continue_after_loop")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("else_after_ending_branch", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_ending_loop_body", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("finally_nested_ways_out", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}

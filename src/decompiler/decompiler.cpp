@@ -3691,6 +3691,13 @@ private:
                     emitted_[k] = true;
                 return true;
             }
+            // Flow that reaches the compiler's copy of the short code that ends the function, where
+            // a try statement's region ends (see handler_exit), has reached the end: the copy runs
+            // the same code.
+            if (stop >= 0 && b != stop && clause_exit_copies_.count(b) && is_copy_of_exit(b, stop)) {
+                for (int k = b; k >= 0 && !emitted_[k]; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) emitted_[k] = true;
+                return true;
+            }
             // A loop that starts the body of a rotated `while` shares its first block, where both
             // jump back: the inner one's jump back is the last one before the outer one's.
             // (Before the repeated test, whose blocks may jump back there too.)
@@ -4176,8 +4183,11 @@ private:
         // after the test meet there when one of them goes there and every way on leads there.
         if (stop >= 0 && stop < block && !(loop && stop == loop->header)) {
             std::vector<bool> then_seen, else_seen;
-            int then_way = backward_way_on(c.then_block, stop, block, then_seen);
-            int else_way = backward_way_on(c.else_block, stop, block, else_seen);
+            // (An except clause that continues or breaks goes on nowhere in the statement, nor does
+            // a side of an if in a clause laid out after the loop.)
+            const Loop* clause_loop = loop && (is_except_clause_test(c.test) || in_except_clause_of(block, *loop)) ? loop : nullptr;
+            int then_way = backward_way_on(c.then_block, stop, block, then_seen, clause_loop);
+            int else_way = backward_way_on(c.else_block, stop, block, else_seen, clause_loop);
             bool meet = false;
             for (size_t k = 0; k < then_seen.size() && k < else_seen.size() && !meet; ++k) meet = then_seen[k] && else_seen[k];
             if (then_way >= 0 && else_way >= 0 && then_way + else_way > 0 && !meet) return stop;
@@ -4491,9 +4501,9 @@ private:
 
     // Where the ways on from `side` (through blocks after `floor`, and the except clauses of try
     // statements there) lead: 1 when to `stop`, laid out at or before `floor`, and nowhere else; 0
-    // when none goes on (they return or raise); -1 when one goes elsewhere. The blocks passed are
-    // marked in `seen`.
-    int backward_way_on(int side, int stop, int floor, std::vector<bool>& seen) const {
+    // when none goes on (they return or raise, or go to `loop`'s header or break target: `continue`
+    // or `break`); -1 when one goes elsewhere. The blocks passed are marked in `seen`.
+    int backward_way_on(int side, int stop, int floor, std::vector<bool>& seen, const Loop* loop) const {
         seen.assign(cfg_.size(), false);
         if (side == stop) return 1;
         if (side <= floor) return -1;
@@ -4507,6 +4517,7 @@ private:
                 way = 1;
                 continue;
             }
+            if (loop && (k == loop->header || k == loop->break_to)) continue;
             if (k <= floor) return -1;
             if (seen[size_t(k)]) continue;
             seen[size_t(k)] = true;
@@ -4918,6 +4929,26 @@ private:
         // (Either may be the line-less original: a top test's exit copies it, a bottom test's jumps to it.)
         std::vector<const NeutralOp*> a = straight_ops(block), b = straight_ops(exit);
         return same_copied_ops(a, b, 0) || same_copied_ops(b, a, 0);
+    }
+
+    // `copy` is the compiler's copy of `exit`, code that ends the function (3.10+), in blocks nothing
+    // else enters, op for op under the same handlers as the original's. (The POP_BLOCKs that 3.10
+    // puts first have the lines of the blocks they leave.)
+    bool is_copy_of_exit(int copy, int exit) const {
+        if (!exits_copied_ || copy == exit || !ends_without_going_on(exit)) return false;
+        std::vector<int> copy_path, exit_path;
+        std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(exit, &exit_path);
+        auto past_pops = [](std::vector<const NeutralOp*>& ops) {
+            ops.erase(ops.begin(), std::find_if(ops.begin(), ops.end(), [](const NeutralOp* op) { return op->kind != N::PopBlock; }));
+        };
+        past_pops(a);
+        past_pops(b);
+        if (!same_copied_ops(a, b, 0) && !same_copied_ops(b, a, 0)) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (a[i]->handler != b[i]->handler) return false;
+        for (size_t i = 1; i < copy_path.size(); ++i)
+            if (cfg_.block(copy_path[i]).preds.size() != 1) return false;
+        return true;
     }
 
     // `copy` (reached only from the loop's bottom) repeats the short exit block `exit` that ends the
@@ -5501,7 +5532,16 @@ private:
         // Into nested except clauses (user code), not into with-handlers (the compiler's own)...
         std::set<int> exits = body_exits(start, handler, uncovered, false);
         int best = -1, best_tail = -1, best_break = -1;
-        for (int e : exits) (ends_without_going_on(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // (Nor is the way out of a `continue` or `break` in an except clause of the body, through the
+        // __exit__ calls of this with statement and those in it, which 3.12+ lay out after the loop.)
+        auto loop_jump = [&](int e) {
+            if (!loop || cfg_.block(e).preds.size() != 1 || !pops_except_in(cfg_.block(e).preds[0]) || !handlers_.count(handler) ||
+                handlers_.at(handler).kind != HandlerKind::With)
+                return false;
+            int to = jump_after_with_exits(e, cfg_.block(e).preds[0], 1);
+            return to >= 0 && (to == loop->header || to == loop->break_to);
+        };
+        for (int e : exits) (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
@@ -5606,13 +5646,25 @@ private:
     // Where the except clauses of the handler at `handler` continue after POP_EXCEPT (-1: nowhere).
     // A clause that holds a try statement of its own goes on from that statement's clauses too:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
-    int handler_exit(int handler, const Loop* loop) const {
+    int handler_exit(int handler, int exit, const Loop* loop) {
         std::set<int> targets, loop_targets, copies;
         if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
         // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
         // the clauses go on somewhere else; where they go on nowhere else, the copies are where
         // they go on, as before.)
         if (targets.empty()) targets = copies;
+        // Clauses that each go on in the compiler's copy of the short code that ends the function
+        // after the statement (3.10+; the body's way out may be one more) go on at the last copy,
+        // where normal_exit ends an enclosing statement's body too: the other copies reach the end
+        // of their region (see is_copy_of_exit).
+        if (!targets.empty() && exit >= 0 && is_copy_of_exit(exit, *targets.begin())) targets.insert(exit);
+        if (targets.size() > 1) {
+            int last = *targets.rbegin();
+            if (std::all_of(targets.begin(), targets.end(), [&](int t) { return t == last || is_copy_of_exit(t, last); })) {
+                clause_exit_copies_.insert(targets.begin(), targets.end());
+                return last;
+            }
+        }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
@@ -5678,7 +5730,8 @@ private:
                 continue;
             // (Copies that start with a loop are reached from their own back edge too.)
             if (is_return_after_branching_copies(next, end)) continue;
-            if (int to = loop && copies ? jump_after_finally_copies(next, end) : -1;
+            // (Likewise after the __exit__ calls of open with statements.)
+            if (int to = !loop || !copies ? -1 : std::max(jump_after_finally_copies(next, end), jump_after_with_exits(next, end));
                 to >= 0 && (to == loop->header || to == loop->break_to)) {
                 loop_targets.insert(to);
                 copies->insert(next);
@@ -5700,6 +5753,32 @@ private:
                 return false;
         }
         return true;
+    }
+
+    // Where the jump after the __exit__ calls of open with statements (and `opening` more, being
+    // opened) from `block` goes (-1: not that shape, or code other than the clause's block `from`
+    // reaches its blocks): `continue` or
+    // `break` inside with statements, as the compiler writes it after an except clause's POP_EXCEPT
+    // (each with's `__exit__(None, None, None)`, innermost first, then the jump).
+    int jump_after_with_exits(int block, int from, size_t opening = 0) const {
+        std::vector<const NeutralOp*> tail;
+        std::set<int> blocks;
+        for (int b = block; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
+            const Block& blk = cfg_.block(b);
+            if (!blocks.insert(b).second || blocks.size() > 8) return -1;
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) tail.push_back(&ops_[i]);
+            if (blk.succs.size() != 1) return -1;
+        }
+        size_t k = 0, end = tail.size() - 1, exits = 0;
+        while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
+        while (k < end) {
+            k = with_exit_call_end(tail, k, end, true);
+            if (!k) return -1;
+            ++exits;
+        }
+        if (exits == 0 || exits > count_open_withs() + opening || !reached_only_from_within(from, blocks)) return -1;
+        return cfg_.block_at_offset(tail.back()->target);
     }
 
     // `return value` inside with statements, as the compiler writes it after an except clause's
@@ -5785,7 +5864,7 @@ private:
             unsupported("a try statement with values on the stack");
         std::vector<ExprPtr> handler_stack(stack.begin(), stack.begin() + long(info.depth));
         handler_stack.push_back(exception_.get());
-        int after = handler_exit(handler, loop);
+        int after = handler_exit(handler, exit, loop);
         // Clauses that all leave by continue/break (which they then say): the statement ends where
         // the layout says, or where the enclosing region does when the body goes on there.
         if (body_flows && exit >= 0 && loop && (after == loop->header || after == loop->break_to)) {
@@ -6605,10 +6684,15 @@ private:
             for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
             if (same) pos += n;
         }
-        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs reads them.)
+        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs
+        // reads them, and the pops of the iterators of the for loops it leaves: a returned constant
+        // is loaded after them, a value the clause computed is swapped above each. 3.11+ write a
+        // `break` whose loop is followed by `return None` so too.)
         size_t exits = 0;
         while (pos < end && pos > 0)
             if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
+            else if (constant && tail[pos]->kind == N::Pop) ++pos;
+            else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && tail[pos + 1]->kind == N::Pop) pos += 2;
             else break;
         return pos == end && exits <= count_open_withs();
     }
@@ -6641,8 +6725,9 @@ private:
         std::set<int> blocks = {block};
         std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
         if (ends.size() != 1) return -1;
+        // (A `break` pops the iterators of the for loops it leaves (3.8/3.9) after the copies.)
         size_t i = ends[0];
-        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+        while (i < ops_.size() && (ops_[i].kind == N::Nop || ops_[i].kind == N::Pop)) blocks.insert(cfg_.block_of_op(i++));
         if (i >= ops_.size() || ops_[i].kind != N::Jump) return -1;
         blocks.insert(cfg_.block_of_op(i));
         return reached_only_from_within(from, blocks) ? cfg_.block_at_offset(ops_[i].target) : -1;
@@ -7949,6 +8034,7 @@ private:
         size_t bodies;
     };
     std::vector<OpenClause> open_clauses_;
+    std::set<int> clause_exit_copies_;  // copies of the code after try statements, where their clauses go on
     std::map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
     // The __exit__ and entered-value markers of async with statements, and their normal-path results (awaited).
