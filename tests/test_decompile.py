@@ -1064,6 +1064,35 @@ def run():
     f()
     return list(SEEN)
 """, "run()"),
+    # The short code after a try/except/else that ends the function, which 3.12+ copy after each
+    # clause's POP_EXCEPT and after the else clause: written once after the statement (in the
+    # clause it would run while the exception is still being handled).
+    "clause_tail_copies": ("""
+import sys
+SEEN = []
+
+
+def done():
+    SEEN.append(sys.exc_info()[0])
+
+
+def g(d):
+    SEEN.append(0)
+    try:
+        v = d['k']
+    except KeyError as e:
+        SEEN.append(type(e))
+    else:
+        SEEN.append(v)
+    done()
+
+
+def run():
+    del SEEN[:]
+    g({})
+    g({'k': 1})
+    return list(SEEN)
+""", "run()"),
     # 3.8 asserts load the global AssertionError, the same code as `if not t: raise AssertionError`,
     # except for a constant test: `if not False:` is folded to `if True:` (and differs under -O).
     "constant_asserts": ("""
@@ -2746,6 +2775,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_for_break") for v
 EQUIVALENT_NOW |= {(name, v) for name in ("async_with", "async_with_return") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("async_with", "3.9")}
 EQUIVALENT_NOW |= {("code_after_clause_in_its_block", v) for v in ("3.8", "3.9", "3.11", "3.13")}
+EQUIVALENT_NOW |= {("clause_tail_copies", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("constant_asserts", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("class_declarations", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_star_dict_keys", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -202,6 +202,7 @@ public:
         if (!uncovered_raises_.empty()) refuse_uncovered_raises(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
         if (!run_after_clause_.empty() && !body_never_goes_on_.empty()) require_no_code_after_clause(body);
+        if (!run_after_clause_.empty()) hoist_clause_tail_copies(body);
         if (temporaries_ > 0) inline_temporaries(body, "__stack");
         if (const Expr* twice = duplicated_effect(body)) {
             std::string shown = print_expression(*twice);
@@ -6483,6 +6484,69 @@ private:
             for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) require_no_code_after_clause(*b);
             for (const ExceptHandler& h : s->handlers) require_no_code_after_clause(h.body);
             for (const MatchCase& c : s->cases) require_no_code_after_clause(c.body);
+        }
+    }
+
+    // The compiler's copies of the short code that ends the function after a try statement (3.12+
+    // copy it after each clause's POP_EXCEPT): written once, after the statement, where the
+    // clauses' copies run (after POP_EXCEPT). The code after the statement is its else clause's
+    // end, or, where every clause returns after its copy, the statements that follow it (whose
+    // part before the copy is then the else clause: only the body goes on to it).
+    void hoist_clause_tail_copies(Body& body) {
+        for (const StmtPtr& s : body) {
+            for (Body* b : {&s->body, &s->orelse, &s->finalbody}) hoist_clause_tail_copies(*b);
+            for (ExceptHandler& h : s->handlers) hoist_clause_tail_copies(h.body);
+            for (MatchCase& c : s->cases) hoist_clause_tail_copies(c.body);
+        }
+        // (Each copy, and the code it copies, may still end in the function's `return None`.)
+        auto end_of = [this](const Body& b) { return b.size() - (!b.empty() && is_return_none(b.back()) ? 1 : 0); };
+        auto copy_start = [&](const Body& b) {
+            size_t end = end_of(b), n = end;
+            while (n > 0 && run_after_clause_.count(b[n - 1].get())) --n;
+            return n < end ? n : b.size();
+        };
+        auto text_of = [&](const Body& b, size_t from) {
+            return print_module(Body(b.begin() + std::ptrdiff_t(from), b.begin() + std::ptrdiff_t(end_of(b))));
+        };
+        for (size_t i = 0; i < body.size(); ++i) {
+            Stmt& t = *body[i];
+            if (t.kind != StmtKind::Try || t.is_star || t.handlers.empty() || !t.finalbody.empty()) continue;
+            std::string text;
+            bool copies = true, all_return = true;
+            for (const ExceptHandler& h : t.handlers) {
+                size_t from = copy_start(h.body);
+                copies = copies && from < h.body.size() && (text.empty() || text_of(h.body, from) == text);
+                if (!copies) break;
+                text = text_of(h.body, from);
+                all_return = all_return && end_of(h.body) < h.body.size();
+            }
+            if (!copies) continue;
+            const bool in_else = !t.orelse.empty();
+            if (in_else ? i + 1 != body.size() : !all_return || i + 1 == body.size()) continue;
+            Body& rest = in_else ? t.orelse : body;
+            const size_t rest_begin = in_else ? 0 : i + 1;
+            size_t from = SIZE_MAX;
+            for (size_t k = end_of(rest) + 1; k-- > rest_begin;)
+                if (text_of(rest, k) == text) {
+                    from = k;
+                    break;
+                }
+            if (from == SIZE_MAX) continue;
+            Body tail(rest.begin() + std::ptrdiff_t(from), rest.end());
+            if (in_else) {
+                t.orelse.resize(from);
+            } else {
+                t.orelse.assign(body.begin() + std::ptrdiff_t(i + 1), body.begin() + std::ptrdiff_t(from));
+                body.resize(i + 1);
+            }
+            for (ExceptHandler& h : t.handlers) {
+                size_t start = copy_start(h.body);
+                for (size_t k = start; k < h.body.size(); ++k) dropped_copies_.push_back(h.body[k]);
+                h.body.resize(start);
+                if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+            }
+            body.insert(body.end(), tail.begin(), tail.end());
+            return;
         }
     }
 
