@@ -6199,6 +6199,109 @@ SNIPPETS.update(LONE_JUMP_LIMIT_SNIPPETS)
 EQUIVALENT_NOW |= {(n, v) for n in ("nested_try_import_else",) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("break_after_try_in_if", "3.11")}
 
+# A `return` inside try/finally whose finally body leaves on its own (`return`, or a way out of
+# an if in it): the copy of the finally body the return runs drops the returned value before it
+# leaves (the value, computed first, may have effects). A finally body that always leaves ends in
+# no re-raise: its handler keeps the exception below the body, where an except clause pops it.
+FINALLY_DROPS_RETURN_SNIPPETS = {
+    "finally_return_drops_value": ("""
+def f(a, b):
+    try:
+        return len(b)
+    finally:
+        return a
+
+def g(a, b, log):
+    try:
+        if a:
+            return log.append(b)
+        log.append(a)
+    finally:
+        return a
+
+def h(a, b):
+    try:
+        return a + b
+    except TypeError:
+        pass
+    finally:
+        return a
+
+def k(a, b, log):
+    try:
+        return len(b)
+    finally:
+        log.append(a)
+        return a
+
+def run():
+    log = []
+    return [f(1, 'ab'), f(2, 3), g(0, 1, log), g(1, 2, log), h(1, 2), h(1, 'x'), k(3, 'abc', log), k(4, None, log), log]
+""", "run()"),
+    "finally_return_drops_nested": ("""
+def f(a, g, log):
+    try:
+        try:
+            return g()
+        finally:
+            log.append('inner')
+    finally:
+        return a
+
+def h(a, g, log):
+    try:
+        try:
+            return g()
+        finally:
+            return a
+    finally:
+        log.append('outer')
+
+def run():
+    log = []
+    return [f(1, lambda: 2, log), f(3, lambda: 1 // 0, log), h(4, lambda: 5, log), h(6, lambda: 1 // 0, log), log]
+""", "run()"),
+    "finally_if_return_drops_value": ("""
+def f(a, b, log):
+    try:
+        return len(b)
+    finally:
+        if a:
+            return a
+        log.append(b)
+
+def g(a, b, c):
+    try:
+        return len(b)
+    finally:
+        if c:
+            return a
+        return b
+
+def run():
+    log = []
+    return [f(0, 'ab', log), f(1, 'ab', log), f(1, 2, log), g(1, 'x', 0), g(1, 'x', 1), g(1, 2, 1), log]
+""", "run()"),
+    "except_return_drops_value": ("""
+def f(a, b):
+    try:
+        a()
+    except ValueError:
+        return len(b)
+    finally:
+        return a
+
+def run():
+    def bad():
+        raise ValueError
+    return [f(bad, 'ab') is bad, f(bad, 3) is bad, f(len, 'x') is len]
+""", "run()"),
+}
+SNIPPETS.update(FINALLY_DROPS_RETURN_SNIPPETS)
+EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested") for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_if_return_drops_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: an else after `return a`
+EQUIVALENT_NOW |= {("except_return_drops_value", v) for v in ("3.8", "3.9", "3.11")}  # 3.10, 3.12+: refused (the copy in the else)
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):
