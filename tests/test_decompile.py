@@ -6296,9 +6296,39 @@ def run():
         raise ValueError
     return [f(bad, 'ab') is bad, f(bad, 3) is bad, f(len, 'x') is len]
 """, "run()"),
+    # 3.10+ copy the return into each branch of the finally copy's ifs that falls out (an
+    # `if a and b:` reads `if a: if b:` there), and into the then-side of an if whose else-side
+    # follows it.
+    "finally_return_copied_into_ifs": ("""
+def f(a, b, c, log):
+    try:
+        return b
+    finally:
+        if a:
+            if c:
+                log.append(c)
+
+def g(a, c, log):
+    try:
+        if a:
+            return 8
+        log.append(a)
+    finally:
+        if a:
+            log.append(1)
+        elif c:
+            log.append(2)
+        else:
+            log.append(3)
+
+def run():
+    log = []
+    return [f(a, 5, c, log) for a in (0, 1) for c in (0, 1)] + [g(a, c, log) for a in (0, 1) for c in (0, 1)] + [log]
+""", "run()"),
 }
 SNIPPETS.update(FINALLY_DROPS_RETURN_SNIPPETS)
-EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested") for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested", "finally_return_copied_into_ifs")
+                   for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_if_return_drops_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: an else after `return a`
 EQUIVALENT_NOW |= {("except_return_drops_value", v) for v in ("3.8", "3.9", "3.11")}  # 3.10, 3.12+: refused (the copy in the else)
 

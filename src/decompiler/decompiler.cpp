@@ -7129,10 +7129,11 @@ private:
     static void strip_copied_tail(Body& body, const std::string& tail_text, bool through_finally) {
         if (body.empty()) return;
         const StmtPtr& last = body.back();
+        // (What a branch's copy followed falls out of the branch too: its copies are taken out as well.)
         auto strip_branch = [&](Body& branch, bool needs_statement) {
             if (branch.empty()) return;
-            if (print_module(Body{branch.back()}) != tail_text) return strip_copied_tail(branch, tail_text, through_finally);
-            branch.pop_back();
+            if (print_module(Body{branch.back()}) == tail_text) branch.pop_back();
+            strip_copied_tail(branch, tail_text, through_finally);
             if (branch.empty() && needs_statement) branch.push_back(make_stmt(StmtKind::Pass));
         };
         switch (last->kind) {
@@ -7383,17 +7384,18 @@ private:
             StmtKind k = body[i]->kind;
             bool leaves = k == StmtKind::Return || is_reraise(body[i]) || (!in_loop && (k == StmtKind::Break || k == StmtKind::Continue));
             if (!leaves || i < copy_size || left_through_.count({body[i].get(), owner})) continue;
-            if (!is_copy_before(body, i, copy_text, copy_size)) continue;
+            size_t n = copy_before(body, i, copy_text, copy_size);
+            if (n == 0 && copy_size > 0) continue;
             // A value computed after the copy ran is returned by code after the statement, which the
             // compiler copied into this path (a constant is always loaded late: either way is the same).
-            uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - copy_size]) : 0;
-            if (copy_serial && i > copy_size && fold_spilled_return(body, i, copy_size, copy_text)) --i;
+            uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - n]) : 0;
+            if (copy_serial && i > n && fold_spilled_return(body, i, n, copy_text)) --i;
             const ExprPtr& value = body[i]->value;
             if (value && copy_serial && evaluated_serial(value) > copy_serial)
                 unsupported("code after a try/finally statement that the compiler copied into each path");
             left_through_.insert({body[i].get(), owner});
-            body.erase(body.begin() + (i - copy_size), body.begin() + i);
-            i -= copy_size;
+            body.erase(body.begin() + long(i - n), body.begin() + long(i));
+            i -= n;
             changed = true;
         }
         for (auto& s : body) {
@@ -7434,16 +7436,37 @@ private:
         return true;
     }
 
-    // Whether the `copy_size` statements before body[i] are the finally body: as written, or with
-    // the compiler's copies of body[i] (a `return` after the statement) in branches that fall out.
-    bool is_copy_before(const Body& body, size_t i, const std::string& copy_text, size_t copy_size) const {
-        Body before(body.begin() + long(i - copy_size), body.begin() + long(i));
-        if (!dropped_returns_.empty()) before = without_dropped_returns(before);
-        if (print_module(before) == copy_text) return true;
-        if (copy_size == 0 || body[i]->kind != StmtKind::Return) return false;
-        for (StmtPtr& s : before) s = clone_statement(s);
-        strip_copied_tail(before, print_module(Body{body[i]}), is_copied_tail(body[i]));
-        return print_module(before) == copy_text;
+    // How many statements before body[i] are the finally body (0: none): the `copy_size` statements
+    // as written, or with the compiler's copies of body[i] (a `return` after the statement) in
+    // branches that fall out (3.10+: at any depth, an `if a and b:` read `if a: if b:`), or more
+    // statements where an if of the copy reads `if t: A; <return>` followed by the rest (see
+    // fold_copied_tail), each copy returning the same value.
+    size_t copy_before(const Body& body, size_t i, const std::string& copy_text, size_t copy_size) const {
+        auto window = [&](size_t n) {
+            Body before(body.begin() + long(i - n), body.begin() + long(i));
+            return dropped_returns_.empty() ? before : without_dropped_returns(before);
+        };
+        if (print_module(window(copy_size)) == copy_text) return copy_size;
+        if (copy_size == 0 || body[i]->kind != StmtKind::Return) return 0;
+        const std::string tail_text = print_module(Body{body[i]});
+        auto matches = [&](Body before, bool fold) {
+            for (StmtPtr& s : before) s = clone_statement(s);
+            if (fold) fold_copied_tail(before, tail_text);
+            strip_copied_tail(before, tail_text, is_copied_tail(body[i]) || fold);
+            return print_module(before) == copy_text || print_module(joined_ifs(before)) == copy_text;
+        };
+        if (matches(window(copy_size), false)) return copy_size;
+        // (Folding takes the copies for the same statement: only where each returns the same value.)
+        const ExprPtr& value = body[i]->value;
+        for (size_t n = copy_size + 1; n <= std::min(i, copy_size + 8); ++n) {
+            Body before = window(n);
+            if (!is_copied_tail(body[i]) && holds_any(before, [&](const Stmt& s) {
+                    return s.kind == StmtKind::Return && s.value != value && print_module(Body{std::make_shared<Stmt>(s)}) == tail_text;
+                }))
+                return 0;
+            if (matches(before, true)) return n;
+        }
+        return 0;
     }
 
     // A return whose value a way out of the finally copy it ran dropped (see dropped_returns_),
