@@ -6325,9 +6325,32 @@ def run():
     log = []
     return [f(a, 5, c, log) for a in (0, 1) for c in (0, 1)] + [g(a, c, log) for a in (0, 1) for c in (0, 1)] + [log]
 """, "run()"),
+    # A finally body returning a conditional expression: the normal path's copy (3.9+) has the
+    # return copied into the jump, `if t: return a` then `return b`, where the handler's keeps it.
+    "finally_returns_conditional": ("""
+def f(a, b, log):
+    try:
+        if a:
+            return a
+        log.append(b)
+    finally:
+        return b if a else log
+
+def g(a, b, c, log):
+    try:
+        log.append(a)
+    finally:
+        if b:
+            return a if c else b
+
+def run():
+    log = []
+    return [f(0, 1, log), f(2, 3, log), g(1, 0, 0, log), g(1, 2, 0, log), g(1, 2, 3, log), len(log)]
+""", "run()"),
 }
 SNIPPETS.update(FINALLY_DROPS_RETURN_SNIPPETS)
-EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested", "finally_return_copied_into_ifs")
+EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested", "finally_return_copied_into_ifs",
+                                     "finally_returns_conditional")
                    for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_if_return_drops_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: an else after `return a`
 EQUIVALENT_NOW |= {("except_return_drops_value", v) for v in ("3.8", "3.9", "3.11")}  # 3.10, 3.12+: refused (the copy in the else)

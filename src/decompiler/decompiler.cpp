@@ -6826,6 +6826,33 @@ private:
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
 
+    // A copy of `body` with each `return a if t else b` as `if t: return a else: return b`, and
+    // each `if t: A` whose A always leaves, followed by the rest of its body B, as `if t: A else: B`.
+    static Body split_returns(const Body& body) {
+        Body out;
+        for (size_t i = 0; i < body.size(); ++i) {
+            StmtPtr c = clone_statement(body[i]);
+            if (c->kind == StmtKind::Return && c->value && c->value->kind == ExprKind::IfExp) {
+                auto split = make_stmt(StmtKind::If);
+                split->test = c->value->test;
+                for (auto [side, branch] : {std::pair{c->value->body, &split->body}, std::pair{c->value->orelse, &split->orelse}}) {
+                    auto r = make_stmt(StmtKind::Return);
+                    r->value = side;
+                    branch->push_back(r);
+                }
+                c = split;
+            }
+            for_each_child_body(c, [](Body& child, bool) { child = split_returns(child); });
+            if (c->kind == StmtKind::If && c->orelse.empty() && i + 1 < body.size() && leaves_on_every_path(c->body)) {
+                c->orelse = split_returns(Body(body.begin() + long(i) + 1, body.end()));
+                out.push_back(c);
+                return out;
+            }
+            out.push_back(c);
+        }
+        return out;
+    }
+
     // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`.
     static Body joined_ifs(const Body& body) {
         Body out;
@@ -6932,8 +6959,19 @@ private:
                     rest.push_back(tail_stmt);
                 }
             }
+            // (The copy returns `a if t else b`: 3.9+ copy the return into the jump of the normal
+            // path's, which reads `if t: return a` then `return b`, more statements.)
+            size_t copy_end = copy.size();
+            if (!same) {
+                std::string split_copy = print_module(split_returns(copy));
+                for (size_t k = copy.size(); k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)
+                    if (print_module(split_returns(Body(rest.begin(), rest.begin() + long(k)))) == split_copy) {
+                        same = true;
+                        copy_end = k;
+                    }
+            }
             if (!same) unsupported("a finally body whose normal-path copy differs");
-            rest.erase(rest.begin(), rest.begin() + copy.size());
+            rest.erase(rest.begin(), rest.begin() + long(copy_end));
         }
         if (depth_at_exit > normal_depth) {
             // (The clean-up ends the try body around this statement: the value is returned after
@@ -7486,15 +7524,21 @@ private:
         };
         find(body[i]);
         if (!mark || !one_value) return false;
-        // (A copy that goes on is followed by the return itself: see is_copy_before.)
-        for (size_t end = i + 1; end <= std::min(i + 2, body.size()); ++end) {
+        // (A copy that goes on is followed by the return itself: see copy_before. One that returns
+        // `a if t else b` may read `if t: return a` then `return b`: see split_returns.)
+        std::string split_text;
+        const size_t most = copy_size + 4;
+        for (size_t end = i + 1; end <= std::min(i + 1 + most, body.size()); ++end) {
             Body ending = without_dropped_returns(Body(body.begin() + long(i), body.begin() + long(end)));
             if (ending.empty() || (!leaves_on_every_path(ending) && ending.back()->kind != StmtKind::Break &&
                                    ending.back()->kind != StmtKind::Continue))
                 continue;
-            for (size_t start = i + 1; start-- > (end > copy_size + 1 ? end - copy_size - 1 : 0);) {
-                Body window(body.begin() + long(start), body.begin() + long(end));
-                if (print_module(without_dropped_returns(window)) != copy_text) continue;
+            for (size_t start = i + 1; start-- > (end > most ? end - most : 0);) {
+                Body window = without_dropped_returns(Body(body.begin() + long(start), body.begin() + long(end)));
+                if (print_module(window) != copy_text) {
+                    if (split_text.empty()) split_text = print_module(split_returns(owner->finalbody));
+                    if (print_module(split_returns(window)) != split_text) continue;
+                }
                 dropped_returns_.erase(mark.get());
                 return_dropped_by_[mark.get()] = owner;
                 left_through_.insert({mark.get(), owner});
