@@ -6347,10 +6347,49 @@ def run():
     log = []
     return [f(0, 1, log), f(2, 3, log), g(1, 0, 0, log), g(1, 2, 0, log), g(1, 2, 3, log), len(log)]
 """, "run()"),
+    # Finally bodies ending in an if with an empty side: the handler's copy reads `if a: pass elif
+    # b: pass` as `if a or b: pass`; the normal path's then-side jumps straight to what follows
+    # (the function's end, copied in 3.10+, or a loop's next iteration: `if t: continue`).
+    "finally_if_pass_copies": ("""
+def f(a, b, c, log):
+    try:
+        log.append(b)
+    finally:
+        if a:
+            pass
+        elif c:
+            pass
+
+def g(xs, log):
+    for x in xs:
+        try:
+            log.append(x)
+        finally:
+            if x:
+                pass
+            else:
+                log.append(-1)
+
+def h(n, log):
+    while n:
+        n -= 1
+        try:
+            log.append(n)
+        finally:
+            if n > 2:
+                pass
+            else:
+                log.append(n * 10)
+    return n
+
+def run():
+    log = []
+    return [f(0, 1, 0, log), f(1, 2, 0, log), g([0, 1, 2], log), h(4, log), log]
+""", "run()"),
 }
 SNIPPETS.update(FINALLY_DROPS_RETURN_SNIPPETS)
 EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested", "finally_return_copied_into_ifs",
-                                     "finally_returns_conditional")
+                                     "finally_returns_conditional", "finally_if_pass_copies")
                    for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_if_return_drops_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: an else after `return a`
 EQUIVALENT_NOW |= {("except_return_drops_value", v) for v in ("3.8", "3.9", "3.11")}  # 3.10, 3.12+: refused (the copy in the else)

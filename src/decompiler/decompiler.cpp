@@ -6853,12 +6853,24 @@ private:
         return out;
     }
 
-    // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`.
+    // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`, and each
+    // `if a: X elif b: X` (no else on the elif) as `if a or b: X`.
     static Body joined_ifs(const Body& body) {
         Body out;
         for (const StmtPtr& s : body) {
             StmtPtr c = clone_statement(s);
             for_each_child_body(c, [](Body& child, bool) { child = joined_ifs(child); });
+            while (c->kind == StmtKind::If && c->orelse.size() == 1 && c->orelse[0]->kind == StmtKind::If &&
+                   c->orelse[0]->orelse.empty() && print_module(c->body) == print_module(c->orelse[0]->body)) {
+                auto test = make_expr(ExprKind::BoolOp);
+                test->id = "or";
+                for (const ExprPtr& side : {c->test, c->orelse[0]->test}) {
+                    if (side->kind == ExprKind::BoolOp && side->id == "or") test->elts.insert(test->elts.end(), side->elts.begin(), side->elts.end());
+                    else test->elts.push_back(side);
+                }
+                c->test = test;
+                c->orelse.clear();
+            }
             while (c->kind == StmtKind::If && c->orelse.empty() && c->body.size() == 1 && c->body[0]->kind == StmtKind::If &&
                    c->body[0]->orelse.empty()) {
                 StmtPtr inner = c->body[0];
@@ -6952,11 +6964,28 @@ private:
                 for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
                 fold_copied_tail(prefix, tail_text);
                 strip_copied_tail(prefix, tail_text, true);
-                if (print_module(prefix) == copy_text) {
+                bool joined = print_module(prefix) != copy_text && print_module(joined_ifs(prefix)) == print_module(joined_ifs(copy));
+                if (print_module(prefix) == copy_text || joined) {
                     same = true;
+                    // (`if a or b:` in the handler's copy is `if a: X elif b: X` written out: the normal
+                    // path's copy says which, the same code either way.)
+                    if (joined && print_module(statement->finalbody) == copy_text) statement->finalbody = prefix;
                     StmtPtr tail_stmt = rest.back();
                     rest = copy;  // (taken off below)
                     rest.push_back(tail_stmt);
+                }
+            }
+            // (Where the statement ends a loop's body, an if of the copy whose then-side falls out
+            // jumps to the next iteration: `if t: A; continue` then the rest, read as the handler's.)
+            if (!same && rest_flows && loop && (stop == next_iteration(loop) || stop == loop->header) && !rest.empty()) {
+                const std::string next = print_module(Body{make_stmt(StmtKind::Continue)});
+                Body prefix;
+                for (const StmtPtr& st : rest) prefix.push_back(clone_statement(st));
+                fold_copied_tail(prefix, next);
+                strip_copied_tail(prefix, next, true);
+                if (print_module(prefix) == copy_text || print_module(joined_ifs(prefix)) == print_module(joined_ifs(copy))) {
+                    same = true;
+                    rest = copy;  // (taken off below)
                 }
             }
             // (The copy returns `a if t else b`: 3.9+ copy the return into the jump of the normal
