@@ -6386,10 +6386,35 @@ def run():
     log = []
     return [f(0, 1, 0, log), f(1, 2, 0, log), g([0, 1, 2], log), h(4, log), log]
 """, "run()"),
+    # A conditional expression in a finally body followed by more code: 3.12+ copy what follows it
+    # in the handler (up to the re-raise), 3.10+ the code after the statement in the normal path,
+    # into both sides of the split conditional.
+    "finally_conditional_then_code": ("""
+def f(a, b, log):
+    try:
+        y = log.append(a)
+    finally:
+        y = a if a else y
+        log.append(b)
+    return y
+
+def g(a, b, log):
+    try:
+        return log.append(a)
+    except TypeError:
+        pass
+    finally:
+        b = a if a else log
+    return b
+
+def run():
+    log = []
+    return [f(0, 1, log), f(2, 3, log), g(0, 1, log), g(4, 5, log), log]
+""", "run()"),
 }
 SNIPPETS.update(FINALLY_DROPS_RETURN_SNIPPETS)
 EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested", "finally_return_copied_into_ifs",
-                                     "finally_returns_conditional", "finally_if_pass_copies")
+                                     "finally_returns_conditional", "finally_if_pass_copies", "finally_conditional_then_code")
                    for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("finally_if_return_drops_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: an else after `return a`
 EQUIVALENT_NOW |= {("except_return_drops_value", v) for v in ("3.8", "3.9", "3.11")}  # 3.10, 3.12+: refused (the copy in the else)

@@ -6958,7 +6958,8 @@ private:
             // (Where the copy ends with an if whose then-side jumped over the rest to the end, the
             // normal path's then-side holds the copied tail, the statement that follows the copy and
             // ends the function: read as the if/else the handler's copy was folded into.)
-            if (!same && !rest_flows && rest.size() >= 2 && is_copied_tail(rest.back())) {
+            // (Any return: the code after the statement, which runs after the copy, as in the source.)
+            if (!same && !rest_flows && rest.size() >= 2 && (is_copied_tail(rest.back()) || rest.back()->kind == StmtKind::Return)) {
                 std::string tail_text = print_module(Body{rest.back()});
                 Body prefix;
                 for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
@@ -6975,6 +6976,21 @@ private:
                     rest.push_back(tail_stmt);
                 }
             }
+            // (3.12+ also copy the rest of the handler's copy after that statement, up to its
+            // re-raise, into both sides: the normal path's statements are the source's.)
+            size_t split_end = 0;
+            for (size_t k = copy.size(); !same && k <= std::min(rest.size(), copy.size() + 4); ++k)
+                for (size_t j = 0; j < k && !same; ++j) {
+                    StmtPtr split = split_conditional(rest[j]);
+                    if (!split) continue;
+                    for (Body* side : {&split->body, &split->orelse}) side->insert(side->end(), rest.begin() + long(j) + 1, rest.begin() + long(k));
+                    Body candidate(rest.begin(), rest.begin() + long(j));
+                    candidate.push_back(split);
+                    if (print_module(candidate) != copy_text || print_module(statement->finalbody) != copy_text) continue;
+                    same = true;
+                    split_end = k;
+                    statement->finalbody.assign(rest.begin(), rest.begin() + long(k));
+                }
             // (Where the statement ends a loop's body, an if of the copy whose then-side falls out
             // jumps to the next iteration: `if t: A; continue` then the rest, read as the handler's.)
             if (!same && rest_flows && loop && (stop == next_iteration(loop) || stop == loop->header) && !rest.empty()) {
@@ -6990,7 +7006,7 @@ private:
             }
             // (The copy returns `a if t else b`: 3.9+ copy the return into the jump of the normal
             // path's, which reads `if t: return a` then `return b`, more statements.)
-            size_t copy_end = copy.size();
+            size_t copy_end = split_end ? split_end : copy.size();
             if (!same) {
                 std::string split_copy = print_module(split_returns(copy));
                 for (size_t k = copy.size(); k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)
