@@ -6446,11 +6446,10 @@ private:
         consumed_after_cleanup_.insert(keep(value));  // computed before the clean-up copies run, as the source says
         Body tail;
         bool flows = emit_region(exit, -1, tail, loop, body_stack, base);
-        // (Or the copy of a finally body that the return runs leaves by a way of its own, which drops
-        // the value: see dropped_returns_.)
         auto returns_value = [&](const StmtPtr& s) { return s->kind == StmtKind::Return && is_value(s->value, value); };
         hoist_else_after_leaving_if(tail, returns_value);
-        // (Or, where a way out of a finally copy drops the value, leaves that way: see dropped_returns_.)
+        // (Or the copy of a finally body that the return runs leaves by a way of its own, which drops
+        // the value: see dropped_returns_.)
         bool returns = !tail.empty() && returns_value(tail.back());
         bool dropped = holds_any(tail, [&](const Stmt& s) { return dropped_returns_.count(&s) && is_value(s.value, value); });
         if (flows || !(returns || dropped)) unsupported("a try body that leaves values on the stack");
