@@ -6701,6 +6701,226 @@ def f():
 SNIPPETS.update(FINALLY_38_SNIPPETS)
 EQUIVALENT_NOW |= {("finally_except_clause_ways_out", v) for v in ("3.8", "3.9")}
 
+# A `return` inside try/finally whose finally body leaves on its own (`return`, or a way out of
+# an if in it): the copy of the finally body the return runs drops the returned value before it
+# leaves (the value, computed first, may have effects). A finally body that always leaves ends in
+# no re-raise: its handler keeps the exception below the body, where an except clause pops it.
+FINALLY_DROPS_RETURN_SNIPPETS = {
+    "finally_return_drops_value": ("""
+def f(a, b):
+    try:
+        return len(b)
+    finally:
+        return a
+
+def g(a, b, log):
+    try:
+        if a:
+            return log.append(b)
+        log.append(a)
+    finally:
+        return a
+
+def h(a, b):
+    try:
+        return a + b
+    except TypeError:
+        pass
+    finally:
+        return a
+
+def k(a, b, log):
+    try:
+        return len(b)
+    finally:
+        log.append(a)
+        return a
+
+def run():
+    log = []
+    return [f(1, 'ab'), f(2, 3), g(0, 1, log), g(1, 2, log), h(1, 2), h(1, 'x'), k(3, 'abc', log), k(4, None, log), log]
+""", "run()"),
+    "finally_return_drops_nested": ("""
+def f(a, g, log):
+    try:
+        try:
+            return g()
+        finally:
+            log.append('inner')
+    finally:
+        return a
+
+def h(a, g, log):
+    try:
+        try:
+            return g()
+        finally:
+            return a
+    finally:
+        log.append('outer')
+
+def run():
+    log = []
+    return [f(1, lambda: 2, log), f(3, lambda: 1 // 0, log), h(4, lambda: 5, log), h(6, lambda: 1 // 0, log), log]
+""", "run()"),
+    "finally_if_return_drops_value": ("""
+def f(a, b, log):
+    try:
+        return len(b)
+    finally:
+        if a:
+            return a
+        log.append(b)
+
+def g(a, b, c):
+    try:
+        return len(b)
+    finally:
+        if c:
+            return a
+        return b
+
+def run():
+    log = []
+    return [f(0, 'ab', log), f(1, 'ab', log), f(1, 2, log), g(1, 'x', 0), g(1, 'x', 1), g(1, 2, 1), log]
+""", "run()"),
+    "except_return_drops_value": ("""
+def f(a, b):
+    try:
+        a()
+    except ValueError:
+        return len(b)
+    finally:
+        return a
+
+def run():
+    def bad():
+        raise ValueError
+    return [f(bad, 'ab') is bad, f(bad, 3) is bad, f(len, 'x') is len]
+""", "run()"),
+    # 3.10+ copy the return into each branch of the finally copy's ifs that falls out (an
+    # `if a and b:` reads `if a: if b:` there), and into the then-side of an if whose else-side
+    # follows it.
+    "finally_return_copied_into_ifs": ("""
+def f(a, b, c, log):
+    try:
+        return b
+    finally:
+        if a:
+            if c:
+                log.append(c)
+
+def g(a, c, log):
+    try:
+        if a:
+            return 8
+        log.append(a)
+    finally:
+        if a:
+            log.append(1)
+        elif c:
+            log.append(2)
+        else:
+            log.append(3)
+
+def run():
+    log = []
+    return [f(a, 5, c, log) for a in (0, 1) for c in (0, 1)] + [g(a, c, log) for a in (0, 1) for c in (0, 1)] + [log]
+""", "run()"),
+    # A finally body returning a conditional expression: the normal path's copy (3.9+) has the
+    # return copied into the jump, `if t: return a` then `return b`, where the handler's keeps it.
+    "finally_returns_conditional": ("""
+def f(a, b, log):
+    try:
+        if a:
+            return a
+        log.append(b)
+    finally:
+        return b if a else log
+
+def g(a, b, c, log):
+    try:
+        log.append(a)
+    finally:
+        if b:
+            return a if c else b
+
+def run():
+    log = []
+    return [f(0, 1, log), f(2, 3, log), g(1, 0, 0, log), g(1, 2, 0, log), g(1, 2, 3, log), len(log)]
+""", "run()"),
+    # Finally bodies ending in an if with an empty side: the handler's copy reads `if a: pass elif
+    # b: pass` as `if a or b: pass`; the normal path's then-side jumps straight to what follows
+    # (the function's end, copied in 3.10+, or a loop's next iteration: `if t: continue`).
+    "finally_if_pass_copies": ("""
+def f(a, b, c, log):
+    try:
+        log.append(b)
+    finally:
+        if a:
+            pass
+        elif c:
+            pass
+
+def g(xs, log):
+    for x in xs:
+        try:
+            log.append(x)
+        finally:
+            if x:
+                pass
+            else:
+                log.append(-1)
+
+def h(n, log):
+    while n:
+        n -= 1
+        try:
+            log.append(n)
+        finally:
+            if n > 2:
+                pass
+            else:
+                log.append(n * 10)
+    return n
+
+def run():
+    log = []
+    return [f(0, 1, 0, log), f(1, 2, 0, log), g([0, 1, 2], log), h(4, log), log]
+""", "run()"),
+    # A conditional expression in a finally body followed by more code: 3.12+ copy what follows it
+    # in the handler (up to the re-raise), 3.10+ the code after the statement in the normal path,
+    # into both sides of the split conditional.
+    "finally_conditional_then_code": ("""
+def f(a, b, log):
+    try:
+        y = log.append(a)
+    finally:
+        y = a if a else y
+        log.append(b)
+    return y
+
+def g(a, b, log):
+    try:
+        return log.append(a)
+    except TypeError:
+        pass
+    finally:
+        b = a if a else log
+    return b
+
+def run():
+    log = []
+    return [f(0, 1, log), f(2, 3, log), g(0, 1, log), g(4, 5, log), log]
+""", "run()"),
+}
+SNIPPETS.update(FINALLY_DROPS_RETURN_SNIPPETS)
+EQUIVALENT_NOW |= {(n, v) for n in ("finally_return_drops_value", "finally_return_drops_nested", "finally_return_copied_into_ifs",
+                                     "finally_returns_conditional", "finally_if_pass_copies", "finally_conditional_then_code")
+                   for v in ALL_VERSIONS}
+EQUIVALENT_NOW |= {("finally_if_return_drops_value", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: an else after `return a`
+EQUIVALENT_NOW |= {("except_return_drops_value", v) for v in ("3.8", "3.9", "3.11")}  # 3.10, 3.12+: refused (the copy in the else)
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

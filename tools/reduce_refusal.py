@@ -62,7 +62,8 @@ class Oracle:
         out = subprocess.run([self.cli, pyc], capture_output=True, text=True)
         if out.returncode != 0 and not out.stdout:
             return False
-        refusal = re.search(r"could not decompile %s: (.*)'\)" % re.escape(self.function), out.stdout)
+        # (repr quotes a reason with an apostrophe in double quotes)
+        refusal = re.search(r"could not decompile %s: (.*)['\"]\)" % re.escape(self.function), out.stdout)
         if not self.wrong:
             return refusal is not None and (self.reason is None or self.reason in refusal.group(1))
         if refusal is not None:
@@ -123,7 +124,8 @@ def candidates(func: ast.FunctionDef) -> Iterator[Callable[[], bool]]:
                 yield inline
     for node in list(ast.walk(func)):
         for field, value in list(ast.iter_fields(node)):
-            if isinstance(value, ast.expr) and not isinstance(value, (ast.Name, ast.Constant)) and field not in ("target",):
+            # (A format spec stays an f-string.)
+            if isinstance(value, ast.expr) and not isinstance(value, (ast.Name, ast.Constant)) and field not in ("target", "format_spec"):
                 def simplify(node=node, field=field, value=value):
                     if getattr(node, field) is not value:
                         return False

@@ -1922,11 +1922,15 @@ private:
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
             if (loop_iterators_.count(v.get())) return;
             // A value a try body returns, dropped in the compiler's copy of its finally body (a
-            // `return`, `continue` or `break` there discards the return): computed before the copy
-            // as the try body's `return` (which stripping the copy leaves), not a statement after it.
-            // (One with effects could not keep its place if the copy is not stripped.)
+            // `return`, `continue` or `break` there discards the return): the source's `return v`,
+            // which ran the copy. Marked here, before the copy's way out, and put in the copy's place
+            // when the copy is matched (see strip_final_copies); no statement of its own.
             if (consumed_after_cleanup_.count(v.get())) {
-                if (effect_span(v).second) unsupported("a returned value that a finally body's way out drops");
+                auto r = make_stmt(StmtKind::Return);
+                r->value = v;
+                dropped_returns_.insert(r.get());
+                dropped_copies_.push_back(r);  // (kept alive: its address is a key)
+                out.push_back(r);
                 return;
             }
             // (Below the region's own stack: a value of an enclosing statement's, such as its
@@ -3748,6 +3752,10 @@ private:
                     for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
                         if (!is_marker_value(stack[k])) consumed_after_cleanup_.insert(keep(stack[k]));
             }
+            // (So is the value an except clause returns through a finally body that always returns.)
+            if (!open_clauses_.empty() && stack.size() > base && !is_marker_value(stack.back()) && cfg_.block(b).preds.size() == 1 &&
+                is_return_through_leaving_finally(b))
+                consumed_after_cleanup_.insert(keep(stack.back()));
             const NeutralOp* term = simulate(b, stack, out);
             // Invariant: the stores of a parallel assignment end within the block that began them
             // (else they would leak into whatever path is structured next).
@@ -5601,6 +5609,15 @@ private:
         return handlers_.at(h).kind == HandlerKind::With && ops_[cfg_.block(h).first].kind == N::PushExcInfo;
     }
 
+    // Whether the handler at `h` pops the exception before anything else, as a bare `except:`
+    // clause does (a finally handler keeps it below the finally body).
+    bool pops_exception_first(int h) const {
+        const Block& blk = cfg_.block(h);
+        size_t i = blk.first;
+        while (i < blk.last && (ops_[i].kind == N::PushExcInfo || ops_[i].kind == N::Nop)) ++i;
+        return i == blk.last || ops_[i].kind == N::Pop;
+    }
+
     // Where a with statement's handler goes on after __exit__ suppressed the exception: the first
     // block past its clean-up (-1: none, or more than one).
     int suppressed_continuation(int handler) const {
@@ -5727,7 +5744,7 @@ private:
             // the return.)
             if (cfg_.block(next).preds.size() == 1 &&
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
-                 is_return_leaving_withs(next)))
+                 is_return_leaving_withs(next) || is_return_through_leaving_finally(next)))
                 continue;
             // (Copies that start with a loop are reached from their own back edge too.)
             if (is_return_after_branching_copies(next, end)) continue;
@@ -5884,11 +5901,20 @@ private:
         Body star_tail;
         if (star) after = emit_except_star_clauses(handler, after, body_flows ? exit : -1, star_clauses, handler_stack, star_tail);
         else handler_flows = emit_region(handler, after, handler_body, loop, handler_stack, base);
+        if (!star) hoist_else_after_leaving_if(handler_body, [&](const StmtPtr& s) { return is_reraise(s); });
         if (!star && !handler_body.empty() && is_reraise(handler_body.back()) && !tail_after_clause_.count(handler_body.back().get())) {
             StmtPtr reraise = handler_body.back();
             handler_body.pop_back();
             fold_copied_tail(handler_body, print_module(Body{reraise}));
             strip_copied_tail(handler_body, print_module(Body{reraise}), true);
+            stack = std::move(body_stack);
+            return finish_finally(body, handler_body, handler, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        }
+        // A finally body that always leaves ends in no re-raise. Its handler keeps the exception below
+        // the body (an except clause pops it first); known by a return in the body whose value the
+        // body's way out dropped (see dropped_returns_), which only a finally body's copy does.
+        if (!star && !handler_flows && !pops_exception_first(handler) &&
+            holds_any(body, [&](const Stmt& st) { return dropped_returns_.count(&st) != 0; })) {
             stack = std::move(body_stack);
             return finish_finally(body, handler_body, handler, body_flows, exit, stop, out, loop, stack, normal_depth, base);
         }
@@ -6638,9 +6664,14 @@ private:
         ExprPtr value = body_stack.back();
         consumed_after_cleanup_.insert(keep(value));  // computed before the clean-up copies run, as the source says
         Body tail;
-        if (emit_region(exit, -1, tail, loop, body_stack, base) || tail.empty() || tail.back()->kind != StmtKind::Return ||
-            !is_value(tail.back()->value, value))
-            unsupported("a try body that leaves values on the stack");
+        bool flows = emit_region(exit, -1, tail, loop, body_stack, base);
+        auto returns_value = [&](const StmtPtr& s) { return s->kind == StmtKind::Return && is_value(s->value, value); };
+        hoist_else_after_leaving_if(tail, returns_value);
+        // (Or the copy of a finally body that the return runs leaves by a way of its own, which drops
+        // the value: see dropped_returns_.)
+        bool returns = !tail.empty() && returns_value(tail.back());
+        bool dropped = holds_any(tail, [&](const Stmt& s) { return dropped_returns_.count(&s) && is_value(s.value, value); });
+        if (flows || !(returns || dropped)) unsupported("a try body that leaves values on the stack");
         body.insert(body.end(), tail.begin(), tail.end());
         return false;
     }
@@ -6759,6 +6790,20 @@ private:
             else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && tail[pos + 1]->kind == N::Pop) pos += 2;
             else break;
         return pos == end && exits <= count_open_withs();
+    }
+
+    // A return inside a try statement whose finally body always returns: the return runs the copy
+    // of that body, whose own return swaps the value below its own and drops it (see dropped_returns_).
+    bool is_return_through_leaving_finally(int block) const {
+        std::vector<const NeutralOp*> tail = straight_ops(block);
+        size_t n = tail.size();
+        if (n < 3 || tail[n - 1]->kind != N::Return || tail[n - 2]->kind != N::Pop || tail[n - 3]->kind != N::Swap ||
+            tail[n - 3]->arg != 2)
+            return false;
+        return std::any_of(open_handlers_.begin(), open_handlers_.end(), [&](int h) {
+            std::vector<const NeutralOp*> final_ops = straight_ops(h);
+            return handlers_.at(h).kind == HandlerKind::Try && !final_ops.empty() && final_ops.back()->kind == N::Return;
+        });
     }
 
     // is_return_after_finally_copies where a copy branches (an `if` or an assert in a finally
@@ -7071,12 +7116,51 @@ private:
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
 
-    // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`.
+    // A copy of `body` with each `return a if t else b` as `if t: return a else: return b`, and
+    // each `if t: A` whose A always leaves, followed by the rest of its body B, as `if t: A else: B`.
+    static Body split_returns(const Body& body) {
+        Body out;
+        for (size_t i = 0; i < body.size(); ++i) {
+            StmtPtr c = clone_statement(body[i]);
+            if (c->kind == StmtKind::Return && c->value && c->value->kind == ExprKind::IfExp) {
+                auto split = make_stmt(StmtKind::If);
+                split->test = c->value->test;
+                for (auto [side, branch] : {std::pair{c->value->body, &split->body}, std::pair{c->value->orelse, &split->orelse}}) {
+                    auto r = make_stmt(StmtKind::Return);
+                    r->value = side;
+                    branch->push_back(r);
+                }
+                c = split;
+            }
+            for_each_child_body(c, [](Body& child, bool) { child = split_returns(child); });
+            if (c->kind == StmtKind::If && c->orelse.empty() && i + 1 < body.size() && leaves_on_every_path(c->body)) {
+                c->orelse = split_returns(Body(body.begin() + long(i) + 1, body.end()));
+                out.push_back(c);
+                return out;
+            }
+            out.push_back(c);
+        }
+        return out;
+    }
+
+    // A copy of `body` with each `if a: if b: ...` (no else on either) as `if a and b: ...`, and each
+    // `if a: X elif b: X` (no else on the elif) as `if a or b: X`.
     static Body joined_ifs(const Body& body) {
         Body out;
         for (const StmtPtr& s : body) {
             StmtPtr c = clone_statement(s);
             for_each_child_body(c, [](Body& child, bool) { child = joined_ifs(child); });
+            while (c->kind == StmtKind::If && c->orelse.size() == 1 && c->orelse[0]->kind == StmtKind::If &&
+                   c->orelse[0]->orelse.empty() && print_module(c->body) == print_module(c->orelse[0]->body)) {
+                auto test = make_expr(ExprKind::BoolOp);
+                test->id = "or";
+                for (const ExprPtr& side : {c->test, c->orelse[0]->test}) {
+                    if (side->kind == ExprKind::BoolOp && side->id == "or") test->elts.insert(test->elts.end(), side->elts.begin(), side->elts.end());
+                    else test->elts.push_back(side);
+                }
+                c->test = test;
+                c->orelse.clear();
+            }
             while (c->kind == StmtKind::If && c->orelse.empty() && c->body.size() == 1 && c->body[0]->kind == StmtKind::If &&
                    c->body[0]->orelse.empty()) {
                 StmtPtr inner = c->body[0];
@@ -7164,21 +7248,65 @@ private:
             // (Where the copy ends with an if whose then-side jumped over the rest to the end, the
             // normal path's then-side holds the copied tail, the statement that follows the copy and
             // ends the function: read as the if/else the handler's copy was folded into.)
-            if (!same && !rest_flows && rest.size() >= 2 && is_copied_tail(rest.back())) {
+            // (Any return: the code after the statement, which runs after the copy, as in the source.)
+            if (!same && !rest_flows && rest.size() >= 2 && (is_copied_tail(rest.back()) || rest.back()->kind == StmtKind::Return)) {
                 std::string tail_text = print_module(Body{rest.back()});
                 Body prefix;
                 for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
                 fold_copied_tail(prefix, tail_text);
                 strip_copied_tail(prefix, tail_text, true);
-                if (print_module(prefix) == copy_text) {
+                bool joined = print_module(prefix) != copy_text && print_module(joined_ifs(prefix)) == print_module(joined_ifs(copy));
+                if (print_module(prefix) == copy_text || joined) {
                     same = true;
+                    // (`if a or b:` in the handler's copy is `if a: X elif b: X` written out: the normal
+                    // path's copy says which, the same code either way.)
+                    if (joined && print_module(statement->finalbody) == copy_text) statement->finalbody = prefix;
                     StmtPtr tail_stmt = rest.back();
                     rest = copy;  // (taken off below)
                     rest.push_back(tail_stmt);
                 }
             }
+            // (3.12+ also copy the rest of the handler's copy after that statement, up to its
+            // re-raise, into both sides: the normal path's statements are the source's.)
+            size_t split_end = 0;
+            for (size_t k = copy.size(); !same && k <= std::min(rest.size(), copy.size() + 4); ++k)
+                for (size_t j = 0; j < k && !same; ++j) {
+                    StmtPtr split = split_conditional(rest[j]);
+                    if (!split) continue;
+                    for (Body* side : {&split->body, &split->orelse}) side->insert(side->end(), rest.begin() + long(j) + 1, rest.begin() + long(k));
+                    Body candidate(rest.begin(), rest.begin() + long(j));
+                    candidate.push_back(split);
+                    if (print_module(candidate) != copy_text || print_module(statement->finalbody) != copy_text) continue;
+                    same = true;
+                    split_end = k;
+                    statement->finalbody.assign(rest.begin(), rest.begin() + long(k));
+                }
+            // (Where the statement ends a loop's body, an if of the copy whose then-side falls out
+            // jumps to the next iteration: `if t: A; continue` then the rest, read as the handler's.)
+            if (!same && rest_flows && loop && (stop == next_iteration(loop) || stop == loop->header) && !rest.empty()) {
+                const std::string next = print_module(Body{make_stmt(StmtKind::Continue)});
+                Body prefix;
+                for (const StmtPtr& st : rest) prefix.push_back(clone_statement(st));
+                fold_copied_tail(prefix, next);
+                strip_copied_tail(prefix, next, true);
+                if (print_module(prefix) == copy_text || print_module(joined_ifs(prefix)) == print_module(joined_ifs(copy))) {
+                    same = true;
+                    rest = copy;  // (taken off below)
+                }
+            }
+            // (The copy returns `a if t else b`: 3.9+ copy the return into the jump of the normal
+            // path's, which reads `if t: return a` then `return b`, more statements.)
+            size_t copy_end = split_end ? split_end : copy.size();
+            if (!same) {
+                std::string split_copy = print_module(split_returns(copy));
+                for (size_t k = copy.size(); k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)
+                    if (print_module(split_returns(Body(rest.begin(), rest.begin() + long(k)))) == split_copy) {
+                        same = true;
+                        copy_end = k;
+                    }
+            }
             if (!same) unsupported("a finally body whose normal-path copy differs");
-            rest.erase(rest.begin(), rest.begin() + copy.size());
+            rest.erase(rest.begin(), rest.begin() + long(copy_end));
         }
         if (depth_at_exit > normal_depth) {
             // (The clean-up ends the try body around this statement: the value is returned after
@@ -7374,10 +7502,11 @@ private:
     static void strip_copied_tail(Body& body, const std::string& tail_text, bool through_finally) {
         if (body.empty()) return;
         const StmtPtr& last = body.back();
+        // (What a branch's copy followed falls out of the branch too: its copies are taken out as well.)
         auto strip_branch = [&](Body& branch, bool needs_statement) {
             if (branch.empty()) return;
-            if (print_module(Body{branch.back()}) != tail_text) return strip_copied_tail(branch, tail_text, through_finally);
-            branch.pop_back();
+            if (print_module(Body{branch.back()}) == tail_text) branch.pop_back();
+            strip_copied_tail(branch, tail_text, through_finally);
             if (branch.empty() && needs_statement) branch.push_back(make_stmt(StmtKind::Pass));
         };
         switch (last->kind) {
@@ -7621,20 +7750,25 @@ private:
     bool strip_final_copies(Body& body, const Stmt* owner, const std::string& copy_text, size_t copy_size, bool in_loop) {
         bool changed = false;
         for (size_t i = 0; i < body.size(); ++i) {
+            if (!dropped_returns_.empty() && copy_size > 0 && resolve_dropped_return(body, i, owner, copy_text, copy_size)) {
+                changed = true;
+                continue;
+            }
             StmtKind k = body[i]->kind;
             bool leaves = k == StmtKind::Return || is_reraise(body[i]) || (!in_loop && (k == StmtKind::Break || k == StmtKind::Continue));
             if (!leaves || i < copy_size || left_through_.count({body[i].get(), owner})) continue;
-            if (!is_copy_before(body, i, copy_text, copy_size)) continue;
+            size_t n = copy_before(body, i, copy_text, copy_size);
+            if (n == 0 && copy_size > 0) continue;
             // A value computed after the copy ran is returned by code after the statement, which the
             // compiler copied into this path (a constant is always loaded late: either way is the same).
-            uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - copy_size]) : 0;
-            if (copy_serial && i > copy_size && fold_spilled_return(body, i, copy_size, copy_text)) --i;
+            uint64_t copy_serial = k == StmtKind::Return ? some_serial(body[i - n]) : 0;
+            if (copy_serial && i > n && fold_spilled_return(body, i, n, copy_text)) --i;
             const ExprPtr& value = body[i]->value;
             if (value && copy_serial && evaluated_serial(value) > copy_serial)
                 unsupported("code after a try/finally statement that the compiler copied into each path");
             left_through_.insert({body[i].get(), owner});
-            body.erase(body.begin() + (i - copy_size), body.begin() + i);
-            i -= copy_size;
+            body.erase(body.begin() + long(i - n), body.begin() + long(i));
+            i -= n;
             changed = true;
         }
         for (auto& s : body) {
@@ -7675,15 +7809,112 @@ private:
         return true;
     }
 
-    // Whether the `copy_size` statements before body[i] are the finally body: as written, or with
-    // the compiler's copies of body[i] (a `return` after the statement) in branches that fall out.
-    bool is_copy_before(const Body& body, size_t i, const std::string& copy_text, size_t copy_size) const {
-        Body before(body.begin() + long(i - copy_size), body.begin() + long(i));
-        if (print_module(before) == copy_text) return true;
-        if (copy_size == 0 || body[i]->kind != StmtKind::Return) return false;
-        for (StmtPtr& s : before) s = clone_statement(s);
-        strip_copied_tail(before, print_module(Body{body[i]}), is_copied_tail(body[i]));
-        return print_module(before) == copy_text;
+    // How many statements before body[i] are the finally body (0: none): the `copy_size` statements
+    // as written, or with the compiler's copies of body[i] (a `return` after the statement) in
+    // branches that fall out (3.10+: at any depth, an `if a and b:` read `if a: if b:`), or more
+    // statements where an if of the copy reads `if t: A; <return>` followed by the rest (see
+    // fold_copied_tail), each copy returning the same value.
+    size_t copy_before(const Body& body, size_t i, const std::string& copy_text, size_t copy_size) const {
+        auto window = [&](size_t n) {
+            Body before(body.begin() + long(i - n), body.begin() + long(i));
+            return dropped_returns_.empty() ? before : without_dropped_returns(before);
+        };
+        if (print_module(window(copy_size)) == copy_text) return copy_size;
+        if (copy_size == 0 || body[i]->kind != StmtKind::Return) return 0;
+        const std::string tail_text = print_module(Body{body[i]});
+        auto matches = [&](Body before, bool fold) {
+            for (StmtPtr& s : before) s = clone_statement(s);
+            if (fold) fold_copied_tail(before, tail_text);
+            strip_copied_tail(before, tail_text, is_copied_tail(body[i]) || fold);
+            return print_module(before) == copy_text || print_module(joined_ifs(before)) == copy_text;
+        };
+        if (matches(window(copy_size), false)) return copy_size;
+        // (Folding takes the copies for the same statement: only where each returns the same value.)
+        const ExprPtr& value = body[i]->value;
+        for (size_t n = copy_size + 1; n <= std::min(i, copy_size + 8); ++n) {
+            Body before = window(n);
+            if (!is_copied_tail(body[i]) && holds_any(before, [&](const Stmt& s) {
+                    return s.kind == StmtKind::Return && s.value != value && print_module(Body{std::make_shared<Stmt>(s)}) == tail_text;
+                }))
+                return 0;
+            if (matches(before, true)) return n;
+        }
+        return 0;
+    }
+
+    // A return whose value a way out of the finally copy it ran dropped (see dropped_returns_),
+    // body[i] or inside it: where the statements around it, up to where they all leave, are that
+    // copy (`owner`'s), they are the return, which leaves `owner` through it. body[i] is then the
+    // return.
+    bool resolve_dropped_return(Body& body, size_t i, const Stmt* owner, const std::string& copy_text, size_t copy_size) {
+        StmtPtr mark;
+        bool one_value = true;
+        std::function<void(const StmtPtr&)> find = [&](const StmtPtr& s) {
+            if (dropped_returns_.count(s.get())) {
+                if (!mark) mark = s;
+                one_value = one_value && s->value == mark->value;
+            }
+            if (s->kind != StmtKind::FunctionDef && s->kind != StmtKind::ClassDef)
+                for_each_child_body(s, [&](Body& child, bool) { for (const StmtPtr& c : child) find(c); });
+        };
+        find(body[i]);
+        if (!mark || !one_value) return false;
+        // (A copy that goes on is followed by the return itself: see copy_before. One that returns
+        // `a if t else b` may read `if t: return a` then `return b`: see split_returns.)
+        std::string split_text;
+        const size_t most = copy_size + 4;
+        for (size_t end = i + 1; end <= std::min(i + 1 + most, body.size()); ++end) {
+            Body ending = without_dropped_returns(Body(body.begin() + long(i), body.begin() + long(end)));
+            if (ending.empty() || (!leaves_on_every_path(ending) && ending.back()->kind != StmtKind::Break &&
+                                   ending.back()->kind != StmtKind::Continue))
+                continue;
+            for (size_t start = i + 1; start-- > (end > most ? end - most : 0);) {
+                Body window = without_dropped_returns(Body(body.begin() + long(start), body.begin() + long(end)));
+                if (print_module(window) != copy_text) {
+                    if (split_text.empty()) split_text = print_module(split_returns(owner->finalbody));
+                    if (print_module(split_returns(window)) != split_text) continue;
+                }
+                dropped_returns_.erase(mark.get());
+                return_dropped_by_[mark.get()] = owner;
+                left_through_.insert({mark.get(), owner});
+                body.erase(body.begin() + long(start) + 1, body.begin() + long(end));
+                body[start] = mark;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // `if t: A else: B` ending `body`, where A always leaves, is `if t: A` followed by B: where B
+    // ends in `end` (a finally body's re-raise, a return after its copy), the layout of an if in
+    // a copy of a finally body decided which (each ending in `if t: A` once the tail is taken off).
+    template <class P>
+    void hoist_else_after_leaving_if(Body& body, const P& end) const {
+        Body flat(body);
+        while (!flat.empty() && flat.back()->kind == StmtKind::If && !flat.back()->orelse.empty() &&
+               !is_except_clause_test(flat.back()->test) && leaves_on_every_path(flat.back()->body)) {
+            auto s = std::make_shared<Stmt>(*flat.back());  // (the statements in it stay shared)
+            Body rest = std::move(s->orelse);
+            s->orelse.clear();
+            flat.back() = s;
+            flat.insert(flat.end(), rest.begin(), rest.end());
+        }
+        if (flat.size() != body.size() && end(flat.back())) body = std::move(flat);
+    }
+
+    // A copy of `body` without the returns that a finally copy's way out dropped, which are no
+    // statements of the copy.
+    Body without_dropped_returns(const Body& body) const {
+        Body out;
+        for (const StmtPtr& s : body) {
+            if (dropped_returns_.count(s.get())) continue;
+            auto c = std::make_shared<Stmt>(*s);
+            for (Body* b : {&c->body, &c->orelse, &c->finalbody}) *b = without_dropped_returns(*b);
+            for (auto& h : c->handlers) h.body = without_dropped_returns(h.body);
+            for (auto& cs : c->cases) cs.body = without_dropped_returns(cs.body);
+            out.push_back(c);
+        }
+        return out;
     }
 
     // A copy of a statement and of the statements in it (expressions stay shared).
@@ -7746,10 +7977,20 @@ private:
     void check_finally_copies(const Body& body, std::vector<const Stmt*>& for_return, std::vector<const Stmt*>& for_jump) const {
         for (const StmtPtr& s : body) {
             bool is_jump = s->kind == StmtKind::Break || s->kind == StmtKind::Continue;
-            if (s->kind == StmtKind::Return || is_jump)
-                for (const Stmt* t : is_jump ? for_jump : for_return)
-                    if (!left_through_.count({s.get(), t}))
+            if (dropped_returns_.count(s.get())) unsupported("a returned value that a finally body's way out drops");
+            if (s->kind == StmtKind::Return || is_jump) {
+                const std::vector<const Stmt*>& owners = is_jump ? for_jump : for_return;
+                // (A return whose value a finally copy's way out dropped leaves no statement outside
+                // that try: that way out does.)
+                auto from = owners.begin();
+                if (auto d = return_dropped_by_.find(s.get()); d != return_dropped_by_.end()) {
+                    from = std::find(owners.begin(), owners.end(), d->second);
+                    if (from == owners.end()) unsupported("a returned value that a finally body's way out drops");
+                }
+                for (auto t = from; t != owners.end(); ++t)
+                    if (!left_through_.count({s.get(), *t}))
                         unsupported("a way out of a try/finally statement without the compiler's copy of the finally body");
+            }
             switch (s->kind) {
             case StmtKind::FunctionDef: case StmtKind::ClassDef: break;  // code objects of their own
             case StmtKind::For: case StmtKind::While: {
@@ -8129,6 +8370,8 @@ private:
     }();
     std::set<const Expr*> consumed_after_cleanup_;
     std::set<std::pair<const Stmt*, const Stmt*>> left_through_;  // (return/break/continue, try/finally it leaves)
+    std::set<const Stmt*> dropped_returns_;        // returns a finally copy's way out dropped, not yet put in that copy's place
+    std::map<const Stmt*, const Stmt*> return_dropped_by_;  // ... once put there: the try/finally whose copy dropped it
     uint64_t pop_except_serial_ = 0;               // a serial taken at the last POP_EXCEPT simulated
     uint64_t with_exit_serial_ = 0;                // the result's serial of the last __exit__(None, None, None) simulated
     uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
