@@ -6199,6 +6199,54 @@ SNIPPETS.update(LONE_JUMP_LIMIT_SNIPPETS)
 EQUIVALENT_NOW |= {(n, v) for n in ("nested_try_import_else",) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("break_after_try_in_if", "3.11")}
 
+# `while` tests that 3.10+ write twice (on top, and again at the end of the body): a comparison
+# chain (its first link leaves the shared operand below the tested value; 3.10/3.11 put a jump over
+# the chain's clean-up after the repeated test), `and` in a for loop (3.12+ jump back to the for
+# from each test on top, and from a bare jump after the repeated one), and a loop ending the
+# function whose test jumps out to two copies of `return None` (3.10/3.11: `continue` as the body).
+ROTATED_WHILE_TEST_SNIPPETS = {
+    "while_chain_test": ("""
+def f(a, b, c, log):
+    while a < b <= c:
+        log.append(a)
+        a += 1
+    return a, log
+
+def g(xs, lim, log):
+    for x in xs:
+        while len(log) < lim and 0 <= x < 5:
+            log.append(x)
+            x += 1
+    return log
+
+def k(a, b, log):
+    while a < b < 10:
+        a += 1
+        if a % 2:
+            log.append(a)
+    log.append(b)
+    return log
+
+def run():
+    return [f(1, 3, 5, []), f(4, 3, 5, []), g([1, 2, 7], 6, []), k(0, 5, []), k(3, 20, [])]
+""", "run()"),
+    "while_and_continue_ends_function": ("""
+def h(a, stack):
+    while a and stack.pop() < 3:
+        continue
+
+def run():
+    out = []
+    for a, stack in ((1, [5, 1, 2]), (0, [1]), (1, [4])):
+        out.append((h(a, stack), stack))
+    return out
+""", "run()"),
+}
+SNIPPETS.update(ROTATED_WHILE_TEST_SNIPPETS)
+EQUIVALENT_NOW |= {("while_chain_test", v) for v in ALL_VERSIONS}
+# (3.8/3.9 compile the `continue` as the jump back a `pass` body ends with, to another target.)
+EQUIVALENT_NOW |= {("while_and_continue_ends_function", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

@@ -3797,7 +3797,12 @@ private:
             case N::JumpIf: {
                 if (loop && b == loop->bottom_jump) {
                     // The end of the body, then the repeated test: the same test as on top.
-                    if (ast::print_expression(*pop(stack)) != loop->first_test) unsupported("a while loop whose repeated test differs");
+                    ExprPtr tested = pop(stack);
+                    if (ast::print_expression(*tested) != loop->first_test) unsupported("a while loop whose repeated test differs");
+                    // (A comparison chain's first link leaves the shared operand below its value.)
+                    if (tested->kind == ExprKind::Compare && !stack.empty() && tested->elts.back() == stack.back() &&
+                        chain_shared_.count(stack.back().get()))
+                        stack.pop_back();
                     if (stop == next_iteration(loop)) return true;
                     out.push_back(make_stmt(StmtKind::Continue));
                     return false;
@@ -4762,8 +4767,11 @@ private:
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
         int test_end, body_from_bottom, exit_alias = -1, exit_jump = -1;
         std::vector<int> exit_copy;
+        // (A comparison chain's last test may fall into a jump over the chain's clean-up, 3.10/3.11.)
+        bool over_cleanup = jumps_over_cleanup_to(latch + 1, exit);
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
-            (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
+            (latch + 1 == exit || over_cleanup || copies_exit(latch + 1, exit, exit_copy))) {
+            if (over_cleanup) exit_copy.push_back(latch + 1);
             test_end = latch;
             body_from_bottom = body;
         } else if (is_bare_back_jump(latch, body) && latch - 1 >= body) {
@@ -4811,7 +4819,7 @@ private:
             return -3;
         };
         auto bottom_role = [&](int block) {
-            if (block == exit || block == exit_jump) return -1;
+            if (block == exit || block == exit_jump || block == exit_alias || (block == latch + 1 && over_cleanup)) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
@@ -4844,7 +4852,9 @@ private:
             Body scratch;
             try {
                 const NeutralOp* term = simulate(bottom, probe, scratch);
-                only_test = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1;
+                // (A comparison chain's first link leaves the shared operand below its value.)
+                bool chain = probe.size() == stack.size() + 2 && chain_shared_.count(probe[probe.size() - 2].get());
+                only_test = term && term->kind == N::JumpIf && scratch.empty() && (probe.size() == stack.size() + 1 || chain);
                 pure = only_test && ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
             } catch (const Error&) {
             }
@@ -4852,6 +4862,13 @@ private:
         // (A body that starts with another test is `if c: while t:` laid out without the repeated test.)
         if (only_test && !pure && bottom == body) return std::nullopt;
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
+    }
+
+    // `block` is a lone jump to `exit` reached only from the block before it, with a comparison
+    // chain's clean-up (a POP_TOP) after it.
+    bool jumps_over_cleanup_to(int block, int exit) const {
+        return block >= 0 && block + 1 < cfg_.size() && is_lone_jump(block) && through_jumps(block) == through_jumps(exit) &&
+               cfg_.block(block).preds.size() == 1 && cfg_.block(block).preds[0] == block - 1 && starts_with_pop(block + 1);
     }
 
     // `block` is the compiler's copy of the short exit block `exit` that ends the function (3.10+).
@@ -5075,14 +5092,14 @@ private:
             if (int end = clause_break_target(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
-        if (std::optional<Condition> probed = probe_condition(header, stack)) {
+        if (std::optional<Condition> probed = probe_condition(header, stack, exits_copied_)) {
             Condition c = *probed;
             if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
                 emitted_[header] = true;
                 take_condition(c);
                 s->test = c.test;
                 loop.exit = c.else_block;
-                loop.break_to = find_break_target(loop);
+                loop.break_to = find_break_target(loop, c.merged_blocks);  // (the test's copies of the exit are no breaks)
                 loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
                 std::vector<ExprPtr> body_stack = stack_copy(stack);
