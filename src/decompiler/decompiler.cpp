@@ -3613,8 +3613,9 @@ private:
         bool entering = start == stop;
         while (b >= 0 && (b != stop || entering)) {
             entering = false;
-            // (A region may start at the header itself: a try body at the top of the loop.)
-            if (loop && (b == loop->header || b == loop->bottom) && start != b) {
+            // (A region may start at the header itself: a try body at the top of the loop. Not at
+            // a for loop's, whose body starts after it: a jump threaded to its FOR_ITER goes on.)
+            if (loop && (b == loop->header || b == loop->bottom) && (start != b || loop->is_for)) {
                 // (Where the region ends at the loop's bare jump back, going on there is the same.)
                 if (b == loop->header && stop >= 0 && stop != b && is_bare_back_jump(stop, loop->header)) return true;
                 out.push_back(make_stmt(StmtKind::Continue));
@@ -4118,6 +4119,9 @@ private:
         Condition cond = read_condition(b, *term, probe);
         cond = reduce_condition(cond, stack);
         if (cond.else_block != fail_block || cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
+        // (Where a failed pattern goes to the end of the statement, the test on top of a rotated
+        // `while` that starts the body jumps there too: its loop goes back past it, as no guard's body does.)
+        if (match_rotated_while(b, cond, stack)) return std::nullopt;
         emitted_[b] = true;
         take_condition(cond);  // the blocks of an and/or guard are part of it
         return cond;
@@ -4767,11 +4771,12 @@ private:
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
         int test_end, body_from_bottom, exit_alias = -1, exit_jump = -1;
         std::vector<int> exit_copy;
-        // (A comparison chain's last test may fall into a jump over the chain's clean-up, 3.10/3.11.)
-        bool over_cleanup = jumps_over_cleanup_to(latch + 1, exit);
+        // (The repeated test may fall into a jump to the exit over code laid out after the loop: a
+        // comparison chain's clean-up, the next case of a match, 3.10/3.11.)
+        bool over_jump = jumps_over_to(latch + 1, exit);
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
-            (latch + 1 == exit || over_cleanup || copies_exit(latch + 1, exit, exit_copy))) {
-            if (over_cleanup) exit_copy.push_back(latch + 1);
+            (latch + 1 == exit || over_jump || copies_exit(latch + 1, exit, exit_copy))) {
+            if (over_jump) exit_copy.push_back(latch + 1);
             test_end = latch;
             body_from_bottom = body;
         } else if (is_bare_back_jump(latch, body) && latch - 1 >= body) {
@@ -4819,13 +4824,18 @@ private:
             return -3;
         };
         auto bottom_role = [&](int block) {
-            if (block == exit || block == exit_jump || block == exit_alias || (block == latch + 1 && over_cleanup)) return -1;
+            if (block == exit || block == exit_jump || block == exit_alias || (block == latch + 1 && over_jump)) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
             }
             if (block == body_from_bottom || (block > bottom && block <= latch && is_bare_back_jump(block, body))) return -2;
-            if (block > latch && starts_with_pop(block) && cfg_.block(block).preds.size() == 1) {
+            // (Reached from the repeated test's links only: each but the last jumps there.)
+            std::span<const int> preds = cfg_.block(block).preds;
+            bool from_test = std::all_of(preds.begin(), preds.end(), [&](int p) {
+                return std::find(bottom_blocks.begin(), bottom_blocks.end(), p) != bottom_blocks.end();
+            });
+            if (block > latch && starts_with_pop(block) && from_test) {
                 std::vector<int> blocks;
                 if (cleanup_goes_to(block, exit, blocks)) {
                     cleanups.insert(cleanups.end(), blocks.begin(), blocks.end());
@@ -4864,11 +4874,10 @@ private:
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
     }
 
-    // `block` is a lone jump to `exit` reached only from the block before it, with a comparison
-    // chain's clean-up (a POP_TOP) after it.
-    bool jumps_over_cleanup_to(int block, int exit) const {
-        return block >= 0 && block + 1 < cfg_.size() && is_lone_jump(block) && through_jumps(block) == through_jumps(exit) &&
-               cfg_.block(block).preds.size() == 1 && cfg_.block(block).preds[0] == block - 1 && starts_with_pop(block + 1);
+    // `block` is a lone jump to where `exit` goes, reached only from the block before it.
+    bool jumps_over_to(int block, int exit) const {
+        return block >= 0 && block < cfg_.size() && is_lone_jump(block) && through_jumps(block) == through_jumps(exit) &&
+               cfg_.block(block).preds.size() == 1 && cfg_.block(block).preds[0] == block - 1;
     }
 
     // `block` is the compiler's copy of the short exit block `exit` that ends the function (3.10+).
