@@ -6292,6 +6292,62 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
 
+# An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
+# __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;
+# the other arms still meet at the code after the chain, where the region around it ends.
+LEAVING_ARM_SNIPPETS = {
+    "elif_chain_leaving_arm": ("""
+class CM:
+    def __init__(self, log):
+        self.log = log
+    def __enter__(self):
+        self.log.append('in')
+    def __exit__(self, *exc):
+        self.log.append('out')
+
+def f(items, log):
+    for a, b in items:
+        with CM(log):
+            if a:
+                log.append(1)
+            elif b:
+                log.append(2)
+            else:
+                continue
+            log.append(3)
+    return log
+
+def g(items, log):
+    while items:
+        a, b = items.pop()
+        if a:
+            log.append(1)
+        elif b:
+            log.append(2)
+        else:
+            break
+        log.append(3)
+    return log
+
+def h(items, log):
+    while items:
+        a, b = items.pop()
+        if a:
+            if b:
+                break
+        else:
+            log.append(2)
+        log.append(3)
+    return log
+
+def run():
+    data = [(1, 0), (0, 1), (0, 0), (1, 1)]
+    return [f(data, []), g(list(data), []), g(data[:2], []), h(list(data), []), h([(0, 0), (1, 0)], [])]
+""", "run()"),
+}
+SNIPPETS.update(LEAVING_ARM_SNIPPETS)
+EQUIVALENT_NOW |= {("elif_chain_leaving_arm", v) for v in ALL_VERSIONS}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

@@ -4148,9 +4148,12 @@ private:
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
             // (Not a return both sides reach first: a conditional expression returned from the body,
-            // whose return the compiler puts after the body's end.)
+            // whose return the compiler puts after the body's end. Nor where the sides meet inside
+            // the body first: one that leaves it, `continue` through the compiler's copy of __exit__,
+            // takes the post-dominator away.)
+            int common = first_common_block(c.then_block, c.else_block, block);
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
-                !(ends_without_going_on(m) && first_common_block(c.then_block, c.else_block, block) == m))
+                !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -4526,6 +4529,12 @@ private:
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
+        // Sides meet at the end of the enclosing region at the latest where one of them goes on to
+        // it: past it (a with body's end, the next iteration, which a side that leaves by `break` or
+        // `continue` takes the post-dominator to), that side would hold the code after the region.
+        if (stop > c.last_block && merge != stop && (merge > stop || (loop && merge == next_iteration(loop))) &&
+            (reachable_above(c.then_block, c.last_block)[size_t(stop)] || reachable_above(c.else_block, c.last_block)[size_t(stop)]))
+            merge = stop;
         std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
         Body then_body, else_body;
         // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
