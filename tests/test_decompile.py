@@ -6340,9 +6340,19 @@ def h(items, log):
         log.append(3)
     return log
 
+def k(items, log):
+    while items:
+        a = items.pop()
+        if a:
+            assert a > 0, a
+        elif len(items) > 2:
+            log.append(a)
+    return log
+
 def run():
     data = [(1, 0), (0, 1), (0, 0), (1, 1)]
-    return [f(data, []), g(list(data), []), g(data[:2], []), h(list(data), []), h([(0, 0), (1, 0)], [])]
+    return [f(data, []), g(list(data), []), g(data[:2], []), h(list(data), []), h([(0, 0), (1, 0)], []),
+            k([1, 0, 0, 2, 0], [])]
 """, "run()"),
 }
 SNIPPETS.update(LEAVING_ARM_SNIPPETS)
