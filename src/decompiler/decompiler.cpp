@@ -4529,12 +4529,13 @@ private:
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
-        // Sides meet at the end of the enclosing region at the latest where one of them goes on to
-        // it: past it (a with body's end, the next iteration, which a side that leaves by `break` or
-        // `continue` takes the post-dominator to), that side would hold the code after the region.
+        // In a loop body, sides meet at the end of the enclosing region at the latest where one of
+        // them goes on to it: past it (a with body's end, the next iteration, which a side that
+        // leaves by `break` or `continue` takes the post-dominator to), that side would hold the
+        // code after the region.
         // (Not where the region ends at a bare jump back to the header: that is the next iteration.)
-        if (stop > c.last_block && merge != stop && (merge > stop || (loop && merge == next_iteration(loop))) &&
-            !(loop && is_bare_back_jump(stop, loop->header)) &&
+        if (loop && stop > c.last_block && merge != stop && (merge > stop || merge == next_iteration(loop)) &&
+            loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) &&
             (reachable_above(c.then_block, c.last_block)[size_t(stop)] || reachable_above(c.else_block, c.last_block)[size_t(stop)]))
             merge = stop;
         std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
