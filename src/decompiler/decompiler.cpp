@@ -3670,8 +3670,9 @@ private:
         bool entering = start == stop;
         while (b >= 0 && (b != stop || entering)) {
             entering = false;
-            // (A region may start at the header itself: a try body at the top of the loop.)
-            if (loop && (b == loop->header || b == loop->bottom) && start != b) {
+            // (A region may start at the header itself: a try body at the top of the loop. Not at
+            // a for loop's, whose body starts after it: a jump threaded to its FOR_ITER goes on.)
+            if (loop && (b == loop->header || b == loop->bottom) && (start != b || loop->is_for)) {
                 // (Where the region ends at the loop's bare jump back, going on there is the same.)
                 if (b == loop->header && stop >= 0 && stop != b && is_bare_back_jump(stop, loop->header)) return true;
                 out.push_back(make_stmt(StmtKind::Continue));
@@ -3862,7 +3863,12 @@ private:
             case N::JumpIf: {
                 if (loop && b == loop->bottom_jump) {
                     // The end of the body, then the repeated test: the same test as on top.
-                    if (ast::print_expression(*pop(stack)) != loop->first_test) unsupported("a while loop whose repeated test differs");
+                    ExprPtr tested = pop(stack);
+                    if (ast::print_expression(*tested) != loop->first_test) unsupported("a while loop whose repeated test differs");
+                    // (A comparison chain's first link leaves the shared operand below its value.)
+                    if (tested->kind == ExprKind::Compare && !stack.empty() && tested->elts.back() == stack.back() &&
+                        chain_shared_.count(stack.back().get()))
+                        stack.pop_back();
                     if (stop == next_iteration(loop)) return true;
                     out.push_back(make_stmt(StmtKind::Continue));
                     return false;
@@ -4178,6 +4184,9 @@ private:
         Condition cond = read_condition(b, *term, probe);
         cond = reduce_condition(cond, stack);
         if (cond.else_block != fail_block || cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
+        // (Where a failed pattern goes to the end of the statement, the test on top of a rotated
+        // `while` that starts the body jumps there too: its loop goes back past it, as no guard's body does.)
+        if (match_rotated_while(b, cond, stack)) return std::nullopt;
         emitted_[b] = true;
         take_condition(cond);  // the blocks of an and/or guard are part of it
         return cond;
@@ -4207,9 +4216,12 @@ private:
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
             // (Not a return both sides reach first: a conditional expression returned from the body,
-            // whose return the compiler puts after the body's end.)
+            // whose return the compiler puts after the body's end. Nor where the sides meet inside
+            // the body first: one that leaves it, `continue` through the compiler's copy of __exit__,
+            // takes the post-dominator away.)
+            int common = first_common_block(c.then_block, c.else_block, block);
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
-                !(ends_without_going_on(m) && first_common_block(c.then_block, c.else_block, block) == m))
+                !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -4586,6 +4598,15 @@ private:
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
+        // In a loop body, sides meet at the end of the enclosing region at the latest where one of
+        // them goes on to it: past it (a with body's end, the next iteration, which a side that
+        // leaves by `break` or `continue` takes the post-dominator to), that side would hold the
+        // code after the region.
+        // (Not where the region ends at a bare jump back to the header: that is the next iteration.)
+        if (loop && stop > c.last_block && merge != stop && (merge > stop || merge == next_iteration(loop)) &&
+            loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) &&
+            (reachable_above(c.then_block, c.last_block)[size_t(stop)] || reachable_above(c.else_block, c.last_block)[size_t(stop)]))
+            merge = stop;
         std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
         Body then_body, else_body;
         // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
@@ -4840,8 +4861,12 @@ private:
         const NeutralOp& last = ops_[cfg_.block(latch).last - 1];
         int test_end, body_from_bottom, exit_alias = -1, exit_jump = -1;
         std::vector<int> exit_copy;
+        // (The repeated test may fall into a jump to the exit over code laid out after the loop: a
+        // comparison chain's clean-up, the next case of a match, 3.10/3.11.)
+        bool over_jump = jumps_over_to(latch + 1, exit);
         if (last.kind == N::JumpIf && cfg_.block_at_offset(last.target) == body &&
-            (latch + 1 == exit || copies_exit(latch + 1, exit, exit_copy))) {
+            (latch + 1 == exit || over_jump || copies_exit(latch + 1, exit, exit_copy))) {
+            if (over_jump) exit_copy.push_back(latch + 1);
             test_end = latch;
             body_from_bottom = body;
         } else if (is_bare_back_jump(latch, body) && latch - 1 >= body) {
@@ -4889,13 +4914,18 @@ private:
             return -3;
         };
         auto bottom_role = [&](int block) {
-            if (block == exit || block == exit_jump) return -1;
+            if (block == exit || block == exit_jump || block == exit_alias || (block == latch + 1 && over_jump)) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
             }
             if (block == body_from_bottom || (block > bottom && block <= latch && is_bare_back_jump(block, body))) return -2;
-            if (block > latch && starts_with_pop(block) && cfg_.block(block).preds.size() == 1) {
+            // (Reached from the repeated test's links only: each but the last jumps there.)
+            std::span<const int> preds = cfg_.block(block).preds;
+            bool from_test = std::all_of(preds.begin(), preds.end(), [&](int p) {
+                return std::find(bottom_blocks.begin(), bottom_blocks.end(), p) != bottom_blocks.end();
+            });
+            if (block > latch && starts_with_pop(block) && from_test) {
                 std::vector<int> blocks;
                 if (cleanup_goes_to(block, exit, blocks)) {
                     cleanups.insert(cleanups.end(), blocks.begin(), blocks.end());
@@ -4922,7 +4952,9 @@ private:
             Body scratch;
             try {
                 const NeutralOp* term = simulate(bottom, probe, scratch);
-                only_test = term && term->kind == N::JumpIf && scratch.empty() && probe.size() == stack.size() + 1;
+                // (A comparison chain's first link leaves the shared operand below its value.)
+                bool chain = probe.size() == stack.size() + 2 && chain_shared_.count(probe[probe.size() - 2].get());
+                only_test = term && term->kind == N::JumpIf && scratch.empty() && (probe.size() == stack.size() + 1 || chain);
                 pure = only_test && ast::print_expression(*probe.back()) == ast::print_expression(*c.first_value);
             } catch (const Error&) {
             }
@@ -4930,6 +4962,12 @@ private:
         // (A body that starts with another test is `if c: while t:` laid out without the repeated test.)
         if (only_test && !pure && bottom == body) return std::nullopt;
         return RotatedWhile{header, body, bottom, latch, exit, pure, exit_copy};
+    }
+
+    // `block` is a lone jump to where `exit` goes, reached only from the block before it.
+    bool jumps_over_to(int block, int exit) const {
+        return block >= 0 && block < cfg_.size() && is_lone_jump(block) && through_jumps(block) == through_jumps(exit) &&
+               cfg_.block(block).preds.size() == 1 && cfg_.block(block).preds[0] == block - 1;
     }
 
     // `block` is the compiler's copy of the short exit block `exit` that ends the function (3.10+).
@@ -5173,14 +5211,14 @@ private:
             if (int end = clause_break_target(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
-        if (std::optional<Condition> probed = probe_condition(header, stack)) {
+        if (std::optional<Condition> probed = probe_condition(header, stack, exits_copied_)) {
             Condition c = *probed;
             if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
                 emitted_[header] = true;
                 take_condition(c);
                 s->test = c.test;
                 loop.exit = c.else_block;
-                loop.break_to = find_break_target(loop);
+                loop.break_to = find_break_target(loop, c.merged_blocks);  // (the test's copies of the exit are no breaks)
                 loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
                 std::vector<ExprPtr> body_stack = stack_copy(stack);
