@@ -340,6 +340,27 @@ def test_comprehension_code_objects_on_their_own(version):
         assert texts[:2] == ["[x * y for x in iterable if x]", "{k: v for k, v in iterable}"]
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+def test_async_comprehension_code_objects_on_their_own(version):
+    """A list comprehension that awaits compiles only inside an async function: on its own it is
+    refused, not printed as source that does not compile; an async generator expression compiles
+    anywhere and is decompiled (3.12+ inline list comprehensions: none on its own)."""
+    exe = require(version)
+    source = "async def f(z):\n    a = [x async for x in z]\n    b = [await x for x in z]\n    c = (x async for x in z)\n"
+    outcomes = []
+    for data in _marshalled_items(exe, source):
+        out, failures = uncompile._core.decompile(data, version, [])
+        compile(out, "<decompiled>", "exec")
+        if failures:
+            assert "asynchronous comprehension on its own" in failures[0][2]
+            outcomes.append("refused")
+        else:
+            assert verify_source(data, out, version=version).equivalent, out
+            outcomes.append(out.strip())
+    inlined = version in ("3.12", "3.13")
+    assert outcomes == ([] if inlined else ["refused", "refused"]) + ["(x async for x in iterable)"]
+
+
 @pytest.mark.parametrize("version", ["3.12", "3.13"])
 def test_generic_parameters_code_objects_on_their_own(version):
     """A `<generic parameters of X>` code object (PEP 695) on its own decompiles to the generic

@@ -8295,6 +8295,10 @@ public:
             return s;
         }
         if (is_comprehension_code(code)) {
+            // (A list, set or dict comprehension that awaits compiles only inside an async
+            // function, which is not there; an async generator expression compiles anywhere.)
+            if ((code.flags & kCoCoroutine) && code.name != "<genexpr>")
+                unsupported("an asynchronous comprehension on its own (it compiles only inside an async function)");
             // Its outermost iterable was evaluated by the enclosing code and passed as `.0`; a
             // name stands for it, so the comprehension reads (and compiles) as the one it came from.
             auto s = make_stmt(StmtKind::Expr);
