@@ -6619,41 +6619,10 @@ EQUIVALENT_NOW |= {("with_continue_then_code", v) for v in ALL_VERSIONS}
 EQUIVALENT_NOW |= {("with_break_then_code", v) for v in ("3.8", "3.9", "3.11")}
 EQUIVALENT_NOW |= {("with_ends_except_clause", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
 
-# 3.8's finally subroutines whose body has ways out in an except clause inside it, or that never
-# goes on (every path returns or raises, the compiler's dead code after that laid out all the same,
-# with finally bodies inside, inlined first).
-FINALLY_38_SNIPPETS = {
-    "finally_except_clause_ways_out": ("""
-def g(a, log):
-    try:
-        log.append(10 // a)
-    finally:
-        try:
-            log.append(-10 // (a - 1))
-        except ZeroDivisionError:
-            return 7
-        except TypeError as e:
-            return str(e)
-    return 3
-
-def h(items, log):
-    for x in items:
-        try:
-            log.append(x)
-        finally:
-            try:
-                log.append(10 // (x - 1) + [1][x - 3])
-            except ZeroDivisionError:
-                continue
-            except IndexError:
-                break
-        log.append('after')
-    return log
-""" + SUPPRESSING_CM_AND_RUN + """
-def f():
-    return [run(g, a) for a in (0, 1, 2, 'x')] + [run(h, [0, 1, 2, 3, 5])]
-""", "f()"),
-    "finally_never_goes_on": ("""
+# Finally bodies that never go on (every path returns or raises; the compiler lays out its dead
+# code after them all the same), with finally bodies inside: a snippet below, and on 3.8 part of
+# FINALLY_38_MORE.
+FINALLY_NEVER_GOES_ON = """
 def g(a, log):
     try:
         try:
@@ -6694,7 +6663,43 @@ def n(a, log):
                 if x:
                     break
             continue
+"""
+
+# 3.8's finally subroutines whose body has ways out in an except clause inside it, or that never
+# goes on (every path returns or raises, the compiler's dead code after that laid out all the same,
+# with finally bodies inside, inlined first).
+FINALLY_38_SNIPPETS = {
+    "finally_except_clause_ways_out": ("""
+def g(a, log):
+    try:
+        log.append(10 // a)
+    finally:
+        try:
+            log.append(-10 // (a - 1))
+        except ZeroDivisionError:
+            return 7
+        except TypeError as e:
+            return str(e)
+    return 3
+
+def h(items, log):
+    for x in items:
+        try:
+            log.append(x)
+        finally:
+            try:
+                log.append(10 // (x - 1) + [1][x - 3])
+            except ZeroDivisionError:
+                continue
+            except IndexError:
+                break
+        log.append('after')
+    return log
 """ + SUPPRESSING_CM_AND_RUN + """
+def f():
+    return [run(g, a) for a in (0, 1, 2, 'x')] + [run(h, [0, 1, 2, 3, 5])]
+""", "f()"),
+    "finally_never_goes_on": (FINALLY_NEVER_GOES_ON + SUPPRESSING_CM_AND_RUN + """
 def f():
     return [run(g, 2), run(k, 1), run(m, 0), run(m, 3), run(n, [0, 1, 2])]
 """, "f()"),
@@ -7415,39 +7420,7 @@ def return_through_loop_finally(log, a):
             if i:
                 log.append(i)
 
-def g(a, log):
-    try:
-        try:
-            log.append(a)
-        finally:
-            return a * 2
-    except ZeroDivisionError:
-        pass
-    finally:
-        for i in range(a):
-            log.append(i)
-
-def k(a, log):
-    try:
-        log.append(a)
-    finally:
-        try:
-            log.append(-a)
-        finally:
-            raise KeyError(a)
-
-def n(a, log):
-    for x in a:
-        try:
-            log.append(x)
-        finally:
-            try:
-                log.append(-x)
-            finally:
-                if x:
-                    break
-            continue
-
+""" + FINALLY_NEVER_GOES_ON + """
 def run():
     out = []
     for fn, args in ((dead_with, ([], 1)), (dead_try_in_loop, ([], [1, 2])), (break_then_dead_return, ([], [3, 4])),
