@@ -280,6 +280,17 @@ void for_each_child_slot(Expr& e, F&& f) {
     }
 }
 
+// Calls f(body) for each statement list directly inside the statement, in order: its body, else
+// and finally parts, then its except clauses' and its cases' bodies (`S`: Stmt or const Stmt).
+template <class S, class F>
+void for_each_nested_body(S& s, F&& f) {
+    f(s.body);
+    f(s.orelse);
+    f(s.finalbody);
+    for (auto& h : s.handlers) f(h.body);
+    for (auto& c : s.cases) f(c.body);
+}
+
 // Calls f(node) for the statement's own expressions (not those of its nested bodies). (A template,
 // like the one above: every pass over a body calls it per statement, and a std::function there
 // cost a call through a pointer per expression.)

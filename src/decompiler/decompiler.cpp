@@ -2747,11 +2747,10 @@ private:
         // The compiler packs a call's own positional arguments into a tuple, and calls with
         // CALL_FUNCTION_EX only for a star or for `**`: a list, or a tuple without a starred item
         // in a call without `**`, was a display under a star (`f(*[a, b])`, `f(*(0, 1))`).
+        const bool starless_tuple = (args->kind == ExprKind::Tuple && !has_starred(args)) || is_const_kind(args, PyValue::Kind::Tuple);
         bool star_display = !build_class_.is(callable) &&
                             (args->kind == ExprKind::List ||
-                             (args->kind == ExprKind::Tuple && merged_displays_.count(args.get())) ||
-                             (!kwargs && ((args->kind == ExprKind::Tuple && !has_starred(args)) ||
-                                          is_const_kind(args, PyValue::Kind::Tuple))));
+                             (args->kind == ExprKind::Tuple && merged_displays_.count(args.get())) || (!kwargs && starless_tuple));
         if (star_display) e->elts.push_back(starred(args));
         else if (args->kind == ExprKind::Tuple || args->kind == ExprKind::List) e->elts = args->elts;
         else if (is_const_kind(args, PyValue::Kind::Tuple))
@@ -2761,8 +2760,7 @@ private:
             // (3.8: keyword arguments without a star before them compile to a call with keyword
             // names, so a dict here with none was written as one; later versions merge a written
             // one into an empty dict, and pack many keyword arguments into a dict themselves.)
-            bool star_before = !star_display && !((args->kind == ExprKind::Tuple && !has_starred(args)) ||
-                                                   is_const_kind(args, PyValue::Kind::Tuple));
+            bool star_before = !star_display && !starless_tuple;
             bool written_dict = kwargs_display_passed_as_is_ && !star_before &&
                                 std::none_of(kwargs->elts.begin(), kwargs->elts.end(), [](const ExprPtr& k) { return !k; });
             if (kwargs->kind == ExprKind::Dict && !merged_displays_.count(kwargs.get()) && spells_keywords(*kwargs) && !written_dict) {
@@ -4769,7 +4767,7 @@ private:
             a->msg = then_body[0]->msg;
             return a;
         }
-        if (!else_body.empty() || then_body.size() != 1) return nullptr;
+        if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise) return nullptr;
         ExprPtr asserted = negate(test);
         bool global_is_assert = asserted->kind == ExprKind::Constant || !test_placeable(test, none_tests_);
         return assertion_raise(*then_body[0], global_is_assert, asserted);
@@ -6545,9 +6543,7 @@ private:
                 for (const ExceptHandler& h : s->handlers)
                     for (const StmtPtr& c : h.body)
                         if (run_after_clause_.count(c.get())) unsupported("code after an except clause that the compiler left in the clause");
-            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) require_no_code_after_clause(*b);
-            for (const ExceptHandler& h : s->handlers) require_no_code_after_clause(h.body);
-            for (const MatchCase& c : s->cases) require_no_code_after_clause(c.body);
+            for_each_nested_body(*s, [this](const Body& b) { require_no_code_after_clause(b); });
         }
     }
 
@@ -6557,11 +6553,7 @@ private:
     // end, or, where every clause returns after its copy, the statements that follow it (whose
     // part before the copy is then the else clause: only the body goes on to it).
     void hoist_clause_tail_copies(Body& body) {
-        for (const StmtPtr& s : body) {
-            for (Body* b : {&s->body, &s->orelse, &s->finalbody}) hoist_clause_tail_copies(*b);
-            for (ExceptHandler& h : s->handlers) hoist_clause_tail_copies(h.body);
-            for (MatchCase& c : s->cases) hoist_clause_tail_copies(c.body);
-        }
+        for (const StmtPtr& s : body) for_each_nested_body(*s, [this](Body& b) { hoist_clause_tail_copies(b); });
         // (Each copy, and the code it copies, may still end in the function's `return None`.)
         auto end_of = [this](const Body& b) { return b.size() - (!b.empty() && is_return_none(b.back()) ? 1 : 0); };
         auto copy_start = [&](const Body& b) {
@@ -7414,9 +7406,7 @@ private:
         for (const StmtPtr& st : body) {
             for_each_own_expr(*st, expr);
             if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
-            for (const Body* b : {&st->body, &st->orelse, &st->finalbody}) table_uses(*b, names, consts);
-            for (const auto& h : st->handlers) table_uses(h.body, names, consts);
-            for (const auto& c : st->cases) table_uses(c.body, names, consts);
+            for_each_nested_body(*st, [&](const Body& b) { table_uses(b, names, consts); });
         }
     }
 
@@ -7483,9 +7473,7 @@ private:
     void restore_else_before_copied_tail(Body& body, const Body& whole) {
         for (const StmtPtr& st : body) {
             if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
-            for (Body* b : {&st->body, &st->orelse, &st->finalbody}) restore_else_before_copied_tail(*b, whole);
-            for (auto& h : st->handlers) restore_else_before_copied_tail(h.body, whole);
-            for (auto& c : st->cases) restore_else_before_copied_tail(c.body, whole);
+            for_each_nested_body(*st, [&](Body& b) { restore_else_before_copied_tail(b, whole); });
         }
         if (body.size() < 3 || body.back()->kind != StmtKind::Return) return;
         const StmtPtr tail = body.back();
@@ -7947,9 +7935,7 @@ private:
         for (const StmtPtr& s : body) {
             if (dropped_returns_.count(s.get())) continue;
             auto c = std::make_shared<Stmt>(*s);
-            for (Body* b : {&c->body, &c->orelse, &c->finalbody}) *b = without_dropped_returns(*b);
-            for (auto& h : c->handlers) h.body = without_dropped_returns(h.body);
-            for (auto& cs : c->cases) cs.body = without_dropped_returns(cs.body);
+            for_each_nested_body(*c, [this](Body& b) { b = without_dropped_returns(b); });
             out.push_back(c);
         }
         return out;
@@ -7958,12 +7944,9 @@ private:
     // A copy of a statement and of the statements in it (expressions stay shared).
     static StmtPtr clone_statement(const StmtPtr& s) {
         auto c = std::make_shared<Stmt>(*s);
-        for (Body* b : {&c->body, &c->orelse, &c->finalbody})
-            for (StmtPtr& child : *b) child = clone_statement(child);
-        for (auto& h : c->handlers)
-            for (StmtPtr& child : h.body) child = clone_statement(child);
-        for (auto& cs : c->cases)
-            for (StmtPtr& child : cs.body) child = clone_statement(child);
+        for_each_nested_body(*c, [](Body& b) {
+            for (StmtPtr& child : b) child = clone_statement(child);
+        });
         return c;
     }
 
@@ -7985,9 +7968,7 @@ private:
                     }))
                     unsupported("a return or raise after a with statement's exit printed in its body");
             }
-            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) refuse_code_after_exits(*b);
-            for (const auto& h : s->handlers) refuse_code_after_exits(h.body);
-            for (const auto& c : s->cases) refuse_code_after_exits(c.body);
+            for_each_nested_body(*s, [this](const Body& b) { refuse_code_after_exits(b); });
         }
     }
 
@@ -8006,9 +7987,7 @@ private:
                     }))
                     unsupported("a raise outside a try statement's protected range printed in its body");
             }
-            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) refuse_uncovered_raises(*b);
-            for (const auto& h : s->handlers) refuse_uncovered_raises(h.body);
-            for (const auto& c : s->cases) refuse_uncovered_raises(c.body);
+            for_each_nested_body(*s, [this](const Body& b) { refuse_uncovered_raises(b); });
         }
     }
 

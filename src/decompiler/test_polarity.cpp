@@ -82,9 +82,7 @@ void place_in(const StmtPtr& s, const FreeComparisons& free) {
         has_folding_not(s->test))
         if (std::optional<Rendered> r = render(s->test, false, free)) s->test = r->expr;
     if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) return;  // placed when they were built
-    for (Body* b : {&s->body, &s->orelse, &s->finalbody}) place_negations(*b, free);
-    for (auto& h : s->handlers) place_negations(h.body, free);
-    for (auto& c : s->cases) place_negations(c.body, free);
+    for_each_nested_body(*s, [&](Body& b) { place_negations(b, free); });
 }
 
 }  // namespace

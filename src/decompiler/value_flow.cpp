@@ -106,9 +106,7 @@ void count_stmt_loads(const Stmt& s, const std::string& prefix, std::map<std::st
         walk(s.value);  // the target of `tmp = value` is a store, not a use
     else
         for_each_own_expr(s, walk);
-    for (const Body* b : {&s.body, &s.orelse, &s.finalbody}) count_all_loads(*b, prefix, uses);
-    for (const auto& h : s.handlers) count_all_loads(h.body, prefix, uses);
-    for (const auto& c : s.cases) count_all_loads(c.body, prefix, uses);
+    for_each_nested_body(s, [&](const Body& b) { count_all_loads(b, prefix, uses); });
 }
 
 void count_all_loads(const Body& body, const std::string& prefix, std::map<std::string, size_t>& uses) {
@@ -157,9 +155,7 @@ static bool reads_walrus_target(const Stmt& s, const ExprPtr& value) {
 
 void inline_in(Body& body, const std::string& prefix, std::map<std::string, size_t>& uses) {
     for (auto& s : body) {
-        for (Body* b : {&s->body, &s->orelse, &s->finalbody}) inline_in(*b, prefix, uses);
-        for (auto& h : s->handlers) inline_in(h.body, prefix, uses);
-        for (auto& c : s->cases) inline_in(c.body, prefix, uses);
+        for_each_nested_body(*s, [&](Body& b) { inline_in(b, prefix, uses); });
     }
     for (size_t i = body.size(); i-- > 1;) {
         if (i >= body.size()) continue;
@@ -198,9 +194,7 @@ public:
     const Expr* find(const Body& body) {
         for (const auto& s : body) {
             for_each_own_expr(*s, [&](const ExprPtr& e) { visit(e); });
-            for (const Body* b : {&s->body, &s->orelse, &s->finalbody}) find(*b);
-            for (const auto& h : s->handlers) find(h.body);
-            for (const auto& c : s->cases) find(c.body);
+            for_each_nested_body(*s, [this](const Body& b) { find(b); });
             if (found_) break;
         }
         return found_;
