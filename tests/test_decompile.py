@@ -4150,6 +4150,20 @@ def f():
         return 'unbound'
 """, "f()")
 EQUIVALENT_NOW |= {("local_bound_only_in_dead_code", v) for v in ("3.8", "3.9")}
+# The same local read after a comprehension whose variable has its name: 3.12+ inline the
+# comprehension, whose loads and stores of its own variable (and the restores of the saved
+# binding) do not bind the function's local (test_listcomps).
+SNIPPETS["local_bound_only_in_dead_code_comprehension"] = ("""
+def f(a):
+    if False:
+        x = 0
+    y = [x * 2 for x in a]
+    try:
+        return x
+    except UnboundLocalError:
+        return ('unbound', y)
+""", "f([1, 2])")
+EQUIVALENT_NOW |= {("local_bound_only_in_dead_code_comprehension", v) for v in ("3.8", "3.9", "3.12", "3.13")}
 # 3.12+ inline a comprehension whose variable shares its name with a free variable of the function
 # (a type parameter): the comprehension's stores of it declare nothing (`nonlocal T` is a
 # SyntaxError for a type parameter: test_type_params).

@@ -268,13 +268,23 @@ public:
         size_t args = size_t(code_.argcount + code_.kwonlyargcount) + ((code_.flags & kCoVarargs) ? 1 : 0) +
                       ((code_.flags & kCoVarkeywords) ? 1 : 0);
         auto arg_end = code_.varnames.begin() + std::ptrdiff_t(std::min(args, code_.varnames.size()));
+        // (An inlined comprehension's variable is not the local of the same name around it: its
+        // loads and stores, the restores after it and in its handler, do not count.)
         std::vector<std::string_view> stored;  // (sorted once, then searched)
         std::vector<std::string> unbound;
-        for (const auto& op : ops_)
-            if ((op.kind == N::Store || op.kind == N::Delete || op.kind == N::LoadAndClear) && op.scope == Scope::Fast) stored.push_back(op.name);
+        std::vector<bool> in_comprehension_cleanup(ops_.size(), false);
+        if (!comprehension_scoped_.empty()) mark_comprehension_cleanups(in_comprehension_cleanup);
+        for (size_t k = 0; k < ops_.size(); ++k) {
+            const NeutralOp& op = ops_[k];
+            if ((op.kind == N::Store || op.kind == N::Delete) && op.scope == Scope::Fast && !comprehension_scoped_.count(&op) &&
+                !in_comprehension_cleanup[k])
+                stored.push_back(op.name);
+        }
         std::sort(stored.begin(), stored.end());
         for (const auto& op : ops_) {
-            if (op.kind != N::Load || op.scope != Scope::Fast || std::binary_search(stored.begin(), stored.end(), std::string_view(op.name))) continue;
+            if (op.kind != N::Load || op.scope != Scope::Fast || comprehension_scoped_.count(&op) ||
+                std::binary_search(stored.begin(), stored.end(), std::string_view(op.name)))
+                continue;
             // (3.13 loads a cell or free variable to close over it with LOAD_FAST: neither is a plain local.)
             if (std::find(code_.cellvars.begin(), code_.cellvars.end(), op.name) != code_.cellvars.end() ||
                 std::find(code_.freevars.begin(), code_.freevars.end(), op.name) != code_.freevars.end())
@@ -322,6 +332,17 @@ public:
             out.push_back(never_run(use));
         }
         return out;
+    }
+
+    // The ops of the blocks that are inlined comprehensions' handlers (is_comprehension_cleanup).
+    void mark_comprehension_cleanups(std::vector<bool>& marked) const {
+        for (int b = 0; b < cfg_.size(); ++b) {
+            const Block& blk = cfg_.block(b);
+            std::vector<const NeutralOp*> ops;
+            for (size_t k = blk.first; k < blk.last; ++k) ops.push_back(&ops_[k]);
+            if (is_comprehension_cleanup(ops))
+                for (size_t k = blk.first; k < blk.last; ++k) marked[k] = true;
+        }
     }
 
     // The compiler's own cells (__class__ for super(), __classdict__ and .type_params for 3.12+
@@ -1978,6 +1999,7 @@ private:
                 rebindable_reads_.insert(keep(name));
             for (const auto& w : walrus_stores_)
                 if (op.kind == N::Load && w.first == op.name) ordered_reads_.insert(keep(name));
+            if (op.kind == N::Load) note_if_comprehension_scoped(op, stack);
             if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError") {
                 // A module or class body loads a written name with LOAD_NAME: a LOAD_GLOBAL of it is an assert's.
                 if (!(code_.flags & kCoOptimized)) {
@@ -2001,8 +2023,10 @@ private:
             if (auto it = saved_bindings_.find(value.get()); it != saved_bindings_.end()) {
                 // The comprehension's end restores what its variable was bound to before.
                 if (op.scope != Scope::Fast || it->second != op.name) unsupported("an inlined comprehension restoring another name");
+                comprehension_scoped_.insert(&op);
                 return;
             }
+            note_if_comprehension_scoped(op, stack);
             if (is_walrus_store(op, value, stack)) {
                 stack.back() = named_expr(op, value);
                 return;
@@ -5495,6 +5519,18 @@ private:
         return HandlerKind::Unknown;
     }
 
+    // A load or store of a local that an inlined comprehension (3.12+) saved and is still using
+    // (its saved binding waits on the stack): the comprehension's own variable, not the one of the
+    // code around it (see dead_bindings).
+    void note_if_comprehension_scoped(const NeutralOp& op, const std::vector<ExprPtr>& stack) {
+        if (saved_bindings_.empty() || op.scope != Scope::Fast) return;
+        for (const ExprPtr& e : stack)
+            if (auto it = saved_bindings_.find(e.get()); it != saved_bindings_.end() && it->second == op.name) {
+                comprehension_scoped_.insert(&op);
+                return;
+            }
+    }
+
     // PEP 709: an inlined comprehension's handler drops the accumulator, restores the saved
     // bindings and re-raises: `SWAP 2; POP_TOP; [SWAP n;] STORE_FAST x...; RERAISE 0`.
     static bool is_comprehension_cleanup(const std::vector<const NeutralOp*>& ops) {
@@ -8450,6 +8486,8 @@ private:
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
     std::map<const Expr*, std::string> saved_bindings_;
+    // Ops of ops_ that name an inlined comprehension's own variable (note_if_comprehension_scoped).
+    std::set<const NeutralOp*> comprehension_scoped_;
     std::map<const Expr*, ExprKind> accumulators_;
     // Dict displays of more than 16 entries (3.10+): built by MAP_ADD 1, chunk by chunk.
     std::set<const Expr*> chunked_dicts_;
