@@ -4150,6 +4150,28 @@ def f():
         return 'unbound'
 """, "f()")
 EQUIVALENT_NOW |= {("local_bound_only_in_dead_code", v) for v in ("3.8", "3.9")}
+# Augmented assignment to a slice: 3.12+ read and store it with BINARY_SLICE / STORE_SLICE, each
+# making its own slice of the copied bounds. Printed as `x[a:b] = x[a:b] + v` it called __add__
+# (a list plus a tuple raises TypeError; += extends) and evaluated x, a and b twice.
+SNIPPETS["slice_augmented_assignment"] = ("""
+def f(x, a, b, v):
+    x[a:b] += v
+    x[:1] *= 2
+    return x
+
+class Log:
+    def __init__(self):
+        self.seen = []
+        self.items = [1, 2, 3]
+    def bound(self, n):
+        self.seen.append(n)
+        return n
+
+def g(log, v):
+    log.items[log.bound(0):log.bound(2)] += v
+    return log.items, log.seen
+""", "(f([1, 2, 3], 1, 2, (7, 8)), g(Log(), (5,)))")
+EQUIVALENT_NOW |= {("slice_augmented_assignment", v) for v in ALL_VERSIONS}
 # The same local read after a comprehension whose variable has its name: 3.12+ inline the
 # comprehension, whose loads and stores of its own variable (and the restores of the saved
 # binding) do not bind the function's local (test_listcomps).

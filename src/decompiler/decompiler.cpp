@@ -1097,9 +1097,17 @@ private:
         switch (loaded->kind) {
         case ExprKind::Name: return loaded->id == stored->id;
         case ExprKind::Attribute: return loaded->id == stored->id && loaded->value == stored->value;
-        case ExprKind::Subscript: return loaded->value == stored->value && loaded->index == stored->index;
+        case ExprKind::Subscript: return loaded->value == stored->value && same_index(loaded->index, stored->index);
         default: return false;
         }
+    }
+
+    // 3.12+ read and store `x[a:b]` with BINARY_SLICE / STORE_SLICE, each making its own slice of
+    // the same (copied) bounds: `x[a:b] += v` stores to a slice equal to the one it read.
+    static bool same_index(const ExprPtr& loaded, const ExprPtr& stored) {
+        if (loaded == stored) return true;
+        return loaded && stored && loaded->kind == ExprKind::Slice && stored->kind == ExprKind::Slice &&
+               loaded->lower == stored->lower && loaded->upper == stored->upper && loaded->step == stored->step;
     }
 
     // The compiler's code stores the elements of an unpacked value first to last: `a, b = v` is
