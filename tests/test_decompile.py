@@ -4150,6 +4150,46 @@ def f():
         return 'unbound'
 """, "f()")
 EQUIVALENT_NOW |= {("local_bound_only_in_dead_code", v) for v in ("3.8", "3.9")}
+# A chained assignment of a lambda binds one function object to every target; printed as one
+# lambda per target, the names held different functions (test_xml_etree's DummyBuilder).
+SNIPPETS["chained_lambda_assignment"] = ("""
+class Builder:
+    data = start = end = lambda *a: None
+
+def f():
+    a = b = lambda: 1
+    c = Builder.x = d = lambda y=[]: y
+    return a is b, c is d is Builder.x, Builder.data is Builder.end
+""", "f()")
+EQUIVALENT_NOW |= {("chained_lambda_assignment", v) for v in ALL_VERSIONS}
+# Nested unpacking targets of a parallel assignment: the compiler swaps the two values instead of
+# building and unpacking a tuple, so p() and q() are both called before p()'s result is unpacked.
+# Printed as two statements (`a, b = p()` then `c, d = q()`), q() ran after the unpacking (and not
+# at all when it failed).
+SNIPPETS["nested_unpacking_parallel_assignment"] = ("""
+def f(log, p, q):
+    def call(name, value):
+        log.append(name)
+        return value
+    def items(name, values):
+        for v in values:
+            log.append(name)
+            yield v
+    (a, b), (c, d) = call('p', items('unpack p', p)), call('q', q)
+    (e, *g), h = call('r', p), call('s', [7])
+    return a, b, c, d, e, g, h
+
+def run():
+    out = []
+    for p, q in (([1, 2], [3, 4]), ([1], [3, 4])):
+        log = []
+        try:
+            out.append((f(log, p, q), log))
+        except ValueError as e:
+            out.append((str(e), log))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("nested_unpacking_parallel_assignment", v) for v in ALL_VERSIONS}
 # Augmented assignment to a slice: 3.12+ read and store it with BINARY_SLICE / STORE_SLICE, each
 # making its own slice of the copied bounds. Printed as `x[a:b] = x[a:b] + v` it called __add__
 # (a list plus a tuple raises TypeError; += extends) and evaluated x, a and b twice.

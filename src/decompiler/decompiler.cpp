@@ -935,7 +935,7 @@ private:
         for (size_t i = current_op_ + 1; i < ops_.size() && stores < pending; ++i) {
             N kind = ops_[i].kind;
             if (kind == N::Store || kind == N::StoreAttr || kind == N::StoreSubscr) ++stores;
-            else if (!is_target_load(kind) && kind != N::Swap) return false;
+            else if (!is_target_load(kind) && kind != N::Swap && kind != N::UnpackSequence && kind != N::UnpackEx) return false;
         }
         return stores >= pending;
     }
@@ -1001,6 +1001,11 @@ private:
     }
 
     void assign(Body& out, const ExprPtr& target, const ExprPtr& value, std::vector<ExprPtr>& stack) {
+        // (An unpacked element fills its slot; the whole unpacking, once filled, may be one target.)
+        if (auto it = slots_.find(value.get()); it != slots_.end()) {
+            fill_slot(out, it->second, value, target);
+            return;
+        }
         if (parallel_targets_.empty() && value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value) &&
             !parallel_stores_follow(pending_count(stack, value))) {
             // Not a parallel assignment: an ordinary store while other values wait (bytecode
@@ -1082,7 +1087,8 @@ private:
             emit_stmt(out, s);
             return;
         }
-        if (!out.empty() && out.back()->kind == StmtKind::Assign && out.back()->value == value && chain_assign_.count(value.get())) {
+        // (A chained assignment of a lambda: one function object, bound to every target.)
+        if (!out.empty() && out.back()->kind == StmtKind::Assign && is_value(out.back()->value, value) && chain_assign_.count(value.get())) {
             out.back()->targets.push_back(target);
             return;
         }
@@ -1134,6 +1140,13 @@ private:
             if (!t) unsupported("an unpacked element dropped without a store after it");
         auto tuple = make_expr(ExprKind::Tuple);
         tuple->elts = unpack->targets;
+        // `(a, b), (c, d) = p(), q()` unpacks p() while q() waits (the compiler swaps the two
+        // values instead of building and unpacking a tuple): one target of a parallel assignment,
+        // not a statement of its own, which would call q() after unpacking p().
+        if (current_stack_ && (!parallel_targets_.empty() || values_pending(*current_stack_, unpack->value))) {
+            assign(out, tuple, unpack->value, *current_stack_);
+            return;
+        }
         assign(out, tuple, unpack->value);
     }
 
