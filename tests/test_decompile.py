@@ -4190,6 +4190,19 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("nested_unpacking_parallel_assignment", v) for v in ALL_VERSIONS}
+# A slice among the targets of a parallel assignment (`garbage, gc.garbage[:] = gc.garbage[:], []`
+# in test_gc): a global or cell stored first while q()'s value waited was refused, a local was
+# stored in a statement of its own (the same meaning, another code object).
+SNIPPETS["parallel_assignment_slice_target"] = ("""
+def f(x, p, q):
+    global g
+    g, x[1:2] = p(), q()
+    a, x[:1], b = q(), p(), x[::-1]
+    def r():
+        return a
+    return g, r(), b, x
+""", "f([1, 2, 3], lambda: [4], lambda: [5, 6])")
+EQUIVALENT_NOW |= {("parallel_assignment_slice_target", v) for v in ALL_VERSIONS}
 # Augmented assignment to a slice: 3.12+ read and store it with BINARY_SLICE / STORE_SLICE, each
 # making its own slice of the copied bounds. Printed as `x[a:b] = x[a:b] + v` it called __add__
 # (a list plus a tuple raises TypeError; += extends) and evaluated x, a and b twice.

@@ -934,16 +934,17 @@ private:
         size_t stores = 0;
         for (size_t i = current_op_ + 1; i < ops_.size() && stores < pending; ++i) {
             N kind = ops_[i].kind;
-            if (kind == N::Store || kind == N::StoreAttr || kind == N::StoreSubscr) ++stores;
+            if (kind == N::Store || kind == N::StoreAttr || kind == N::StoreSubscr || kind == N::StoreSlice) ++stores;
             else if (!is_target_load(kind) && kind != N::Swap && kind != N::UnpackSequence && kind != N::UnpackEx) return false;
         }
         return stores >= pending;
     }
 
-    // Ops that compute the parts of an assignment target (`self.a`, `x[n - i - 1]`).
+    // Ops that compute the parts of an assignment target (`self.a`, `x[n - i - 1]`, `x[1:2]`).
     static bool is_target_load(N kind) {
         switch (kind) {
-        case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::BinaryOp: case N::UnaryOp: case N::Nop:
+        case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::BinaryOp: case N::UnaryOp: case N::BuildSlice:
+        case N::Slice3: case N::Nop:
             return true;
         default: return false;
         }
