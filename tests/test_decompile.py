@@ -4162,6 +4162,18 @@ def f():
     return a is b, c is d is Builder.x, Builder.data is Builder.end
 """, "f()")
 EQUIVALENT_NOW |= {("chained_lambda_assignment", v) for v in ALL_VERSIONS}
+# A chained assignment of three targets or more: the value is copied again before each store
+# but the last; a display value was stored once and the other targets bound to the first name.
+SNIPPETS["chained_assignment_three_targets"] = ("""
+def f(g):
+    a = b = c = [1, 2, 3]
+    d = e = {}
+    x = y = z = w = g()
+    d['k'] = e['j'] = s = g()
+    a.append(4)
+    return b, c is a, d, x is y is z is w, s
+""", "f(list)")
+EQUIVALENT_NOW |= {("chained_assignment_three_targets", v) for v in ALL_VERSIONS}
 # Nested unpacking targets of a parallel assignment: the compiler swaps the two values instead of
 # building and unpacking a tuple, so p() and q() are both called before p()'s result is unpacked.
 # Printed as two statements (`a, b = p()` then `c, d = q()`), q() ran after the unpacking (and not

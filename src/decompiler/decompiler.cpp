@@ -914,6 +914,9 @@ private:
         for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
             switch (ops_[i].kind) {
             case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::Nop: continue;
+            case N::Copy:  // (the copy for the target after it: `a = b = c = v`)
+                if (ops_[i].arg == 1) continue;
+                return false;
             case N::Store: case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice: return true;
             default: return false;
             }
