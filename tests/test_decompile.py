@@ -7184,6 +7184,58 @@ def run():
 """, "run()"),
 }
 SNIPPETS.update(LEAVING_ARM_SNIPPETS)
+
+# A with statement whose body ends in a way out (break, continue, return) that is the last
+# statement of a loop body or an if branch: __exit__ suppressing an exception goes on where that
+# region ends (the next iteration, the code after the if), not through the way out. The cleanup
+# ends with its block there, where the normal path goes too; the way out was printed after the
+# with statement, which a suppressed exception then ran.
+SNIPPETS["with_way_out_ends_region"] = (SUPPRESSING_CM + """
+import asyncio
+
+class ACM(CM):
+    async def __aenter__(self):
+        return self.__enter__()
+    async def __aexit__(self, *exc):
+        return self.__exit__(*exc)
+
+def loop_break(xs, log):
+    for x in xs:
+        with CM(log, True):
+            log.append(x)
+            if x == 0:
+                raise ValueError
+            break
+    return log
+
+def if_return(c, log):
+    if c:
+        with CM(log, True):
+            log.append(c)
+            if c > 1:
+                raise ValueError
+            return 1
+    log.append('after')
+    return 2
+
+async def async_break(xs, log):
+    for x in xs:
+        async with ACM(log, True):
+            log.append(x)
+            if x == 0:
+                raise KeyError
+            break
+    return log
+
+def run():
+    out = [loop_break([0, 1, 2], []), asyncio.run(async_break([0, 1], []))]
+    for c in (0, 1, 2):
+        log = []
+        out.append((if_return(c, log), log))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("with_way_out_ends_region", v) for v in ALL_VERSIONS}
+
 EQUIVALENT_NOW |= {("elif_chain_leaving_arm", v) for v in ALL_VERSIONS}
 
 
@@ -7546,3 +7598,4 @@ def test_finally_subroutines_more_38(cli, tmp_path):
     assert "could not decompile" not in proc.stderr, proc.stderr
     same, err = run_both(exe, FINALLY_38_MORE, proc.stdout, "run()")
     assert same == "True", err + proc.stdout
+

@@ -7103,7 +7103,8 @@ private:
         // Where the handler goes on after __exit__ suppressed an exception: the code after the
         // statement. Reachable only that way when the body always returns or raises
         // (`with cm: return x` followed by more code); it must then be printed after the statement.
-        std::vector<std::pair<int, size_t>> suppressed = mark_handler_region(handler, true);
+        std::vector<int> joins;
+        std::vector<std::pair<int, size_t>> suppressed = mark_handler_region(handler, true, &joins);
         auto w = make_stmt(StmtKind::With);
         w->is_async = async_withs_.count(entered.get());
         ExprPtr target = with_target_.count(entered.get()) ? with_target_.at(entered.get()) : nullptr;
@@ -7113,7 +7114,15 @@ private:
         std::vector<ExprPtr> stack_at_end = stack;
         finishing_with_exit_ = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
-        if (suppressed.empty()) return next;
+        if (suppressed.empty()) {
+            // A clean-up that ends with its block may go on where the region around the statement
+            // ends (a loop's next iteration, the code after an if), past what the normal path ran
+            // after the __exit__ call: that is then the body's own way out (`with cm: ...; break`),
+            // unless it is the compiler's copy of the code there (3.10's `return x`).
+            bool to_stop = stop >= 0 && std::any_of(joins.begin(), joins.end(), [&](int j) { return through_jumps(j) == stop; });
+            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before);
+            return next;
+        }
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
         // (The block may start with the last of the clean-up, the handler's pops, before the code.)
         size_t i = suppressed[0].second;
@@ -7153,17 +7162,7 @@ private:
             // inside the body leaves to it: a break, continue or return of a constant or a local that
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
             // the call, then the jump), printed in the body.
-            if (tail != 0) {
-                const StmtPtr& last = out.back();
-                bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
-                               (last->kind == StmtKind::Return &&
-                                (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
-                if (tail != 1 || out[emitted_before] != w || !way_out)
-                    unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
-                if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
-                w->body.push_back(last);
-                out.pop_back();
-            }
+            move_way_out_into_with(w, out, emitted_before);
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
@@ -7186,6 +7185,35 @@ private:
         }
         for (int cb : copy_blocks) emitted_[cb] = true;
         return next;
+    }
+
+    // Whether what the normal path of a with statement runs after the __exit__ call that starts its
+    // exit block ends the function as the code at block `at` does, op for op.
+    bool runs_copy_after_exit(int exit, int at) const {
+        if (exit < 0) return false;
+        std::vector<const NeutralOp*> after_exit = straight_ops(exit), there = straight_ops(at);
+        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true);
+        if (k == 0 || there.empty()) return false;
+        after_exit.erase(after_exit.begin(), after_exit.begin() + long(k));
+        return same_ops(after_exit, there);
+    }
+
+    // What the normal path of with statement `w` (at out[emitted_before]) ran after its __exit__
+    // call, where a suppressed exception does not go on: a break, continue or return of a constant
+    // or a local, compiled as the call, then the jump, is the body's own way out (`with cm:
+    // continue`), printed in the body; anything else is refused.
+    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before) const {
+        size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
+        if (tail == 0) return;
+        const StmtPtr& last = out.back();
+        bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
+                       (last->kind == StmtKind::Return &&
+                        (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
+        if (tail != 1 || out[emitted_before] != w || !way_out)
+            unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+        w->body.push_back(last);
+        out.pop_back();
     }
 
     int finish_finally(Body& body, const Body& final_body, int handler, bool body_flows, int exit, int stop, Body& out, Loop* loop,
@@ -7678,7 +7706,10 @@ private:
     // Marks the blocks only the handler reaches as emitted (its code is the statement's own). For a
     // with statement's handler (`with_cleanup`), a block with code other than the clean-up (the
     // __exit__ call, its test, re-raise, stack pops) is not part of it: those blocks are returned.
-    std::vector<std::pair<int, size_t>> mark_handler_region(int handler, bool with_cleanup = false) {
+    // A clean-up that ends with its block goes on in a block the normal path reaches too: that
+    // block goes to `joins`.
+    std::vector<std::pair<int, size_t>> mark_handler_region(int handler, bool with_cleanup = false,
+                                                            std::vector<int>* joins = nullptr) {
         std::vector<std::pair<int, size_t>> beyond;  // (block, index of its first op past the clean-up)
         std::vector<bool> normal = reached_avoiding(handler);
         std::vector<std::pair<int, int>> work = {{handler, -1}};  // (see with_cleanup_end)
@@ -7686,6 +7717,7 @@ private:
         while (!work.empty()) {
             auto [b, pops_left] = work.back();
             work.pop_back();
+            if (b >= 0 && normal[b] && joins && std::find(joins->begin(), joins->end(), b) == joins->end()) joins->push_back(b);
             if (b < 0 || seen[b] || normal[b]) continue;
             seen[b] = true;
             if (with_cleanup) {
