@@ -4215,6 +4215,23 @@ def f(x, p, q):
     return g, r(), b, x
 """, "f([1, 2, 3], lambda: [4], lambda: [5, 6])")
 EQUIVALENT_NOW |= {("parallel_assignment_slice_target", v) for v in ALL_VERSIONS}
+# A target of a parallel assignment computed with a call (`x, z[f(i)] = v, w`): computed after
+# the values and the stores before it, as the source computes it (it was refused).
+SNIPPETS["parallel_assignment_called_target"] = ("""
+def f(z, a, b, t):
+    x, z[t(5) % 2:] = t(b), [t(a)]
+    z[t(1)], y = t(2), t(3)
+    x, z[x] = 1, 2
+    return x, y, z
+
+def run():
+    log = []
+    def t(v):
+        log.append(v)
+        return v
+    return f([0, 1, 2, 3, 4, 5], 1, 2, t), log
+""", "run()")
+EQUIVALENT_NOW |= {("parallel_assignment_called_target", v) for v in ALL_VERSIONS}
 # Augmented assignment to a slice: 3.12+ read and store it with BINARY_SLICE / STORE_SLICE, each
 # making its own slice of the copied bounds. Printed as `x[a:b] = x[a:b] + v` it called __add__
 # (a list plus a tuple raises TypeError; += extends) and evaluated x, a and b twice.

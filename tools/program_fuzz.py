@@ -100,11 +100,14 @@ print(json.dumps(result))
 class Generator:
     """Random functions of three int arguments a, b, c."""
 
-    def __init__(self, rng: random.Random, version):
+    def __init__(self, rng: random.Random, version, more: bool = False):
         self.rng = rng
         self.version = version
         self.loop_depth = 0
         self.counter = 0
+        # More statement shapes (--more): drawn only then, so that the programs of a seed without
+        # it stay those that earlier measurements used.
+        self.more = more
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -247,7 +250,11 @@ class Generator:
             items = "CM(%d%s)%s" % (tag, ", True" if suppress else "", target)
             if self.rng.random() < 0.2:
                 items += ", CM(%d)" % (tag + 1)
-            return [pad + "with %s:" % items] + self.block(indent + 1, depth - 1)
+            body = self.block(indent + 1, depth - 1)
+            if self.more and self.loop_depth and self.rng.random() < 0.4:
+                # (a way out ending the body: where a suppressed exception goes on differs)
+                body.append(pad + "    " + self.rng.choice(["break", "continue", "return %s" % self.num(0)]))
+            return [pad + "with %s:" % items] + body
         if kind == "match":
             out = [pad + "match %s:" % self.rng.choice(["a", "(a, b)", "[x, y, c]", "b % 3"])]
             patterns = ["0", "1 | 2", "(p, q)", "[p, *rest]", "int(p) if p > 1", "-1", "(0, _)", "[_, _, p]", "None"]
@@ -259,6 +266,8 @@ class Generator:
         return [pad + "if %s:" % self.cond(1), pad + "    return %s" % self.num(2)]
 
     def simple(self) -> str:
+        if self.more and self.rng.random() < 0.3:
+            return self.more_simple()
         r = self.rng.random()
         if self.loop_depth and r < 0.12:
             return self.rng.choice(["break", "continue"]) if self.rng.random() < 0.5 else \
@@ -290,6 +299,24 @@ class Generator:
             return "x = len(f'{x}:{y!s}')"
         return "pass"
 
+    def more_simple(self) -> str:
+        """Assignment shapes whose order of evaluation and binding is easy to get wrong."""
+        n = lambda: self.num(1)
+        shapes = [
+            lambda: "z = [a, b, c]; z[%s %% 3:%s %% 4] += (x, %s); t(z)" % (n(), n(), n()),
+            lambda: "z = [a, b, c]; z[%s %% 3] -= %s; t(z)" % (n(), n()),
+            lambda: "(x, y), c = (t(%s), %s), t(%s)" % (n(), n(), n()),
+            lambda: "x, (y, c) = t(%s), [%s, t(%s)]" % (n(), n(), n()),
+            lambda: "x, *z = t(%s), %s, %s; y = len(z)" % (n(), n(), n()),
+            lambda: "f1 = f2 = lambda q=x: q + %s; t(f1 is f2); x = f1()" % n(),
+            lambda: "x = y = c = %s" % n(),
+            lambda: "z = [0, 1, 2, 3]; x, z[%s %% 2:] = t(%s), [t(%s)]; t(z)" % (n(), n(), n()),
+            lambda: "z = {}; z['k'] = y = t(%s); t(z)" % n(),
+            lambda: "x = (%s if %s else %s) if %s else %s" % (n(), self.cond(1), n(), self.cond(1), n()),
+            lambda: "del x; x = %s" % n(),
+        ]
+        return self.rng.choice(shapes)()
+
     def function(self, name: str) -> str:
         self.loop_depth = 0
         lines = ["def %s(a, b, c):" % name, "    x = a", "    y = b"]
@@ -309,19 +336,20 @@ class Generator:
         return "\n".join(lines)
 
 
-def module_source(seed: int, functions: int, version) -> str:
-    gen = Generator(random.Random(seed), version)
+def module_source(seed: int, functions: int, version, more: bool = False) -> str:
+    gen = Generator(random.Random(seed), version, more)
     return "\n\n".join(gen.function("f_%d" % k) for k in range(functions)) + "\n"
 
 
-def run_version(version: str, python: str, seeds: List[int], functions: int, keep: Optional[str], cli: str = "uncompile") -> dict:
+def run_version(version: str, python: str, seeds: List[int], functions: int, keep: Optional[str], cli: str = "uncompile",
+                more: bool = False) -> dict:
     vt = tuple(int(p) for p in version.split("."))
     stats = {"functions": 0, "refused": 0, "same": 0, "failures": []}
     with tempfile.TemporaryDirectory(prefix="uncompile-fuzz-") as tmp:
         work = keep or tmp
         os.makedirs(work, exist_ok=True)
         for seed in seeds:
-            body = module_source(seed, functions, vt)
+            body = module_source(seed, functions, vt, more)
             src = os.path.join(work, "m%d_%s.py" % (seed, version))
             pyc = src + "c"
             with open(src, "w") as f:
@@ -368,6 +396,8 @@ def main(argv=None) -> int:
     parser.add_argument("--functions", type=int, default=20)
     parser.add_argument("--keep", help="write the modules here instead of a temporary directory")
     parser.add_argument("--cli", default="uncompile", help="the uncompile command to test")
+    parser.add_argument("--more", action="store_true",
+                        help="draw more statement shapes (other programs than the same seed without it)")
     args = parser.parse_args(argv)
     from uncompile.verify import find_interpreter
     failed = False
@@ -378,7 +408,7 @@ def main(argv=None) -> int:
             print("%s: skipped (%s)" % (version, e))
             continue
         seeds = list(range(args.seed, args.seed + args.modules))
-        stats = run_version(version, python, seeds, args.functions, args.keep, args.cli)
+        stats = run_version(version, python, seeds, args.functions, args.keep, args.cli, args.more)
         print("%s: %d functions, %d same outcome, %d refused, %d failures" % (
             version, stats["functions"], stats["same"], stats["refused"], len(stats["failures"])))
         for f in stats["failures"][:10]:

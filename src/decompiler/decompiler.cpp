@@ -938,9 +938,16 @@ private:
         for (size_t i = current_op_ + 1; i < ops_.size() && stores < pending; ++i) {
             N kind = ops_[i].kind;
             if (kind == N::Store || kind == N::StoreAttr || kind == N::StoreSubscr || kind == N::StoreSlice) ++stores;
-            else if (!is_target_load(kind) && kind != N::Swap && kind != N::UnpackSequence && kind != N::UnpackEx) return false;
+            else if (!is_target_load(kind) && !is_target_call(kind) && kind != N::Swap && kind != N::UnpackSequence && kind != N::UnpackEx)
+                return false;
         }
         return stores >= pending;
+    }
+
+    // Calls and comparisons inside a target (`x[f(i)]`): a target is computed after the values
+    // and the stores before it, as the bytecode computes it.
+    static bool is_target_call(N kind) {
+        return kind == N::Call || kind == N::CallKw || kind == N::PushNull || kind == N::Compare;
     }
 
     // Ops that compute the parts of an assignment target (`self.a`, `x[n - i - 1]`, `x[1:2]`).
@@ -992,6 +999,12 @@ private:
 
     size_t pending_count(const std::vector<ExprPtr>& stack, const ExprPtr& stored) const {
         size_t n = 0;
+        for_each_pending(stack, stored, [&](const ExprPtr&) { ++n; });
+        return n;
+    }
+
+    template <class F>
+    void for_each_pending(const std::vector<ExprPtr>& stack, const ExprPtr& stored, F&& f) const {
         for (size_t k = base_; k < stack.size(); ++k) {
             const ExprPtr& v = stack[k];
             // (A value a try or with body returns waits below its finally or __exit__ copy's statements.)
@@ -999,9 +1012,8 @@ private:
                 functions_.count(v.get()) || classes_.count(v.get()) || import_froms_.count(v.get()) ||
                 consumed_after_cleanup_.count(v.get()))
                 continue;
-            ++n;
+            f(v);
         }
-        return n;
     }
 
     void assign(Body& out, const ExprPtr& target, const ExprPtr& value, std::vector<ExprPtr>& stack) {
@@ -1018,6 +1030,14 @@ private:
             return;
         }
         if (parallel_targets_.size() || (value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value))) {
+            // The values its stores take are those that waited when the first one came: a value
+            // computed between the stores (rewritten bytecode) would print before them.
+            if (parallel_targets_.empty()) {
+                parallel_pending_.clear();
+                for_each_pending(stack, value, [&](const ExprPtr& v) { parallel_pending_.push_back(v.get()); });
+            } else if (std::find(parallel_pending_.begin(), parallel_pending_.end(), value.get()) == parallel_pending_.end()) {
+                unsupported("values computed in an order no statement sequence can show (unusual bytecode)");
+            }
             parallel_targets_.push_back(target);
             parallel_values_.push_back(value);
             if (values_pending(stack, value)) return;
@@ -8472,6 +8492,7 @@ private:
     std::vector<ExprPtr> keep_alive_;
     std::vector<StmtPtr> keep_stmt_;
     std::vector<ExprPtr> parallel_targets_, parallel_values_;
+    std::vector<const Expr*> parallel_pending_;  // the values waiting when its first store came
     size_t base_ = 0;  // stack depth below which values belong to enclosing loops, not the statement
     std::vector<ExprPtr>* current_stack_ = nullptr;  // while step() runs: the stack emit_stmt keeps correct
     size_t current_op_ = 0;                          // while step() runs: the op's index in ops_
