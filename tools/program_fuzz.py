@@ -303,14 +303,14 @@ class Generator:
         """Assignment shapes whose order of evaluation and binding is easy to get wrong."""
         n = lambda: self.num(1)
         shapes = [
-            lambda: "z = [a, b, c]; z[%s %% 3:%s %% 4] += (x, %s); t(z)" % (n(), n(), n()),
-            lambda: "z = [a, b, c]; z[%s %% 3] -= %s; t(z)" % (n(), n()),
+            lambda: "z = [a, b, c]; z[%s %% 3:%s %% 4] += (x, %s); t(z)" % (self.num(0), n(), n()),
+            lambda: "z = [a, b, c]; z[%s %% 3] -= %s; t(z)" % (self.num(0), n()),
             lambda: "(x, y), c = (t(%s), %s), t(%s)" % (n(), n(), n()),
             lambda: "x, (y, c) = t(%s), [%s, t(%s)]" % (n(), n(), n()),
             lambda: "x, *z = t(%s), %s, %s; y = len(z)" % (n(), n(), n()),
             lambda: "f1 = f2 = lambda q=x: q + %s; t(f1 is f2); x = f1()" % n(),
             lambda: "x = y = c = %s" % n(),
-            lambda: "z = [0, 1, 2, 3]; x, z[%s %% 2:] = t(%s), [t(%s)]; t(z)" % (n(), n(), n()),
+            lambda: "z = [0, 1, 2, 3]; x, z[%s %% 2:] = t(%s), [t(%s)]; t(z)" % (self.rng.choice(["t(a)", "a", "len(z)"]), n(), n()),
             lambda: "z = {}; z['k'] = y = t(%s); t(z)" % n(),
             lambda: "x = (%s if %s else %s) if %s else %s" % (n(), self.cond(1), n(), self.cond(1), n()),
             lambda: "del x; x = %s" % n(),

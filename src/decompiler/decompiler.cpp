@@ -944,10 +944,16 @@ private:
         return stores >= pending;
     }
 
-    // Calls and comparisons inside a target (`x[f(i)]`): a target is computed after the values
-    // and the stores before it, as the bytecode computes it.
+    // Calls, comparisons, lambdas and displays inside a target (`x[f(i, key=lambda v: v)]`): a
+    // target is computed after the values and the stores before it, as the bytecode computes it.
     static bool is_target_call(N kind) {
-        return kind == N::Call || kind == N::CallKw || kind == N::PushNull || kind == N::Compare;
+        switch (kind) {
+        case N::Call: case N::CallKw: case N::CallEx: case N::PushNull: case N::Compare: case N::MakeFunction:
+        case N::LoadClosure: case N::BuildTuple: case N::BuildList: case N::BuildMap: case N::BuildConstKeyMap:
+        case N::BuildString: case N::FormatValue: case N::GetIter:
+            return true;
+        default: return false;
+        }
     }
 
     // Ops that compute the parts of an assignment target (`self.a`, `x[n - i - 1]`, `x[1:2]`).
