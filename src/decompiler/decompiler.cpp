@@ -910,14 +910,21 @@ private:
     }
 
     // A store followed by loads and another store of the same value: `a = b.c = value`.
+    // (`a = b = c = v` copies the value again before each store but the last, which takes it; nested
+    // assignment expressions, `(y := (x := v))`, store copies only and leave the value.)
     bool chained_store_follows() const {
+        bool copied = false;
         for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
             switch (ops_[i].kind) {
             case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::Nop: continue;
-            case N::Copy:  // (the copy for the target after it: `a = b = c = v`)
-                if (ops_[i].arg == 1) continue;
-                return false;
-            case N::Store: case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice: return true;
+            case N::Copy:
+                if (ops_[i].arg != 1) return false;
+                copied = true;
+                continue;
+            case N::Store: case N::StoreAttr: case N::StoreSubscr: case N::StoreSlice:
+                if (!copied) return true;
+                copied = false;
+                continue;
             default: return false;
             }
         }
