@@ -4177,11 +4177,11 @@ EQUIVALENT_NOW |= {("chained_assignment_three_targets", v) for v in ALL_VERSIONS
 # Nested assignment expressions copy the value before each store and keep it: no chained
 # assignment (`x = y = g()` then `(z := ...)` would call g() twice; it was refused that way).
 SNIPPETS["nested_assignment_expressions"] = ("""
-def f(g):
+def f(g, log):
     (z := (y := (x := g())))
-    print((a := (b := g())))
-    return x, y, z, a, b
-""", "f(iter(range(5)).__next__)")
+    log.append((a := (b := g())))
+    return x, y, z, a, b, log
+""", "f(iter(range(5)).__next__, [])")
 # Nested unpacking targets of a parallel assignment: the compiler swaps the two values instead of
 # building and unpacking a tuple, so p() and q() are both called before p()'s result is unpacked.
 # Printed as two statements (`a, b = p()` then `c, d = q()`), q() ran after the unpacking (and not
