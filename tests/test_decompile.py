@@ -4170,8 +4170,9 @@ def f(g):
     d = e = {}
     x = y = z = w = g()
     d['k'] = e['j'] = s = g()
+    a[1:2] = b[::2] = t = [g()]
     a.append(4)
-    return b, c is a, d, x is y is z is w, s
+    return b, c is a, d, x is y is z is w, s, t
 """, "f(list)")
 EQUIVALENT_NOW |= {("chained_assignment_three_targets", v) for v in ALL_VERSIONS}
 # Nested assignment expressions copy the value before each store and keep it: no chained

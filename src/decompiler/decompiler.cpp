@@ -916,7 +916,7 @@ private:
         bool copied = false;
         for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
             switch (ops_[i].kind) {
-            case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::Nop: continue;
+            case N::Load: case N::LoadConst: case N::LoadAttr: case N::Subscr: case N::BuildSlice: case N::Nop: continue;
             case N::Copy:
                 if (ops_[i].arg != 1) return false;
                 copied = true;
