@@ -4170,7 +4170,7 @@ def f(g):
     d = e = {}
     x = y = z = w = g()
     d['k'] = e['j'] = s = g()
-    a[1:2] = b[::2] = t = [g()]
+    a[1:2] = b[:1] = t = [g()]
     a.append(4)
     return b, c is a, d, x is y is z is w, s, t
 """, "f(list)")
