@@ -4484,6 +4484,17 @@ def f():
 }
 SNIPPETS.update(GENERIC_SNIPPETS)
 NEEDS_312 |= set(GENERIC_SNIPPETS)
+# The same in a generic function, where the shadowed free variable is a type parameter: a
+# `nonlocal T` printed for the comprehension's stores does not compile (test_type_params).
+SNIPPETS["inlined_comprehension_shadows_type_parameter"] = ("""
+def F[T: int]():
+    return [lambda: T for T in T.__name__]
+
+def run():
+    return [g() for g in F()]
+""", "run()")
+NEEDS_312.add("inlined_comprehension_shadows_type_parameter")
+EQUIVALENT_NOW |= {("inlined_comprehension_shadows_type_parameter", v) for v in ("3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in GENERIC_SNIPPETS for v in ("3.12", "3.13")}
 # `class C(*bases, **kw)`: __build_class__ called with CALL_FUNCTION_EX (3.8: BUILD_TUPLE_UNPACK_WITH_CALL).
 SNIPPETS["class_star_bases"] = ("""

@@ -233,7 +233,10 @@ public:
         };
         for (const auto& op : ops_)
             if ((op.kind == N::Store || op.kind == N::Delete) && op.scope == Scope::Deref) {
-                if (op.free_slot) add(nonlocals, op.name);  // (by slot: a cell may share the name)
+                // (By slot: a cell may share the name. An inlined comprehension's variable that
+                // shadows a free variable is stored in that free slot, made a new cell for it: it
+                // declares nothing; `nonlocal T` is a SyntaxError for a type parameter.)
+                if (op.free_slot && !comprehension_scoped_.count(&op)) add(nonlocals, op.name);
             } else if (op.kind == N::Store || op.kind == N::Delete) {
                 declare(op.scope, op.name);
             }
@@ -5581,7 +5584,7 @@ private:
     // (its saved binding waits on the stack): the comprehension's own variable, not the one of the
     // code around it (see dead_bindings).
     void note_if_comprehension_scoped(const NeutralOp& op, const std::vector<ExprPtr>& stack) {
-        if (saved_bindings_.empty() || op.scope != Scope::Fast) return;
+        if (saved_bindings_.empty() || (op.scope != Scope::Fast && op.scope != Scope::Deref)) return;
         for (const ExprPtr& e : stack)
             if (auto it = saved_bindings_.find(e.get()); it != saved_bindings_.end() && it->second == op.name) {
                 comprehension_scoped_.insert(&op);
