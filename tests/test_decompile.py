@@ -4175,6 +4175,28 @@ def f(g):
     return b, c is a, d, x is y is z is w, s, t
 """, "f(list)")
 EQUIVALENT_NOW |= {("chained_assignment_three_targets", v) for v in ALL_VERSIONS}
+# A nested def that declares `global w` and only reads it, where the function around it binds w:
+# printed without the declaration, the def (or a lambda or comprehension in it, which cannot
+# declare) read the enclosing w instead (test__interpreters: `global w` in a nested script()).
+SNIPPETS["global_read_shadowed_by_enclosing_local"] = ("""
+w = 'global w'
+
+def outer():
+    r, w = 1, 'local w'
+    def script():
+        global w
+        return w
+    def other():
+        global w
+        return lambda: w
+    def third():
+        return w
+    def gen():
+        global w
+        return [w for _ in range(1)], list(w for _ in range(1))
+    return script(), other()(), third(), gen()
+""", "outer()")
+EQUIVALENT_NOW |= {("global_read_shadowed_by_enclosing_local", v) for v in ALL_VERSIONS}
 # Nested assignment expressions copy the value before each store and keep it: no chained
 # assignment (`x = y = g()` then `(z := ...)` would call g() twice; it was refused that way).
 SNIPPETS["nested_assignment_expressions"] = ("""

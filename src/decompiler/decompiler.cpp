@@ -243,6 +243,7 @@ public:
         // An assignment expression in a comprehension binds in this code: its store is this
         // code's (a global, or a free variable of this code too: nonlocal here).
         for (const auto& [name, scope] : comprehension_walrus_stores_) declare(scope, name);
+        for (const auto& name : globals_shadowed_around()) add(globals, name);
         // A free variable that no op names was declared `nonlocal` and never used (the function
         // still closes over it: types._cell_factory returns that cell). The compiler's own cells
         // (__class__ for super(), __classdict__ and .type_params for 3.12+ generics) are made by
@@ -346,6 +347,50 @@ public:
             if (is_comprehension_cleanup(ops))
                 for (size_t k = blk.first; k < blk.last; ++k) marked[k] = true;
         }
+    }
+
+    // Names a def reads as globals (itself, or the lambdas and comprehensions in it, which cannot
+    // declare) where a function around it binds the same name: printed without `global name`,
+    // the read would close over that binding (test__interpreters: `global w` in a nested def).
+    std::vector<std::string> globals_shadowed_around() const {
+        std::vector<std::string> out;
+        if (enclosing_functions_.empty() || !(code_.flags & kCoOptimized) || code_.name == "<lambda>" || in_comprehension_code())
+            return out;
+        auto bound_around = [&](const std::string& name) {
+            for (const CodeObject* e : enclosing_functions_)
+                if (std::find(e->varnames.begin(), e->varnames.end(), name) != e->varnames.end() ||
+                    std::find(e->cellvars.begin(), e->cellvars.end(), name) != e->cellvars.end())
+                    return true;
+            return false;
+        };
+        auto note = [&](const std::string& name) {
+            if (bound_around(name) && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+        };
+        for (const auto& op : ops_)
+            if (op.kind == N::Load && op.scope == Scope::Global) note(op.name);
+        // (Only where a name is bound around at all are the nested codes decoded.)
+        auto any_bound = [&](const CodeObject& c) {
+            return std::any_of(c.names.begin(), c.names.end(), bound_around);
+        };
+        std::vector<const CodeObject*> work;
+        auto push_inline_children = [&](const CodeObject& c) {
+            for (const auto& k : c.consts)
+                if (k && k->kind == PyValue::Kind::Code && k->code) {
+                    const std::string& n = k->code->name;
+                    if (n == "<lambda>" || n == "<listcomp>" || n == "<setcomp>" || n == "<dictcomp>" || n == "<genexpr>")
+                        work.push_back(k->code.get());
+                }
+        };
+        push_inline_children(code_);
+        while (!work.empty()) {
+            const CodeObject* c = work.back();
+            work.pop_back();
+            push_inline_children(*c);
+            if (!any_bound(*c)) continue;
+            for (const Instruction& ins : decode_instructions(*c, table_for(*c)))
+                if (ins.op == Opcode::LOAD_GLOBAL && ins.index >= 0 && size_t(ins.index) < c->names.size()) note(c->names[size_t(ins.index)]);
+        }
+        return out;
     }
 
     // The compiler's own cells (__class__ for super(), __classdict__ and .type_params for 3.12+
@@ -1772,6 +1817,8 @@ private:
         Body declared;
         try {
             StructuredDecompiler inner(code, failures_, options_);
+            inner.enclosing_functions_ = enclosing_functions_;
+            if (code_.flags & kCoOptimized) inner.enclosing_functions_.push_back(&code_);
             inner.private_name_ = class_name ? *class_name : private_name_;
             inner.class_static_attributes_ = own_static_attributes_;
             declared = inner.declarations();  // for the stub, should the body be refused
@@ -8580,6 +8627,8 @@ private:
     // Inlined comprehensions (PEP 709): saved bindings of their variables -> the name, and their
     // accumulators -> the kind of comprehension they become.
     std::map<const Expr*, std::string> saved_bindings_;
+    // The function scopes around this code, innermost last (class bodies hide nothing from it).
+    std::vector<const CodeObject*> enclosing_functions_;
     // Ops of ops_ that name an inlined comprehension's own variable (note_if_comprehension_scoped).
     std::set<const NeutralOp*> comprehension_scoped_;
     std::map<const Expr*, ExprKind> accumulators_;
