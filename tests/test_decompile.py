@@ -4175,7 +4175,7 @@ def f(g):
     return b, c is a, d, x is y is z is w, s, t
 """, "f(list)")
 EQUIVALENT_NOW |= {("chained_assignment_three_targets", v) for v in ALL_VERSIONS}
-# A nested def that declares `global w` and only reads it, where the function around it binds w:
+# A nested def (or class) that declares `global w` and only reads it, where the function around it binds w:
 # printed without the declaration, the def (or a lambda or comprehension in it, which cannot
 # declare) read the enclosing w instead (test__interpreters: `global w` in a nested script()).
 SNIPPETS["global_read_shadowed_by_enclosing_local"] = ("""
@@ -4194,7 +4194,10 @@ def outer():
     def gen():
         global w
         return [w for _ in range(1)], list(w for _ in range(1))
-    return script(), other()(), third(), gen()
+    class C:
+        global w
+        y = w
+    return script(), other()(), third(), gen(), C.y
 """, "outer()")
 EQUIVALENT_NOW |= {("global_read_shadowed_by_enclosing_local", v) for v in ALL_VERSIONS}
 # Nested assignment expressions copy the value before each store and keep it: no chained

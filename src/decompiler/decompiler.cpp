@@ -354,8 +354,17 @@ public:
     // the read would close over that binding (test__interpreters: `global w` in a nested def).
     std::vector<std::string> globals_shadowed_around() const {
         std::vector<std::string> out;
-        if (enclosing_functions_.empty() || !(code_.flags & kCoOptimized) || code_.name == "<lambda>" || in_comprehension_code())
+        // A module or class body reads its names with LOAD_NAME: a LOAD_GLOBAL is a `global`
+        // declaration's (but 3.8's asserts load AssertionError so anywhere), which a class inside
+        // a function binding the name needs, and which skips the class namespace.
+        if (!(code_.flags & kCoOptimized)) {
+            for (const auto& op : ops_)
+                if (op.kind == N::Load && op.scope == Scope::Global && !(assert_loads_global_ && op.name == "AssertionError") &&
+                    std::find(out.begin(), out.end(), op.name) == out.end())
+                    out.push_back(op.name);
             return out;
+        }
+        if (enclosing_functions_.empty() || code_.name == "<lambda>" || in_comprehension_code()) return out;
         auto bound_around = [&](const std::string& name) {
             for (const CodeObject* e : enclosing_functions_)
                 if (std::find(e->varnames.begin(), e->varnames.end(), name) != e->varnames.end() ||
