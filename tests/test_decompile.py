@@ -4175,6 +4175,35 @@ def f(g):
     return b, c is a, d, x is y is z is w, s, t
 """, "f(list)")
 EQUIVALENT_NOW |= {("chained_assignment_three_targets", v) for v in ALL_VERSIONS}
+# A `while True` whose only way back is an except clause's `continue`, its try body returning
+# (mailbox.Maildir.next): 3.10+ end the loop with that clause, the re-raise of an unmatched
+# exception and the clause's clean-up laid out after it were taken for the loop's exit (refused:
+# "stack underflow").
+SNIPPETS["while_true_continue_from_clause"] = ("""
+def f(d, it, log):
+    while True:
+        try:
+            return d[next(it)]
+        except KeyError as e:
+            log.append(e.args)
+            continue
+        except IndexError:
+            continue
+
+def g(d, it):
+    while True:
+        try:
+            return d[next(it)]
+        except StopIteration:
+            return None
+        except KeyError:
+            continue
+
+def run():
+    log = []
+    return f({3: 'x'}, iter([1, 2, 3]), log), log, g({2: 'y'}, iter([1, 2])), g({}, iter([1]))
+""", "run()")
+EQUIVALENT_NOW |= {("while_true_continue_from_clause", v) for v in ALL_VERSIONS}
 # A nested def (or class) that declares `global w` and only reads it, where the function around it binds w:
 # printed without the declaration, the def (or a lambda or comprehension in it, which cannot
 # declare) read the enclosing w instead (test__interpreters: `global w` in a nested script()).

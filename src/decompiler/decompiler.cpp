@@ -5343,6 +5343,7 @@ private:
         if (last.kind != N::Jump) unsupported("loop shape not supported yet");
         loop.exit = loop.latch + 1 < cfg_.size() ? loop.latch + 1 : -1;
         if (int past = exit_past_clauses(loop); past >= 0) loop.exit = past;
+        take_reraises_after_latch(loop);
         loop.break_to = find_break_target(loop);
         if (loop.break_to == -5) loop.break_to = loop.exit;
         if (loop.break_to == loop.exit && breaks_only_to_next_iteration(loop, outer)) loop.break_to = next_iteration(outer);
@@ -5382,6 +5383,23 @@ private:
         // (Where no jump from the loop goes there, the code after it is reached some other way.)
         if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop))) return kFlowEnded;
         return loop.break_to;
+    }
+
+    // A `while True` whose only way back is an except clause's `continue` (try: return f() /
+    // except E: continue) ends with that clause: the re-raise of an unmatched exception and the
+    // clause's clean-up handler are laid out after it. They are the loop's, not its exit.
+    void take_reraises_after_latch(Loop& loop) const {
+        for (int k = loop.exit; k >= 0 && k == loop.exit && k < cfg_.size(); ++k) {
+            const Block& blk = cfg_.block(k);
+            if (ops_[blk.last - 1].kind != N::Reraise) return;
+            bool handler_of_loop = false;
+            for (int b : loop.blocks) handler_of_loop = handler_of_loop || cfg_.block(b).handler == k;
+            bool only_from_loop = !blk.preds.empty() &&
+                                  std::all_of(blk.preds.begin(), blk.preds.end(), [&](int p) { return loop.blocks.count(p) > 0; });
+            if (!handler_of_loop && !only_from_loop) return;
+            loop.blocks.insert(k);
+            loop.exit = k + 1 < cfg_.size() ? k + 1 : -1;
+        }
     }
 
     // 3.11+ may lay out the except clauses of a try in a loop's body right after the loop, where
