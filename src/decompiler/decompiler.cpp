@@ -1092,14 +1092,14 @@ private:
             fill_slot(out, it->second, value, target);
             return;
         }
-        if (parallel_targets_.empty() && value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value) &&
+        if (parallel_targets_.empty() && value != for_value_ && values_pending(stack, value) &&
             !parallel_stores_follow(pending_count(stack, value))) {
             // Not a parallel assignment: an ordinary store while other values wait (bytecode
             // rewriters); those values are kept or written to temporaries by emit_stmt.
             assign_keeping_copies(out, target, value, stack);
             return;
         }
-        if (parallel_targets_.size() || (value != for_value_ && !slots_.count(value.get()) && values_pending(stack, value))) {
+        if (parallel_targets_.size() || (value != for_value_ && values_pending(stack, value))) {
             // The values its stores take are those that waited when the first one came: a value
             // computed between the stores (rewritten bytecode) would print before them.
             if (parallel_targets_.empty()) {
