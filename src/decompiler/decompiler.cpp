@@ -5394,12 +5394,24 @@ private:
             if (ops_[blk.last - 1].kind != N::Reraise) return;
             bool handler_of_loop = false;
             for (int b : loop.blocks) handler_of_loop = handler_of_loop || cfg_.block(b).handler == k;
-            bool only_from_loop = !blk.preds.empty() &&
-                                  std::all_of(blk.preds.begin(), blk.preds.end(), [&](int p) { return loop.blocks.count(p) > 0; });
-            if (!handler_of_loop && !only_from_loop) return;
+            // (Reached from the loop only by an `except E` test failing: not the re-raise ending a
+            // finally body that the loop is the end of, which its test leaves to.)
+            bool from_clause_tests = !blk.preds.empty() && std::all_of(blk.preds.begin(), blk.preds.end(), [&](int p) {
+                return loop.blocks.count(p) > 0 && tests_exception_match(p);
+            });
+            if (!handler_of_loop && !from_clause_tests) return;
             loop.blocks.insert(k);
             loop.exit = k + 1 < cfg_.size() ? k + 1 : -1;
         }
+    }
+
+    // Whether block `b` ends in the jump of an `except E` clause's test.
+    bool tests_exception_match(int b) const {
+        const Block& blk = cfg_.block(b);
+        if (ops_[blk.last - 1].kind != N::JumpIf) return false;
+        for (size_t i = blk.first; i < blk.last; ++i)
+            if (ops_[i].kind == N::CheckExcMatch) return true;
+        return false;
     }
 
     // 3.11+ may lay out the except clauses of a try in a loop's body right after the loop, where
