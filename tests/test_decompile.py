@@ -7329,6 +7329,83 @@ EQUIVALENT_NOW |= {("with_way_out_ends_region", v) for v in ALL_VERSIONS}
 
 EQUIVALENT_NOW |= {("elif_chain_leaving_arm", v) for v in ALL_VERSIONS}
 
+# A return inside try/finally runs the compiler's copy of the finally body, laid out after the try
+# body: an if in that copy is no part of the body, and its sides meet where the copy goes on (not
+# at the end of the try body, where the first if's then-side would take in the rest of the copy).
+FINALLY_COPY_IF_SNIPPETS = {
+    "finally_copy_two_ifs": ("""
+def f(a, b, log):
+    try:
+        if a:
+            return a
+        log.append('body')
+    finally:
+        if b:
+            log.append('b')
+        if len(log) > 1:
+            log.append('long')
+    return log
+
+def g(a, b, log):
+    try:
+        if a:
+            return a
+    finally:
+        x = 'yes' if b else 'no'
+        for j in range(a if a else b):
+            log.append((x, j))
+
+def run():
+    out = []
+    for a in (0, 1, 5):
+        for b in (0, 1, 4):
+            log = []
+            out.append((f(a, b, log), log))
+            log = []
+            out.append((g(a, b, log), log))
+    return out
+""", "run()"),
+}
+SNIPPETS.update(FINALLY_COPY_IF_SNIPPETS)
+EQUIVALENT_NOW |= {("finally_copy_two_ifs", v) for v in ALL_VERSIONS}
+
+# A case body that goes on by its test's jump (`if t: return`, an assert) before a final `case _`
+# whose body falls into the code after the match: that jump shows where the statement ends.
+MATCH_DEFAULT_END_SNIPPETS = {
+    "match_default_end_by_test": ("""
+def f(items, log):
+    for a in items:
+        match a:
+            case 1 | 2:
+                if a == 2:
+                    break
+            case [x, y]:
+                assert x, y
+            case _:
+                log.append(a)
+                if a is None:
+                    continue
+        log.append('after')
+    return log
+
+def g(a, c, log):
+    match a:
+        case 1 | 2:
+            if c:
+                return 1
+        case _:
+            log.append(a)
+    log.append(c)
+    return log
+
+def run():
+    return [f([1, 3, [1, 2], None, 2, 5], []), g(1, 0, []), g(2, 1, []), g(5, 0, [])]
+""", "run()"),
+}
+SNIPPETS.update(MATCH_DEFAULT_END_SNIPPETS)
+NEEDS_310 |= set(MATCH_DEFAULT_END_SNIPPETS)
+EQUIVALENT_NOW |= {("match_default_end_by_test", v) for v in ("3.12", "3.13")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

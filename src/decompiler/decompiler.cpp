@@ -4219,6 +4219,9 @@ private:
             // NOP there is the line of the next statement, a `try:` on 3.11+.)
             if (end == fail_block && !targets.count(fail_block) && !body_falls_into(shape, fail_block) &&
                 last.default_marker && is_nop_at(last.dropped_at)) {
+                // A body that goes on without a jump at its end (`if t: return`, an assert: its test
+                // jumps on) meets the `case _` body at the code after the statement.
+                if (int meet = bodies_meet_default(shape, fail_block, loop, stop); meet >= 0) return meet;
                 // A `case _` whose end nothing shows (every other body leaves): its body goes on to
                 // the end of the enclosing region.
                 // (Not where the flow from the failure meets first: that may be inside the body,
@@ -4230,6 +4233,36 @@ private:
         }
         if (targets.size() == 1) return *targets.begin();
         return block_merge_point(cfg_.block_of_op(shape.cases.front().start), loop, stop);
+    }
+
+    // The first block that the body of a case before a final `case _` and that body (from its
+    // failure, `fail_block`) both reach: code after the statement, since case bodies meet nowhere
+    // else (-1: none, or a case whose pattern code or guard goes on to the failure itself).
+    int bodies_meet_default(const MatchShape& shape, int fail_block, const Loop* loop, int stop) const {
+        int floor = cfg_.block_of_op(shape.cases.front().start);
+        int meet = -1;
+        for (const CaseShape& c : shape.cases) {
+            int body = cfg_.block_of_op(c.pattern_end);
+            if (body <= floor) continue;
+            int k = first_common_block(body, fail_block, floor);
+            if (k < 0) continue;
+            if (k <= fail_block) return -1;
+            if (meet < 0 || k < meet) meet = k;
+        }
+        // (Not the next iteration or past the loop: where `continue` or `break` in both goes.)
+        if (meet < 0 || (loop && (!loop->blocks.count(meet) || meet == loop->header)) || (stop > fail_block && meet > stop)) return -1;
+        // (Nor a block on the failure's own way into the `case _` body.)
+        for (int k = fail_block, steps = 0; steps < 8 && cfg_.block(k).succs.size() == 1 && is_pattern_cleanup(shape, k);
+             k = cfg_.block(k).succs[0], ++steps)
+            if (cfg_.block(k).succs[0] == meet) return -1;
+        return meet;
+    }
+
+    // Whether every op of block `b` is pattern code, a NOP or a jump (the failure's way on).
+    bool is_pattern_cleanup(const MatchShape& shape, int b) const {
+        for (size_t i = cfg_.block(b).first; i < cfg_.block(b).last; ++i)
+            if (!shape.consumed.count(i) && ops_[i].kind != N::Nop && ops_[i].kind != N::Jump) return false;
+        return true;
     }
 
     // Whether the original instruction at `offset` is a NOP (which normalizing drops; so it does
@@ -4357,10 +4390,11 @@ private:
             // (Not a return both sides reach first: a conditional expression returned from the body,
             // whose return the compiler puts after the body's end. Nor where the sides meet inside
             // the body first: one that leaves it, `continue` through the compiler's copy of __exit__,
-            // takes the post-dominator away.)
+            // takes the post-dominator away. Nor for a test after the body: an if in the compiler's
+            // copy of a finally body that a `return` runs, whose sides meet in that copy.)
             int common = first_common_block(c.then_block, c.else_block, block);
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
-                !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
+                in_body(block, p.handler, p.uncovered) && !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
