@@ -7406,6 +7406,41 @@ SNIPPETS.update(MATCH_DEFAULT_END_SNIPPETS)
 NEEDS_310 |= set(MATCH_DEFAULT_END_SNIPPETS)
 EQUIVALENT_NOW |= {("match_default_end_by_test", v) for v in ("3.12", "3.13")}
 
+# A match ending an except clause: 3.13 copy the clause's way out (POP_EXCEPT, the jump back to
+# the code after the try statement, laid out before the handler) to the end of each case body and
+# to the failure of the last case, which is no `case _`.
+MATCH_IN_CLAUSE_SNIPPETS = {
+    "match_ends_except_clause": ("""
+def f(a, log):
+    try:
+        log.append(10 // a[0])
+    except ZeroDivisionError:
+        match a:
+            case [0, x]:
+                log.append(x)
+            case [_, _, p]:
+                log.append(p)
+    except TypeError:
+        log.append('type')
+    return (len(log), log, a)
+
+def g(a, log):
+    try:
+        log.append(1 // a)
+    except ZeroDivisionError as e:
+        match log:
+            case []:
+                log.append('empty')
+    return (len(log), log, a)
+
+def run():
+    return [f([0, 5], []), f([0, 1, 2], []), f([0], []), f([2], []), f(['x'], []), g(0, []), g(0, [1]), g(1, [])]
+""", "run()"),
+}
+SNIPPETS.update(MATCH_IN_CLAUSE_SNIPPETS)
+NEEDS_310 |= set(MATCH_IN_CLAUSE_SNIPPETS)
+EQUIVALENT_NOW |= {("match_ends_except_clause", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

@@ -4191,6 +4191,9 @@ private:
     // bodies jump to).
     int match_end(const MatchShape& shape, Loop* loop, int stop) {
         std::set<int> targets;
+        // (3.13 copy the way out of an except clause, POP_EXCEPT and the jump back to the code
+        // after the try statement laid out before it, to the end of each case body.)
+        bool back_to_stop = false;
         for (size_t i = 0; i < shape.cases.size(); ++i) {
             const CaseShape& c = shape.cases[i];
             auto after = shape.consumed.upper_bound(c.pattern_end);
@@ -4205,9 +4208,11 @@ private:
             if (last.kind != N::Jump || failure - 1 < c.pattern_end) continue;
             int t = cfg_.block_at_offset(last.target);
             if (t < 0 || (loop && (!loop->blocks.count(t) || t == loop->header))) continue;
+            if (t == stop && stop < cfg_.block_of_op(shape.cases.front().start)) back_to_stop = true;
             if (t <= cfg_.block_of_op(c.pattern_end)) continue;
             targets.insert(t);
         }
+        if (targets.empty() && back_to_stop) return stop;
         const CaseShape& last = shape.cases.back();
         if (last.fail >= 0) {
             int fail_block = cfg_.block_of_op(size_t(last.fail));
@@ -4286,12 +4291,21 @@ private:
         }
         int end = match_end(shape, loop, stop);
         bool flows = false;
+        size_t depth_after = stack.size();  // where the bodies that go on leave the stack
         auto emit_body = [&](size_t from, Body& body) {
             std::vector<ExprPtr> body_stack = stack_copy(stack);
             int b = enter_at(from);
             bool f = b == end ? true : emit_region(b, end, body, loop, body_stack, base);
-            if (f && body_stack.size() != stack.size()) unsupported("a case body that leaves values on the stack");
-            flows = flows || f;
+            if (!f) return false;
+            // (Bodies that leave the except clause around the statement (see match_end) drop its
+            // exception, each of them.)
+            if (body_stack.size() > stack.size() || (flows && body_stack.size() != depth_after))
+                unsupported("a case body that leaves values on the stack");
+            for (size_t k = body_stack.size(); k < stack.size(); ++k)
+                if (!exception_.is(stack[k]) && !previous_exception_.is(stack[k])) unsupported("a case body that leaves values on the stack");
+            depth_after = body_stack.size();
+            flows = true;
+            return true;
         };
         for (const CaseShape& c : shape.cases) {
             ast::MatchCase mc;
@@ -4325,12 +4339,16 @@ private:
         if (last.fail >= 0 && cfg_.block_of_op(size_t(last.fail)) != end) {
             ast::MatchCase mc;
             mc.pattern = std::make_shared<Pattern>();  // case _
-            emit_body(size_t(last.fail), mc.body);
-            s->cases.push_back(std::move(mc));
+            bool went_on = emit_body(size_t(last.fail), mc.body);
+            // (Where the failure only leaves an except clause with the bodies (see match_end), no
+            // NOP of a `case _:` line before it: there was no such case.)
+            if (!mc.body.empty() || !went_on || last.default_marker) s->cases.push_back(std::move(mc));
         } else if (last.fail >= 0) {
+            if (flows && depth_after != stack.size()) unsupported("a case body that leaves values on the stack");
             flows = true;
             enter_at(size_t(last.fail));
         }
+        stack.resize(depth_after);
         emit_stmt(out, s);
         if (!flows) return kFlowEnded;
         if (end == loop_header_of(loop)) return end;
