@@ -7441,6 +7441,60 @@ SNIPPETS.update(MATCH_IN_CLAUSE_SNIPPETS)
 NEEDS_310 |= set(MATCH_IN_CLAUSE_SNIPPETS)
 EQUIVALENT_NOW |= {("match_ends_except_clause", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 
+# A return inside an except clause of a try statement in a try/finally body: 3.12+ lay the clause's
+# way out (POP_EXCEPT, the copy of the finally body, the return of the value computed in the
+# clause) after the code after the statement, which also only returns. That code is the normal
+# exit, not the clause's return.
+CLAUSE_RETURN_EXIT_SNIPPETS = {
+    "clause_return_through_finally_exit": ("""
+def f(a, log):
+    if a:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            return str(e)
+        finally:
+            log.append('finally')
+    else:
+        log.append('no a')
+    return (len(log), log)
+
+def g(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError as e:
+        return log
+    finally:
+        log.append('finally')
+    return (len(log), a)
+
+def h(items, log):
+    for a in items:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            return (log, a)
+        finally:
+            log.append(a)
+    return (len(log), log)
+
+def k(a, log):
+    try:
+        try:
+            return 10 // a
+        except ZeroDivisionError:
+            pass
+    finally:
+        log.append('k')
+    return (len(log), log)
+
+def run():
+    return [f(0, []), f(2, []), f(None, []), g(0, []), g(5, []), h([1, 2, 0, 3], []), h([4], []), k(0, []), k(2, [])]
+""", "run()"),
+}
+SNIPPETS.update(CLAUSE_RETURN_EXIT_SNIPPETS)
+EQUIVALENT_NOW |= {("clause_return_through_finally_exit", v) for v in ALL_VERSIONS}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

@@ -5809,7 +5809,30 @@ private:
             int to = jump_after_with_exits(e, cfg_.block(e).preds[0], 1);
             return to >= 0 && (to == loop->header || to == loop->break_to);
         };
-        for (int e : exits) (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // (Of the ways out that only end, one reached only through a nested except clause that
+        // returns a value computed before it is that clause's `return`, which 3.12+ lay out after
+        // the code after the statement: that code is the normal exit. Not where that code, a short
+        // `return`, has a copy elsewhere (the compiler's, in a clause's way out, which is read as
+        // code after the statement only with the last way out as the exit).)
+        std::set<int> plain_exits;
+        int tail_kept = -1;
+        for (int e : exits) {  // sets iterate in order
+            (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;
+            if (e != best_tail) continue;
+            if (plain_exits.empty()) plain_exits = body_exits(start, handler, uncovered, false, false);
+            if (plain_exits.count(e) || !returns_waiting_value(e)) tail_kept = e;
+        }
+        if (tail_kept >= 0 && tail_kept != best_tail) {
+            std::vector<int> kept_blocks;
+            std::vector<const NeutralOp*> kept = straight_ops(tail_kept, &kept_blocks);
+            bool copied = false;
+            for (int b = 0; b < cfg_.size() && !copied; ++b) {
+                std::vector<int> chain;  // (a chain that shares blocks with the kept one is no copy)
+                copied = same_ops(straight_ops(b, &chain), kept) &&
+                         std::find_first_of(chain.begin(), chain.end(), kept_blocks.begin(), kept_blocks.end()) == chain.end();
+            }
+            if (!copied) best_tail = tail_kept;
+        }
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
@@ -5828,6 +5851,52 @@ private:
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
+    // Whether the chain of blocks from `block` returns a value that was on the stack before it (a
+    // `return` whose value waits below the compiler's clean-up copies), rather than one it loads.
+    bool returns_waiting_value(int block) const {
+        std::vector<const NeutralOp*> chain = straight_ops(block);
+        if (chain.empty() || chain.back()->kind != N::Return) return false;
+        std::vector<bool> loaded;  // the stack's top, each value whether the chain pushed it
+        auto ensure = [&](size_t n) {
+            if (loaded.size() < n) loaded.insert(loaded.begin(), n - loaded.size(), false);
+        };
+        auto pop = [&](size_t n) {
+            ensure(n);
+            loaded.resize(loaded.size() - n);
+        };
+        for (const NeutralOp* op : chain) {
+            switch (op->kind) {
+            case N::Nop: case N::Jump: case N::Delete: break;
+            case N::Swap:
+                ensure(size_t(op->arg));
+                std::vector<bool>::swap(loaded[loaded.size() - 1], loaded[loaded.size() - size_t(op->arg)]);
+                break;
+            case N::Copy:
+                ensure(size_t(op->arg));
+                loaded.push_back(loaded[loaded.size() - size_t(op->arg)]);
+                break;
+            case N::Return: ensure(1); return !loaded.back();
+            // (Ops that push nothing.)
+            case N::Pop: case N::Store: case N::PopExcept: case N::StoreAttr: case N::DeleteAttr: case N::StoreSubscr:
+            case N::DeleteSubscr: case N::StoreSlice:
+                pop(size_t(-*stack_effect(*op)));
+                break;
+            default: {
+                std::optional<int> effect = stack_effect(*op);
+                if (!effect) return false;
+                if (*effect > 0) {
+                    loaded.insert(loaded.end(), size_t(*effect), true);
+                } else {  // (one value made of what it pops)
+                    pop(size_t(-*effect));
+                    ensure(1);
+                    loaded.back() = true;
+                }
+            }
+            }
+        }
+        return false;
+    }
+
     // Whether the chain of blocks from `block` that each go on to one block reaches one that other
     // blocks jump or fall to as well.
     bool joins_other_code(int block) const {
@@ -5842,8 +5911,10 @@ private:
     }
 
     // The blocks outside the protected body starting at `start` that it reaches, through nested
-    // except clauses, and with `through_withs`, nested with statements' 3.11+ handlers.
-    std::set<int> body_exits(int start, int handler, const std::vector<bool>& uncovered, bool through_withs) const {
+    // except clauses (unless not `through_clauses`), and with `through_withs`, nested with
+    // statements' 3.11+ handlers.
+    std::set<int> body_exits(int start, int handler, const std::vector<bool>& uncovered, bool through_withs,
+                             bool through_clauses = true) const {
         std::set<int> seen, exits;
         std::vector<int> work = work_list(start);
         while (!work.empty()) {
@@ -5856,7 +5927,8 @@ private:
                 else exits.insert(s);
             }
             if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
-                (handlers_.at(blk.handler).kind == HandlerKind::Try || (through_withs && is_exc_info_with_handler(blk.handler))))
+                ((through_clauses && handlers_.at(blk.handler).kind == HandlerKind::Try) ||
+                 (through_withs && is_exc_info_with_handler(blk.handler))))
                 work.push_back(blk.handler);
         }
         return exits;
