@@ -7370,7 +7370,8 @@ SNIPPETS.update(FINALLY_COPY_IF_SNIPPETS)
 EQUIVALENT_NOW |= {("finally_copy_two_ifs", v) for v in ALL_VERSIONS}
 
 # A case body that goes on by its test's jump (`if t: return`, an assert) before a final `case _`
-# whose body falls into the code after the match: that jump shows where the statement ends.
+# whose body falls into the code after the match (or that is empty: the failure goes on there):
+# that jump shows where the statement ends.
 MATCH_DEFAULT_END_SNIPPETS = {
     "match_default_end_by_test": ("""
 def f(items, log):
@@ -7398,13 +7399,48 @@ def g(a, c, log):
     log.append(c)
     return log
 
+def h(a, log):
+    match a:
+        case [p, *rest]:
+            if p:
+                raise ValueError(p)
+        case None:
+            return a
+        case 1 | 2:
+            raise KeyError(a)
+        case _:
+            pass
+    log.append('after')
+    return log
+
+def k(items, log):
+    while items:
+        a = items.pop()
+        match a:
+            case [p, q]:
+                if p:
+                    return q
+            case [_, _, p]:
+                break
+            case _:
+                pass
+        if a:
+            log.append(a)
+    return log
+
 def run():
-    return [f([1, 3, [1, 2], None, 2, 5], []), g(1, 0, []), g(2, 1, []), g(5, 0, [])]
+    out = [f([1, 3, [1, 2], None, 2, 5], []), g(1, 0, []), g(2, 1, []), g(5, 0, [])]
+    for a in ([1, 2], [0], [], None, 1, 4):
+        try:
+            out.append(h(a, []))
+        except Exception as e:
+            out.append(repr(e))
+    return out + [k([[1, 2, 3], [0, 1], 5, 0], []), k([[1, 9], 3], [])]
 """, "run()"),
 }
 SNIPPETS.update(MATCH_DEFAULT_END_SNIPPETS)
 NEEDS_310 |= set(MATCH_DEFAULT_END_SNIPPETS)
-EQUIVALENT_NOW |= {("match_default_end_by_test", v) for v in ("3.12", "3.13")}
+EQUIVALENT_NOW |= {("match_default_end_by_test", v) for v in ("3.10", "3.12", "3.13")}  # 3.11: the for loop laid out otherwise
 
 # A match ending an except clause: 3.13 copy the clause's way out (POP_EXCEPT, the jump back to
 # the code after the try statement, laid out before the handler) to the end of each case body and

@@ -4242,32 +4242,44 @@ private:
 
     // The first block that the body of a case before a final `case _` and that body (from its
     // failure, `fail_block`) both reach: code after the statement, since case bodies meet nowhere
-    // else (-1: none, or a case whose pattern code or guard goes on to the failure itself).
+    // else (-1: none). A body's walk does not enter pattern code (a guard's false side goes on to
+    // the next case's patterns, and from there to the failure). A `case _` whose body is empty
+    // fails straight into the code after the statement, where the bodies go on too; but not the
+    // last case's: its guard goes there.
     int bodies_meet_default(const MatchShape& shape, int fail_block, const Loop* loop, int stop) const {
         int floor = cfg_.block_of_op(shape.cases.front().start);
+        auto reached_from = [&](int from, bool past_patterns) {
+            std::vector<bool> seen(size_t(cfg_.size()), false);
+            std::vector<int> work = {from};
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || seen[size_t(k)]) continue;
+                if (!past_patterns && k != from) {
+                    bool pattern = false;
+                    for (size_t i = cfg_.block(k).first; i < cfg_.block(k).last && !pattern; ++i) pattern = shape.consumed.count(i) > 0;
+                    if (pattern) continue;
+                }
+                seen[size_t(k)] = true;
+                for (int s : cfg_.block(k).succs) work.push_back(s);
+            }
+            return seen;
+        };
+        std::vector<bool> from_failure = reached_from(fail_block, true);
         int meet = -1;
-        for (const CaseShape& c : shape.cases) {
-            int body = cfg_.block_of_op(c.pattern_end);
+        for (size_t i = 0; i < shape.cases.size(); ++i) {
+            int body = cfg_.block_of_op(shape.cases[i].pattern_end);
             if (body <= floor) continue;
-            int k = first_common_block(body, fail_block, floor);
-            if (k < 0) continue;
-            if (k <= fail_block) return -1;
+            std::vector<bool> from_body = reached_from(body, false);
+            int k = floor + 1;
+            while (k < cfg_.size() && !(from_body[size_t(k)] && from_failure[size_t(k)])) ++k;
+            if (k == cfg_.size()) continue;
+            if (k < fail_block || (k == fail_block && i + 1 == shape.cases.size())) return -1;
             if (meet < 0 || k < meet) meet = k;
         }
         // (Not the next iteration or past the loop: where `continue` or `break` in both goes.)
         if (meet < 0 || (loop && (!loop->blocks.count(meet) || meet == loop->header)) || (stop > fail_block && meet > stop)) return -1;
-        // (Nor a block on the failure's own way into the `case _` body.)
-        for (int k = fail_block, steps = 0; steps < 8 && cfg_.block(k).succs.size() == 1 && is_pattern_cleanup(shape, k);
-             k = cfg_.block(k).succs[0], ++steps)
-            if (cfg_.block(k).succs[0] == meet) return -1;
         return meet;
-    }
-
-    // Whether every op of block `b` is pattern code, a NOP or a jump (the failure's way on).
-    bool is_pattern_cleanup(const MatchShape& shape, int b) const {
-        for (size_t i = cfg_.block(b).first; i < cfg_.block(b).last; ++i)
-            if (!shape.consumed.count(i) && ops_[i].kind != N::Nop && ops_[i].kind != N::Jump) return false;
-        return true;
     }
 
     // Whether the original instruction at `offset` is a NOP (which normalizing drops; so it does
