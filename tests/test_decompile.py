@@ -7428,13 +7428,38 @@ def k(items, log):
             log.append(a)
     return log
 
+def m(a, log):
+    match a:
+        case [_, _, p]:
+            if p:
+                raise ValueError(p)
+        case int(p) if p > 3:
+            raise KeyError(p)
+        case _:
+            pass
+    log.append(a)
+    return log
+
+def n(a, log):
+    match a:
+        case [_, _, p]:
+            if p:
+                return p
+        case int(p) if p > 3:
+            log.append('big')
+        case _:
+            log.append('other')
+    log.append(a)
+    return log
+
 def run():
     out = [f([1, 3, [1, 2], None, 2, 5], []), g(1, 0, []), g(2, 1, []), g(5, 0, [])]
-    for a in ([1, 2], [0], [], None, 1, 4):
-        try:
-            out.append(h(a, []))
-        except Exception as e:
-            out.append(repr(e))
+    for a in ([1, 2], [0], [], None, 1, 4, [1, 2, 3], [1, 2, 0], 5, 'x'):
+        for fn in (h, m, n):
+            try:
+                out.append(fn(a, []))
+            except Exception as e:
+                out.append(repr(e))
     return out + [k([[1, 2, 3], [0, 1], 5, 0], []), k([[1, 9], 3], [])]
 """, "run()"),
 }

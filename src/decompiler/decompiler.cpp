@@ -4244,8 +4244,8 @@ private:
     // failure, `fail_block`) both reach: code after the statement, since case bodies meet nowhere
     // else (-1: none). A body's walk does not enter pattern code (a guard's false side goes on to
     // the next case's patterns, and from there to the failure). A `case _` whose body is empty
-    // fails straight into the code after the statement, where the bodies go on too; but not the
-    // last case's: its guard goes there.
+    // fails straight into the code after the statement, where the bodies go on too; the last
+    // case's body tells nothing there: its guard goes there.
     int bodies_meet_default(const MatchShape& shape, int fail_block, const Loop* loop, int stop) const {
         int floor = cfg_.block_of_op(shape.cases.front().start);
         auto reached_from = [&](int from, bool past_patterns) {
@@ -4274,7 +4274,8 @@ private:
             int k = floor + 1;
             while (k < cfg_.size() && !(from_body[size_t(k)] && from_failure[size_t(k)])) ++k;
             if (k == cfg_.size()) continue;
-            if (k < fail_block || (k == fail_block && i + 1 == shape.cases.size())) return -1;
+            if (k == fail_block && i + 1 == shape.cases.size()) continue;
+            if (k < fail_block) return -1;
             if (meet < 0 || k < meet) meet = k;
         }
         // (Not the next iteration or past the loop: where `continue` or `break` in both goes.)
