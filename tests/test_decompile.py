@@ -7504,8 +7504,8 @@ EQUIVALENT_NOW |= {("match_ends_except_clause", v) for v in ("3.10", "3.11", "3.
 
 # A return inside an except clause of a try statement in a try/finally body: 3.12+ lay the clause's
 # way out (POP_EXCEPT, the copy of the finally body, the return of the value computed in the
-# clause) after the code after the statement, which also only returns. That code is the normal
-# exit, not the clause's return.
+# clause) after the code after the statement, which also only returns (or goes on into a copy of
+# a finally body that branches). That code is the normal exit, not the clause's return.
 CLAUSE_RETURN_EXIT_SNIPPETS = {
     "clause_return_through_finally_exit": ("""
 def f(a, log):
@@ -7549,8 +7549,20 @@ def k(a, log):
         log.append('k')
     return (len(log), log)
 
+def m(a, log):
+    if a is not None:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            return a
+        finally:
+            if log:
+                log.append('m')
+    return log
+
 def run():
-    return [f(0, []), f(2, []), f(None, []), g(0, []), g(5, []), h([1, 2, 0, 3], []), h([4], []), k(0, []), k(2, [])]
+    return [f(0, []), f(2, []), f(None, []), g(0, []), g(5, []), h([1, 2, 0, 3], []), h([4], []), k(0, []), k(2, []),
+            m(0, []), m(0, [1]), m(5, []), m(None, [])]
 """, "run()"),
 }
 SNIPPETS.update(CLAUSE_RETURN_EXIT_SNIPPETS)

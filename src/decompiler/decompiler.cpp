@@ -5822,19 +5822,21 @@ private:
             int to = jump_after_with_exits(e, cfg_.block(e).preds[0], 1);
             return to >= 0 && (to == loop->header || to == loop->break_to);
         };
-        // (Of the ways out that only end, one reached only through a nested except clause that
-        // returns a value computed before it is that clause's `return`, which 3.12+ lay out after
-        // the code after the statement: that code is the normal exit. Not where that code, a short
+        // (Of the ways out, one reached only through a nested except clause that returns a value
+        // computed before it (through a copy of a finally body that may branch) is that clause's
+        // `return`, which 3.12+ lay out after the code after the statement: that code is the
+        // normal exit. Of the ways out that only end, not where that code, a short
         // `return`, has a copy elsewhere (the compiler's, in a clause's way out, which is read as
         // code after the statement only with the last way out as the exit).)
         std::set<int> plain_exits;
-        int tail_kept = -1;
+        int tail_kept = -1, best_kept = -1;
         for (int e : exits) {  // sets iterate in order
             (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;
-            if (e != best_tail) continue;
+            if (e != best_tail && e != best) continue;
             if (plain_exits.empty()) plain_exits = body_exits(start, handler, uncovered, false, false);
-            if (plain_exits.count(e) || !returns_waiting_value(e)) tail_kept = e;
+            if (plain_exits.count(e) || !returns_waiting_value(e)) (e == best ? best_kept : tail_kept) = e;
         }
+        if (best_kept >= 0) best = best_kept;
         if (tail_kept >= 0 && tail_kept != best_tail) {
             std::vector<int> kept_blocks;
             std::vector<const NeutralOp*> kept = straight_ops(tail_kept, &kept_blocks);
@@ -5864,48 +5866,68 @@ private:
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
-    // Whether the chain of blocks from `block` returns a value that was on the stack before it (a
-    // `return` whose value waits below the compiler's clean-up copies), rather than one it loads.
+    // Whether code from `block` returns a value that was on the stack before it, on some path (a
+    // `return` whose value waits below the compiler's clean-up copies, which may branch: an if in
+    // a finally body), rather than one it loads.
     bool returns_waiting_value(int block) const {
-        std::vector<const NeutralOp*> chain = straight_ops(block);
-        if (chain.empty() || chain.back()->kind != N::Return) return false;
-        std::vector<bool> loaded;  // the stack's top, each value whether the chain pushed it
-        auto ensure = [&](size_t n) {
-            if (loaded.size() < n) loaded.insert(loaded.begin(), n - loaded.size(), false);
+        struct Path {
+            int block;
+            std::vector<bool> loaded;  // the stack's top, each value whether the code pushed it
         };
-        auto pop = [&](size_t n) {
-            ensure(n);
-            loaded.resize(loaded.size() - n);
-        };
-        for (const NeutralOp* op : chain) {
-            switch (op->kind) {
-            case N::Nop: case N::Jump: case N::Delete: break;
-            case N::Swap:
-                ensure(size_t(op->arg));
-                std::vector<bool>::swap(loaded[loaded.size() - 1], loaded[loaded.size() - size_t(op->arg)]);
-                break;
-            case N::Copy:
-                ensure(size_t(op->arg));
-                loaded.push_back(loaded[loaded.size() - size_t(op->arg)]);
-                break;
-            case N::Return: ensure(1); return !loaded.back();
-            // (Ops that push nothing.)
-            case N::Pop: case N::Store: case N::PopExcept: case N::StoreAttr: case N::DeleteAttr: case N::StoreSubscr:
-            case N::DeleteSubscr: case N::StoreSlice:
-                pop(size_t(-*stack_effect(*op)));
-                break;
-            default: {
-                std::optional<int> effect = stack_effect(*op);
-                if (!effect) return false;
-                if (*effect > 0) {
-                    loaded.insert(loaded.end(), size_t(*effect), true);
-                } else {  // (one value made of what it pops)
-                    pop(size_t(-*effect));
+        std::vector<Path> work = {{block, {}}};
+        for (int steps = 0; !work.empty() && steps < 64; ++steps) {
+            Path path = std::move(work.back());
+            work.pop_back();
+            std::vector<bool>& loaded = path.loaded;
+            auto ensure = [&](size_t n) {
+                if (loaded.size() < n) loaded.insert(loaded.begin(), n - loaded.size(), false);
+            };
+            auto pop = [&](size_t n) {
+                ensure(n);
+                loaded.resize(loaded.size() - n);
+            };
+            const Block& blk = cfg_.block(path.block);
+            bool ended = false;
+            for (size_t i = blk.first; i < blk.last && !ended; ++i) {
+                const NeutralOp& op = ops_[i];
+                switch (op.kind) {
+                case N::Nop: case N::Jump: case N::Delete: break;
+                case N::Swap:
+                    ensure(size_t(op.arg));
+                    std::vector<bool>::swap(loaded[loaded.size() - 1], loaded[loaded.size() - size_t(op.arg)]);
+                    break;
+                case N::Copy:
+                    ensure(size_t(op.arg));
+                    loaded.push_back(loaded[loaded.size() - size_t(op.arg)]);
+                    break;
+                case N::Return:
                     ensure(1);
-                    loaded.back() = true;
+                    if (!loaded.back()) return true;
+                    ended = true;
+                    break;
+                case N::Raise: case N::Reraise: case N::JumpIfOrPop: case N::ForIter: return false;
+                case N::JumpIf: pop(1); break;
+                // (Ops that push nothing.)
+                case N::Pop: case N::Store: case N::PopExcept: case N::StoreAttr: case N::DeleteAttr: case N::StoreSubscr:
+                case N::DeleteSubscr: case N::StoreSlice:
+                    pop(size_t(-*stack_effect(op)));
+                    break;
+                default: {
+                    std::optional<int> effect = stack_effect(op);
+                    if (!effect) return false;
+                    if (*effect > 0) {
+                        loaded.insert(loaded.end(), size_t(*effect), true);
+                    } else {  // (one value made of what it pops)
+                        pop(size_t(-*effect));
+                        ensure(1);
+                        loaded.back() = true;
+                    }
+                }
                 }
             }
-            }
+            if (ended) continue;
+            for (int s : blk.succs)
+                if (s > path.block) work.push_back({s, loaded});  // (forward only: no loops)
         }
         return false;
     }
