@@ -7329,6 +7329,245 @@ EQUIVALENT_NOW |= {("with_way_out_ends_region", v) for v in ALL_VERSIONS}
 
 EQUIVALENT_NOW |= {("elif_chain_leaving_arm", v) for v in ALL_VERSIONS}
 
+# A return inside try/finally runs the compiler's copy of the finally body, laid out after the try
+# body: an if in that copy is no part of the body, and its sides meet where the copy goes on (not
+# at the end of the try body, where the first if's then-side would take in the rest of the copy).
+FINALLY_COPY_IF_SNIPPETS = {
+    "finally_copy_two_ifs": ("""
+def f(a, b, log):
+    try:
+        if a:
+            return a
+        log.append('body')
+    finally:
+        if b:
+            log.append('b')
+        if len(log) > 1:
+            log.append('long')
+    return log
+
+def g(a, b, log):
+    try:
+        if a:
+            return a
+    finally:
+        x = 'yes' if b else 'no'
+        for j in range(a if a else b):
+            log.append((x, j))
+
+def run():
+    out = []
+    for a in (0, 1, 5):
+        for b in (0, 1, 4):
+            log = []
+            out.append((f(a, b, log), log))
+            log = []
+            out.append((g(a, b, log), log))
+    return out
+""", "run()"),
+}
+SNIPPETS.update(FINALLY_COPY_IF_SNIPPETS)
+EQUIVALENT_NOW |= {("finally_copy_two_ifs", v) for v in ALL_VERSIONS}
+
+# A case body that goes on by its test's jump (`if t: return`, an assert) before a final `case _`
+# whose body falls into the code after the match (or that is empty: the failure goes on there):
+# that jump shows where the statement ends.
+MATCH_DEFAULT_END_SNIPPETS = {
+    "match_default_end_by_test": ("""
+def f(items, log):
+    for a in items:
+        match a:
+            case 1 | 2:
+                if a == 2:
+                    break
+            case [x, y]:
+                assert x, y
+            case _:
+                log.append(a)
+                if a is None:
+                    continue
+        log.append('after')
+    return log
+
+def g(a, c, log):
+    match a:
+        case 1 | 2:
+            if c:
+                return 1
+        case _:
+            log.append(a)
+    log.append(c)
+    return log
+
+def h(a, log):
+    match a:
+        case [p, *rest]:
+            if p:
+                raise ValueError(p)
+        case None:
+            return a
+        case 1 | 2:
+            raise KeyError(a)
+        case _:
+            pass
+    log.append('after')
+    return log
+
+def k(items, log):
+    while items:
+        a = items.pop()
+        match a:
+            case [p, q]:
+                if p:
+                    return q
+            case [_, _, p]:
+                break
+            case _:
+                pass
+        if a:
+            log.append(a)
+    return log
+
+def m(a, log):
+    match a:
+        case [_, _, p]:
+            if p:
+                raise ValueError(p)
+        case int(p) if p > 3:
+            raise KeyError(p)
+        case _:
+            pass
+    log.append(a)
+    return log
+
+def n(a, log):
+    match a:
+        case [_, _, p]:
+            if p:
+                return p
+        case int(p) if p > 3:
+            log.append('big')
+        case _:
+            log.append('other')
+    log.append(a)
+    return log
+
+def run():
+    out = [f([1, 3, [1, 2], None, 2, 5], []), g(1, 0, []), g(2, 1, []), g(5, 0, [])]
+    for a in ([1, 2], [0], [], None, 1, 4, [1, 2, 3], [1, 2, 0], 5, 'x'):
+        for fn in (h, m, n):
+            try:
+                out.append(fn(a, []))
+            except Exception as e:
+                out.append(repr(e))
+    return out + [k([[1, 2, 3], [0, 1], 5, 0], []), k([[1, 9], 3], [])]
+""", "run()"),
+}
+SNIPPETS.update(MATCH_DEFAULT_END_SNIPPETS)
+NEEDS_310 |= set(MATCH_DEFAULT_END_SNIPPETS)
+EQUIVALENT_NOW |= {("match_default_end_by_test", v) for v in ("3.10", "3.12", "3.13")}  # 3.11: the for loop laid out otherwise
+
+# A match ending an except clause: 3.13 copy the clause's way out (POP_EXCEPT, the jump back to
+# the code after the try statement, laid out before the handler) to the end of each case body and
+# to the failure of the last case, which is no `case _`.
+MATCH_IN_CLAUSE_SNIPPETS = {
+    "match_ends_except_clause": ("""
+def f(a, log):
+    try:
+        log.append(10 // a[0])
+    except ZeroDivisionError:
+        match a:
+            case [0, x]:
+                log.append(x)
+            case [_, _, p]:
+                log.append(p)
+    except TypeError:
+        log.append('type')
+    return (len(log), log, a)
+
+def g(a, log):
+    try:
+        log.append(1 // a)
+    except ZeroDivisionError as e:
+        match log:
+            case []:
+                log.append('empty')
+    return (len(log), log, a)
+
+def run():
+    return [f([0, 5], []), f([0, 1, 2], []), f([0], []), f([2], []), f(['x'], []), g(0, []), g(0, [1]), g(1, [])]
+""", "run()"),
+}
+SNIPPETS.update(MATCH_IN_CLAUSE_SNIPPETS)
+NEEDS_310 |= set(MATCH_IN_CLAUSE_SNIPPETS)
+EQUIVALENT_NOW |= {("match_ends_except_clause", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+
+# A return inside an except clause of a try statement in a try/finally body: 3.12+ lay the clause's
+# way out (POP_EXCEPT, the copy of the finally body, the return of the value computed in the
+# clause) after the code after the statement, which also only returns (or goes on into a copy of
+# a finally body that branches). That code is the normal exit, not the clause's return.
+CLAUSE_RETURN_EXIT_SNIPPETS = {
+    "clause_return_through_finally_exit": ("""
+def f(a, log):
+    if a:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            return str(e)
+        finally:
+            log.append('finally')
+    else:
+        log.append('no a')
+    return (len(log), log)
+
+def g(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError as e:
+        return log
+    finally:
+        log.append('finally')
+    return (len(log), a)
+
+def h(items, log):
+    for a in items:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            return (log, a)
+        finally:
+            log.append(a)
+    return (len(log), log)
+
+def k(a, log):
+    try:
+        try:
+            return 10 // a
+        except ZeroDivisionError:
+            pass
+    finally:
+        log.append('k')
+    return (len(log), log)
+
+def m(a, log):
+    if a is not None:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            return a
+        finally:
+            if log:
+                log.append('m')
+    return log
+
+def run():
+    return [f(0, []), f(2, []), f(None, []), g(0, []), g(5, []), h([1, 2, 0, 3], []), h([4], []), k(0, []), k(2, []),
+            m(0, []), m(0, [1]), m(5, []), m(None, [])]
+""", "run()"),
+}
+SNIPPETS.update(CLAUSE_RETURN_EXIT_SNIPPETS)
+EQUIVALENT_NOW |= {("clause_return_through_finally_exit", v) for v in ALL_VERSIONS}
+
 
 @pytest.mark.parametrize("name, version", [(n, v) for n in sorted(RAISE_AFTER_WITH_EXITS) for v in RAISE_AFTER_WITH_EXITS[n][1]])
 def test_raise_after_with_exits_not_in_body(cli, tmp_path, name, version):

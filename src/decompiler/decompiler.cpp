@@ -4191,6 +4191,9 @@ private:
     // bodies jump to).
     int match_end(const MatchShape& shape, Loop* loop, int stop) {
         std::set<int> targets;
+        // (3.13 copy the way out of an except clause, POP_EXCEPT and the jump back to the code
+        // after the try statement laid out before it, to the end of each case body.)
+        bool back_to_stop = false;
         for (size_t i = 0; i < shape.cases.size(); ++i) {
             const CaseShape& c = shape.cases[i];
             auto after = shape.consumed.upper_bound(c.pattern_end);
@@ -4205,9 +4208,11 @@ private:
             if (last.kind != N::Jump || failure - 1 < c.pattern_end) continue;
             int t = cfg_.block_at_offset(last.target);
             if (t < 0 || (loop && (!loop->blocks.count(t) || t == loop->header))) continue;
+            if (t == stop && stop < cfg_.block_of_op(shape.cases.front().start)) back_to_stop = true;
             if (t <= cfg_.block_of_op(c.pattern_end)) continue;
             targets.insert(t);
         }
+        if (targets.empty() && back_to_stop) return stop;
         const CaseShape& last = shape.cases.back();
         if (last.fail >= 0) {
             int fail_block = cfg_.block_of_op(size_t(last.fail));
@@ -4219,6 +4224,9 @@ private:
             // NOP there is the line of the next statement, a `try:` on 3.11+.)
             if (end == fail_block && !targets.count(fail_block) && !body_falls_into(shape, fail_block) &&
                 last.default_marker && is_nop_at(last.dropped_at)) {
+                // A body that goes on without a jump at its end (`if t: return`, an assert: its test
+                // jumps on) meets the `case _` body at the code after the statement.
+                if (int meet = bodies_meet_default(shape, fail_block, loop, stop); meet >= 0) return meet;
                 // A `case _` whose end nothing shows (every other body leaves): its body goes on to
                 // the end of the enclosing region.
                 // (Not where the flow from the failure meets first: that may be inside the body,
@@ -4230,6 +4238,49 @@ private:
         }
         if (targets.size() == 1) return *targets.begin();
         return block_merge_point(cfg_.block_of_op(shape.cases.front().start), loop, stop);
+    }
+
+    // The first block that the body of a case before a final `case _` and that body (from its
+    // failure, `fail_block`) both reach: code after the statement, since case bodies meet nowhere
+    // else (-1: none). A body's walk does not enter pattern code (a guard's false side goes on to
+    // the next case's patterns, and from there to the failure). A `case _` whose body is empty
+    // fails straight into the code after the statement, where the bodies go on too; the last
+    // case's body tells nothing there: its guard goes there.
+    int bodies_meet_default(const MatchShape& shape, int fail_block, const Loop* loop, int stop) const {
+        int floor = cfg_.block_of_op(shape.cases.front().start);
+        auto reached_from = [&](int from, bool past_patterns) {
+            std::vector<bool> seen(size_t(cfg_.size()), false);
+            std::vector<int> work = {from};
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || seen[size_t(k)]) continue;
+                if (!past_patterns && k != from) {
+                    bool pattern = false;
+                    for (size_t i = cfg_.block(k).first; i < cfg_.block(k).last && !pattern; ++i) pattern = shape.consumed.count(i) > 0;
+                    if (pattern) continue;
+                }
+                seen[size_t(k)] = true;
+                for (int s : cfg_.block(k).succs) work.push_back(s);
+            }
+            return seen;
+        };
+        std::vector<bool> from_failure = reached_from(fail_block, true);
+        int meet = -1;
+        for (size_t i = 0; i < shape.cases.size(); ++i) {
+            int body = cfg_.block_of_op(shape.cases[i].pattern_end);
+            if (body <= floor) continue;
+            std::vector<bool> from_body = reached_from(body, false);
+            int k = floor + 1;
+            while (k < cfg_.size() && !(from_body[size_t(k)] && from_failure[size_t(k)])) ++k;
+            if (k == cfg_.size()) continue;
+            if (k == fail_block && i + 1 == shape.cases.size()) continue;
+            if (k < fail_block) return -1;
+            if (meet < 0 || k < meet) meet = k;
+        }
+        // (Not the next iteration or past the loop: where `continue` or `break` in both goes.)
+        if (meet < 0 || (loop && (!loop->blocks.count(meet) || meet == loop->header)) || (stop > fail_block && meet > stop)) return -1;
+        return meet;
     }
 
     // Whether the original instruction at `offset` is a NOP (which normalizing drops; so it does
@@ -4253,12 +4304,21 @@ private:
         }
         int end = match_end(shape, loop, stop);
         bool flows = false;
+        size_t depth_after = stack.size();  // where the bodies that go on leave the stack
         auto emit_body = [&](size_t from, Body& body) {
             std::vector<ExprPtr> body_stack = stack_copy(stack);
             int b = enter_at(from);
             bool f = b == end ? true : emit_region(b, end, body, loop, body_stack, base);
-            if (f && body_stack.size() != stack.size()) unsupported("a case body that leaves values on the stack");
-            flows = flows || f;
+            if (!f) return false;
+            // (Bodies that leave the except clause around the statement (see match_end) drop its
+            // exception, each of them.)
+            if (body_stack.size() > stack.size() || (flows && body_stack.size() != depth_after))
+                unsupported("a case body that leaves values on the stack");
+            for (size_t k = body_stack.size(); k < stack.size(); ++k)
+                if (!exception_.is(stack[k]) && !previous_exception_.is(stack[k])) unsupported("a case body that leaves values on the stack");
+            depth_after = body_stack.size();
+            flows = true;
+            return true;
         };
         for (const CaseShape& c : shape.cases) {
             ast::MatchCase mc;
@@ -4292,12 +4352,16 @@ private:
         if (last.fail >= 0 && cfg_.block_of_op(size_t(last.fail)) != end) {
             ast::MatchCase mc;
             mc.pattern = std::make_shared<Pattern>();  // case _
-            emit_body(size_t(last.fail), mc.body);
-            s->cases.push_back(std::move(mc));
+            bool went_on = emit_body(size_t(last.fail), mc.body);
+            // (Where the failure only leaves an except clause with the bodies (see match_end), no
+            // NOP of a `case _:` line before it: there was no such case.)
+            if (!mc.body.empty() || !went_on || last.default_marker) s->cases.push_back(std::move(mc));
         } else if (last.fail >= 0) {
+            if (flows && depth_after != stack.size()) unsupported("a case body that leaves values on the stack");
             flows = true;
             enter_at(size_t(last.fail));
         }
+        stack.resize(depth_after);
         emit_stmt(out, s);
         if (!flows) return kFlowEnded;
         if (end == loop_header_of(loop)) return end;
@@ -4357,10 +4421,11 @@ private:
             // (Not a return both sides reach first: a conditional expression returned from the body,
             // whose return the compiler puts after the body's end. Nor where the sides meet inside
             // the body first: one that leaves it, `continue` through the compiler's copy of __exit__,
-            // takes the post-dominator away.)
+            // takes the post-dominator away. Nor for a test after the body: an if in the compiler's
+            // copy of a finally body that a `return` runs, whose sides meet in that copy.)
             int common = first_common_block(c.then_block, c.else_block, block);
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
-                !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
+                in_body(block, p.handler, p.uncovered) && !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -5769,7 +5834,32 @@ private:
             int to = jump_after_with_exits(e, cfg_.block(e).preds[0], 1);
             return to >= 0 && (to == loop->header || to == loop->break_to);
         };
-        for (int e : exits) (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;  // sets iterate in order
+        // (Of the ways out, one reached only through a nested except clause that returns a value
+        // computed before it (through a copy of a finally body that may branch) is that clause's
+        // `return`, which 3.12+ lay out after the code after the statement: that code is the
+        // normal exit. Of the ways out that only end, not where that code, a short
+        // `return`, has a copy elsewhere (the compiler's, in a clause's way out, which is read as
+        // code after the statement only with the last way out as the exit).)
+        std::set<int> plain_exits;
+        int tail_kept = -1, best_kept = -1;
+        for (int e : exits) {  // sets iterate in order
+            (ends_without_going_on(e) || loop_jump(e) ? best_tail : loop && e == loop->break_to && e > loop->latch ? best_break : best) = e;
+            if (e != best_tail && e != best) continue;
+            if (plain_exits.empty()) plain_exits = body_exits(start, handler, uncovered, false, false);
+            if (plain_exits.count(e) || !returns_waiting_value(e)) (e == best ? best_kept : tail_kept) = e;
+        }
+        if (best_kept >= 0) best = best_kept;
+        if (tail_kept >= 0 && tail_kept != best_tail) {
+            std::vector<int> kept_blocks;
+            std::vector<const NeutralOp*> kept = straight_ops(tail_kept, &kept_blocks);
+            bool copied = false;
+            for (int b = 0; b < cfg_.size() && !copied; ++b) {
+                std::vector<int> chain;  // (a chain that shares blocks with the kept one is no copy)
+                copied = same_ops(straight_ops(b, &chain), kept) &&
+                         std::find_first_of(chain.begin(), chain.end(), kept_blocks.begin(), kept_blocks.end()) == chain.end();
+            }
+            if (!copied) best_tail = tail_kept;
+        }
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
@@ -5788,6 +5878,72 @@ private:
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
+    // Whether code from `block` returns a value that was on the stack before it, on some path (a
+    // `return` whose value waits below the compiler's clean-up copies, which may branch: an if in
+    // a finally body), rather than one it loads.
+    bool returns_waiting_value(int block) const {
+        struct Path {
+            int block;
+            std::vector<bool> loaded;  // the stack's top, each value whether the code pushed it
+        };
+        std::vector<Path> work = {{block, {}}};
+        for (int steps = 0; !work.empty() && steps < 64; ++steps) {
+            Path path = std::move(work.back());
+            work.pop_back();
+            std::vector<bool>& loaded = path.loaded;
+            auto ensure = [&](size_t n) {
+                if (loaded.size() < n) loaded.insert(loaded.begin(), n - loaded.size(), false);
+            };
+            auto pop = [&](size_t n) {
+                ensure(n);
+                loaded.resize(loaded.size() - n);
+            };
+            const Block& blk = cfg_.block(path.block);
+            bool ended = false;
+            for (size_t i = blk.first; i < blk.last && !ended; ++i) {
+                const NeutralOp& op = ops_[i];
+                switch (op.kind) {
+                case N::Nop: case N::Jump: case N::Delete: break;
+                case N::Swap:
+                    ensure(size_t(op.arg));
+                    std::vector<bool>::swap(loaded[loaded.size() - 1], loaded[loaded.size() - size_t(op.arg)]);
+                    break;
+                case N::Copy:
+                    ensure(size_t(op.arg));
+                    loaded.push_back(loaded[loaded.size() - size_t(op.arg)]);
+                    break;
+                case N::Return:
+                    ensure(1);
+                    if (!loaded.back()) return true;
+                    ended = true;
+                    break;
+                case N::Raise: case N::Reraise: case N::JumpIfOrPop: case N::ForIter: return false;
+                case N::JumpIf: pop(1); break;
+                // (Ops that push nothing.)
+                case N::Pop: case N::Store: case N::PopExcept: case N::StoreAttr: case N::DeleteAttr: case N::StoreSubscr:
+                case N::DeleteSubscr: case N::StoreSlice:
+                    pop(size_t(-*stack_effect(op)));
+                    break;
+                default: {
+                    std::optional<int> effect = stack_effect(op);
+                    if (!effect) return false;
+                    if (*effect > 0) {
+                        loaded.insert(loaded.end(), size_t(*effect), true);
+                    } else {  // (one value made of what it pops)
+                        pop(size_t(-*effect));
+                        ensure(1);
+                        loaded.back() = true;
+                    }
+                }
+                }
+            }
+            if (ended) continue;
+            for (int s : blk.succs)
+                if (s > path.block) work.push_back({s, loaded});  // (forward only: no loops)
+        }
+        return false;
+    }
+
     // Whether the chain of blocks from `block` that each go on to one block reaches one that other
     // blocks jump or fall to as well.
     bool joins_other_code(int block) const {
@@ -5802,8 +5958,10 @@ private:
     }
 
     // The blocks outside the protected body starting at `start` that it reaches, through nested
-    // except clauses, and with `through_withs`, nested with statements' 3.11+ handlers.
-    std::set<int> body_exits(int start, int handler, const std::vector<bool>& uncovered, bool through_withs) const {
+    // except clauses (unless not `through_clauses`), and with `through_withs`, nested with
+    // statements' 3.11+ handlers.
+    std::set<int> body_exits(int start, int handler, const std::vector<bool>& uncovered, bool through_withs,
+                             bool through_clauses = true) const {
         std::set<int> seen, exits;
         std::vector<int> work = work_list(start);
         while (!work.empty()) {
@@ -5816,7 +5974,8 @@ private:
                 else exits.insert(s);
             }
             if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
-                (handlers_.at(blk.handler).kind == HandlerKind::Try || (through_withs && is_exc_info_with_handler(blk.handler))))
+                ((through_clauses && handlers_.at(blk.handler).kind == HandlerKind::Try) ||
+                 (through_withs && is_exc_info_with_handler(blk.handler))))
                 work.push_back(blk.handler);
         }
         return exits;
