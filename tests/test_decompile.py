@@ -2684,6 +2684,184 @@ def g():
 SNIPPETS.update(FINALLY_LAYOUT_SNIPPETS)
 
 
+# Except clauses of one try statement where one goes on and another returns through the way out
+# of the statements around it (random programs: the refusal "except clauses that continue in
+# different places").
+CLAUSE_RETURN_SNIPPETS = {
+    # One clause goes on, the other returns through the copy of a finally body that may return
+    # itself (the copy's return and the handler's, which drops the exception first, differ).
+    "clause_return_finally_may_return": ("""
+def f(a, log):
+    try:
+        log.append(a())
+    except ValueError:
+        log.append('value')
+    except KeyError:
+        return 'key'
+    finally:
+        if len(log) > 1:
+            return log[-1]
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # A clause of a try statement in a with statement in an outer clause returns: the with's
+    # __exit__ call, then the outer clause's POP_EXCEPT, then the return.
+    "clause_return_in_with_in_clause": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        with CM(log):
+            try:
+                b()
+            except KeyError:
+                return 'key'
+            except TypeError:
+                log.append('type')
+    log.append('end')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    def te(): raise TypeError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke, te):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    # The same through a finally body: its copy, then the outer clause's POP_EXCEPT.
+    "clause_return_in_try_finally_in_clause": ("""
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        try:
+            b()
+        except KeyError:
+            return log
+        finally:
+            log.append('finally')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    # A return through the copy of a finally body that branches, then the __exit__ call of a with
+    # statement around the try statement.
+    "clause_return_branching_finally_in_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            a()
+        except ValueError:
+            return 1
+        except KeyError:
+            log.append('key')
+        finally:
+            if log:
+                log.append('finally')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # A return through the copy of a finally body that returns, inside a with statement.
+    "clause_return_finally_returns_in_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            a()
+        except ValueError:
+            return log.append('value')
+        except KeyError:
+            log.append('key')
+        finally:
+            return len(log)
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        log = []
+        out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # A return through the copy of a finally body that may `continue` (the copy pops the value, the
+    # handler the exception, before the jump).
+    "clause_return_finally_continues": ("""
+def f(items, log):
+    for a in items:
+        try:
+            a()
+        except ValueError:
+            return a
+        except KeyError:
+            log.append('key')
+        finally:
+            if log:
+                continue
+        log.append('after')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for items in ([ok, ve], [ke, ok, ve], [ve]):
+        log = []
+        out.append((f(items, log) is not None, log))
+    return out
+""", "g()"),
+}
+SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
+
+
 # Round trips that are equivalent today; a regression here fails the test. The others must at least
 # fail loudly (see test_never_silently_wrong).
 EQUIVALENT_NOW = {
@@ -2785,6 +2963,11 @@ EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_clause_with_suppresses", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "clause_return_in_with_in_clause",
+                                         "clause_return_in_try_finally_in_clause", "clause_return_branching_finally_in_with")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues")
+                   for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("call_ex_effectful_operands", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

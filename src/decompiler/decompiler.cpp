@@ -5839,18 +5839,14 @@ private:
     // POP_EXCEPT: each with's `__exit__(None, None, None)` (its exit function is on the stack,
     // below), innermost first, then the return; a value computed in the clause is swapped below
     // each exit function first. Written in the clause, the `return` compiles to the same ops.
+    // (And the except clauses and for loops around them: see unwinding_end.)
     bool is_return_leaving_withs(int block) const {
         std::vector<const NeutralOp*> tail = straight_ops(block);
         if (tail.empty() || tail.back()->kind != N::Return) return false;
         bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
         size_t k = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
         while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
-        while (k < end) {
-            k = with_exit_call_end(tail, k, end, constant);
-            if (!k) return false;
-            ++exits;
-        }
-        return exits > 0;
+        return unwinding_end(tail, k, end, constant, exits) == end && exits > 0;
     }
 
     // `POP_EXCEPT...; return constant`, in one block.
@@ -6809,27 +6805,39 @@ private:
             for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
             if (same) pos += n;
         }
-        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs
-        // reads them, and the pops of the iterators of the for loops it leaves: a returned constant
-        // is loaded after them, a value the clause computed is swapped above each. 3.11+ write a
-        // `break` whose loop is followed by `return None` so too.)
+        // (Then the way out of the statements around them. 3.11+ write a `break` whose loop is
+        // followed by `return None` so too.)
         size_t exits = 0;
-        while (pos < end && pos > 0)
-            if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
-            else if (constant && tail[pos]->kind == N::Pop) ++pos;
-            else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && tail[pos + 1]->kind == N::Pop) pos += 2;
-            else break;
+        if (pos > 0) pos = unwinding_end(tail, pos, end, constant, exits);
         return pos == end && exits <= count_open_withs();
+    }
+
+    // Where the way out of the statements around a `return` in `tail`, from `pos` up to `end`,
+    // stops: the __exit__ calls of with statements (counted in `exits`), as is_return_leaving_withs
+    // reads them, the pops of for loops' iterators and except clauses' POP_EXCEPTs. A returned
+    // constant is loaded after them, a value computed before them is swapped above each.
+    static size_t unwinding_end(const std::vector<const NeutralOp*>& tail, size_t pos, size_t end, bool constant, size_t& exits) {
+        auto drops = [&](size_t k) { return tail[k]->kind == N::Pop || tail[k]->kind == N::PopExcept; };
+        while (pos < end)
+            if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
+            else if (constant && drops(pos)) ++pos;
+            else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && drops(pos + 1)) pos += 2;
+            else break;
+        return pos;
     }
 
     // A return inside a try statement whose finally body always returns: the return runs the copy
     // of that body, whose own return swaps the value below its own and drops it (see dropped_returns_).
+    // (Then the way out of the statements around it: see unwinding_end.)
     bool is_return_through_leaving_finally(int block) const {
         std::vector<const NeutralOp*> tail = straight_ops(block);
-        size_t n = tail.size();
-        if (n < 3 || tail[n - 1]->kind != N::Return || tail[n - 2]->kind != N::Pop || tail[n - 3]->kind != N::Swap ||
-            tail[n - 3]->arg != 2)
-            return false;
+        size_t n = tail.size(), exits = 0;
+        if (n < 3 || tail[n - 1]->kind != N::Return) return false;
+        size_t k = 0;
+        while (k + 2 < n && !(tail[k]->kind == N::Swap && tail[k]->arg == 2 && tail[k + 1]->kind == N::Pop &&
+                              unwinding_end(tail, k + 2, n - 1, false, exits) == n - 1))
+            ++k, exits = 0;
+        if (k + 2 >= n || exits > count_open_withs()) return false;
         return std::any_of(open_handlers_.begin(), open_handlers_.end(), [&](int h) {
             std::vector<const NeutralOp*> final_ops = straight_ops(h);
             return handlers_.at(h).kind == HandlerKind::Try && !final_ops.empty() && final_ops.back()->kind == N::Return;
@@ -6849,7 +6857,9 @@ private:
             std::vector<int> tail_blocks;
             std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
             if (tail.empty() || tail.back()->kind != N::Return) return false;
-            if (tail.size() > 2 || (tail.size() == 2 && tail[0]->kind != N::LoadConst)) return false;
+            bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
+            size_t end = tail.size() - (constant ? 2 : 1), exits = 0;
+            if (unwinding_end(tail, 0, end, constant, exits) != end || exits > count_open_withs()) return false;
             if (first.empty()) first = tail;
             else if (!same_ops(first, tail)) return false;
             blocks.insert(tail_blocks.begin(), tail_blocks.end());
@@ -6966,6 +6976,16 @@ private:
                 ends.push_back(c);
                 continue;
             }
+            // (A `return`, `break` or `continue` in the finally body: the body drops the exception
+            // first, a copy what its own way out keeps on the stack, if anything; both then leave
+            // the same way.)
+            if (int out = way_out(f, h, end, nullptr); out != kNoWayOut) {
+                std::set<int> out_blocks;
+                if (way_out(c, h, end, &out_blocks) == out) {
+                    blocks.insert(out_blocks.begin(), out_blocks.end());
+                    continue;
+                }
+            }
             c = settle(c, true);
             if (f == kNowhere || c == kNowhere || f < h || f > end || f == c) return false;
             if (auto it = copy_of.find(f); it != copy_of.end()) {
@@ -6988,6 +7008,36 @@ private:
             work.push_back({f + 1, c + 1});
         }
         return true;
+    }
+
+    static constexpr int kNoWayOut = -1, kReturnsTop = -2;
+
+    // Where the ops from `k` leave after they only drop values (SWAP/POP_TOP, an except clause's
+    // POP_EXCEPT): kReturnsTop where they return the value on top, kept through the drops; the
+    // block a jump out of the ops from `h` to `end` goes to; else kNoWayOut. Their blocks go to
+    // `blocks`.
+    int way_out(size_t k, size_t h, size_t end, std::set<int>* blocks) const {
+        size_t depth = 0;  // (the value on top at `k`, from the top)
+        bool kept = true;  // (a jump drops it too)
+        for (; k < ops_.size(); ++k) {
+            if (blocks) blocks->insert(cfg_.block_of_op(k));
+            const NeutralOp& op = ops_[k];
+            if (op.kind == N::Return) return kept && depth == 0 ? kReturnsTop : kNoWayOut;
+            if (op.kind == N::Jump) {
+                int to = cfg_.block_at_offset(op.target);
+                return to < 0 || (cfg_.block(to).first >= h && cfg_.block(to).first <= end) ? kNoWayOut : through_jumps(to);
+            }
+            if (op.kind == N::Swap && op.arg >= 2) {
+                size_t other = size_t(op.arg) - 1;
+                depth = depth == 0 ? other : depth == other ? 0 : depth;
+            } else if (op.kind == N::Pop || op.kind == N::PopExcept) {
+                if (depth == 0) kept = false;
+                else --depth;
+            } else if (op.kind != N::Nop) {
+                return kNoWayOut;
+            }
+        }
+        return kNoWayOut;
     }
 
     size_t count_open_withs() const {
