@@ -2858,6 +2858,36 @@ def g():
         out.append((f(items, log) is not None, log))
     return out
 """, "g()"),
+    # Through the copies of two finally bodies, the inner one's, the outer clause's POP_EXCEPT, then
+    # the outer one's (inner first, whichever is laid out first).
+    "clause_return_in_nested_finally_in_clause": ("""
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        try:
+            b()
+        except KeyError:
+            return log
+        except TypeError:
+            log.append('type')
+        finally:
+            log.append(1)
+    finally:
+        log.append(2)
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    def te(): raise TypeError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke, te):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+""", "g()"),
 }
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
@@ -2964,7 +2994,8 @@ EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_clause_with_suppresses", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "clause_return_in_with_in_clause",
-                                         "clause_return_in_try_finally_in_clause", "clause_return_branching_finally_in_with")
+                                         "clause_return_in_try_finally_in_clause", "clause_return_branching_finally_in_with",
+                                         "clause_return_in_nested_finally_in_clause")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues")
                    for v in ("3.8", "3.9", "3.10", "3.11")}

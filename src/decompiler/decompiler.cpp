@@ -6793,22 +6793,26 @@ private:
         if (tail.empty() || tail.back()->kind != N::Return) return false;
         // (`return constant` loads it after the copies; a value the clause computed waits below them.)
         bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
-        size_t pos = 0, end = tail.size() - (constant ? 2 : 1);
-        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
-        for (auto it = open.rbegin(); it != open.rend() && pos < end; ++it) {
-            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
-            std::vector<const NeutralOp*> final_ops = straight_ops(*it);
+        size_t pos = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
+        // (The POP_EXCEPT of an except clause around the statement may come first, a value the clause
+        // computed swapped below the exception before this block.)
+        while (pos < end && tail[pos]->kind == N::PopExcept) ++pos;
+        const size_t start = pos;
+        for (int h : open_try_handlers_innermost_first()) {
+            if (pos >= end) break;
+            std::vector<const NeutralOp*> final_ops = straight_ops(h);
             if (final_ops.size() < 2 || final_ops.front()->kind != N::PushExcInfo || final_ops.back()->kind != N::Reraise) continue;
-            size_t n = final_ops.size() - 2;
-            if (pos + n > end) continue;
-            bool same = true;
-            for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
-            if (same) pos += n;
+            size_t n = final_ops.size() - 2, exits_before = exits;
+            // (A copy runs after the way out of the statements inside its try: see unwinding_end.)
+            size_t at = n > 0 ? unwinding_end(tail, pos, end, constant, exits) : pos;
+            bool same = at + n <= end;
+            for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[at + k], *final_ops[1 + k]);
+            if (same) pos = at + n;
+            else exits = exits_before;
         }
         // (Then the way out of the statements around them. 3.11+ write a `break` whose loop is
         // followed by `return None` so too.)
-        size_t exits = 0;
-        if (pos > 0) pos = unwinding_end(tail, pos, end, constant, exits);
+        if (pos > start) pos = unwinding_end(tail, pos, end, constant, exits);
         return pos == end && exits <= count_open_withs();
     }
 
@@ -6891,19 +6895,33 @@ private:
         return true;
     }
 
+    // The handlers of the open try statements, inner ones first (the order the copies of their
+    // finally bodies run in; an outer one's is laid out after an inner one's, or before).
+    std::vector<int> open_try_handlers_innermost_first() const {
+        std::vector<std::pair<size_t, int>> depths;  // (the open ones around it, handler)
+        for (int h : open_handlers_) {
+            if (handlers_.at(h).kind != HandlerKind::Try) continue;
+            size_t around = 0;
+            for (int o : open_handlers_) around += o != h && inside(h, o);
+            depths.push_back({around, h});
+        }
+        std::sort(depths.begin(), depths.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second > b.second); });
+        std::vector<int> out;
+        for (auto [around, h] : depths) out.push_back(h);
+        return out;
+    }
+
     // Where the copies of the finally bodies of open try statements from `block` (innermost
     // first) end: the op after each copy's way out (empty: no copy there). Their blocks go into
     // `blocks`.
     std::vector<size_t> ends_of_open_finally_copies(int block, std::set<int>& blocks) const {
         std::vector<size_t> at = {cfg_.block(block).first};
         bool copied = false;
-        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
-        for (auto it = open.rbegin(); it != open.rend(); ++it) {
-            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
+        for (int h : open_try_handlers_innermost_first()) {
             std::vector<size_t> next;
             std::set<int> seen = blocks;
             size_t matched = 0;
-            for (size_t p : at) matched += finally_copy_ends(p, *it, next, seen);
+            for (size_t p : at) matched += finally_copy_ends(p, h, next, seen);
             if (matched == 0) continue;  // (no copy of this one: a try statement the way out does not leave)
             if (matched != at.size()) return {};
             std::sort(next.begin(), next.end());
