@@ -6921,7 +6921,7 @@ private:
             std::vector<size_t> next;
             std::set<int> seen = blocks;
             size_t matched = 0;
-            for (size_t p : at) matched += finally_copy_ends(p, h, next, seen);
+            for (size_t p : at) matched += finally_copy_ends(past_unwinding(p, seen), h, next, seen);
             if (matched == 0) continue;  // (no copy of this one: a try statement the way out does not leave)
             if (matched != at.size()) return {};
             std::sort(next.begin(), next.end());
@@ -6931,6 +6931,20 @@ private:
             copied = true;
         }
         return copied ? at : std::vector<size_t>{};
+    }
+
+    // Past the ops from `i` that only drop values (the way out of an except clause or for loop
+    // before a finally copy: POP_EXCEPT or POP_TOP, a value kept on top swapped below first), which
+    // no finally body starts with; their blocks go to `blocks`.
+    size_t past_unwinding(size_t i, std::set<int>& blocks) const {
+        auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
+        for (; i < ops_.size();) {
+            size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1) ? 2 : 0;
+            if (n == 0) return i;
+            for (size_t k = i; k < i + n; ++k) blocks.insert(cfg_.block_of_op(k));
+            i += n;
+        }
+        return i;
     }
 
     // The Reraise that ends the finally body laid out from op `h` (a try handler's, past its
