@@ -2918,6 +2918,30 @@ def g():
                 out.append((f(a, b, log), log))
     return out
 """, "g()"),
+    # (Not a return: 3.8's peephole threads one clause's jump past the lone jump that ends the if
+    # body, where the other clause goes on, to where that jump goes.)
+    "clauses_end_if_body_threaded_jump": ("""
+def f(a, b, log):
+    if a:
+        if b:
+            try:
+                log.append(b())
+            except KeyError:
+                pass
+            except ValueError as e:
+                log.append(str(e))
+        else:
+            log.append('no b')
+    else:
+        log.append('no a')
+    return log
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError('v')
+    def ke(): raise KeyError
+    return [f(a, b, []) for a in (0, 1) for b in (None, ok, ve, ke)]
+""", "g()"),
 }
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
@@ -3025,7 +3049,7 @@ EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9",
 EQUIVALENT_NOW |= {("finally_clause_with_suppresses", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "clause_return_in_with_in_clause",
                                          "clause_return_in_try_finally_in_clause", "clause_return_branching_finally_in_with",
-                                         "clause_return_in_nested_finally_in_clause")
+                                         "clause_return_in_nested_finally_in_clause", "clauses_end_if_body_threaded_jump")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues",
                                          "clause_return_in_clause_branching_finally")

@@ -5719,6 +5719,13 @@ private:
                 return last;
             }
         }
+        // (A clause whose jump the compiler threaded past the lone jump where the others go on, to
+        // where that one goes, goes on there too: 3.8's peephole, at the end of an if's body.)
+        if (targets.size() > 1) {
+            int to = through_jumps(*targets.begin());
+            if (targets.count(to) && std::all_of(targets.begin(), targets.end(), [&](int t) { return through_jumps(t) == to; }))
+                targets.erase(to);
+        }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
