@@ -6842,12 +6842,12 @@ private:
     // (Then the way out of the statements around it: see unwinding_end.)
     bool is_return_through_leaving_finally(int block) const {
         std::vector<const NeutralOp*> tail = straight_ops(block);
-        size_t n = tail.size(), exits = 0;
+        size_t n = tail.size(), exits = 0, k = 0;
         if (n < 3 || tail[n - 1]->kind != N::Return) return false;
-        size_t k = 0;
-        while (k + 2 < n && !(tail[k]->kind == N::Swap && tail[k]->arg == 2 && tail[k + 1]->kind == N::Pop &&
-                              unwinding_end(tail, k + 2, n - 1, false, exits) == n - 1))
-            ++k, exits = 0;
+        for (; k + 2 < n; ++k, exits = 0)
+            if (tail[k]->kind == N::Swap && tail[k]->arg == 2 && tail[k + 1]->kind == N::Pop &&
+                unwinding_end(tail, k + 2, n - 1, false, exits) == n - 1)
+                break;
         if (k + 2 >= n || exits > count_open_withs()) return false;
         return std::any_of(open_handlers_.begin(), open_handlers_.end(), [&](int h) {
             std::vector<const NeutralOp*> final_ops = straight_ops(h);
@@ -6912,7 +6912,7 @@ private:
             for (int o : open_handlers_) around += o != h && inside(h, o);
             depths.push_back({around, h});
         }
-        std::sort(depths.begin(), depths.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second > b.second); });
+        std::sort(depths.begin(), depths.end(), std::greater<>());  // (ties: the later laid out first, as before)
         std::vector<int> out;
         for (auto [around, h] : depths) out.push_back(h);
         return out;
@@ -6946,7 +6946,8 @@ private:
     size_t past_unwinding(size_t i, std::set<int>& blocks) const {
         auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
         for (; i < ops_.size();) {
-            size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1) ? 2 : 0;
+            bool swap_drop = ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1);
+            size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : swap_drop ? 2 : 0;
             if (n == 0) return i;
             for (size_t k = i; k < i + n; ++k) blocks.insert(cfg_.block_of_op(k));
             i += n;
