@@ -2942,6 +2942,37 @@ def g():
     def ke(): raise KeyError
     return [f(a, b, []) for a in (0, 1) for b in (None, ok, ve, ke)]
 """, "g()"),
+    # A return through the copy of a finally body holding a with statement, whose handler (3.8: laid
+    # out inside the copy) goes on in the copy.
+    "clause_return_through_finally_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    try:
+        a()
+    except ValueError:
+        if log:
+            return log.pop()
+    finally:
+        if len(log) > 1:
+            log.append('long')
+        with CM(log):
+            log.append('with')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    out = []
+    for a in (ok, ve):
+        for pre in ([], [0], [0, 1, 2]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
 }
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
@@ -3052,7 +3083,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "c
                                          "clause_return_in_nested_finally_in_clause", "clauses_end_if_body_threaded_jump")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues",
-                                         "clause_return_in_clause_branching_finally")
+                                         "clause_return_in_clause_branching_finally", "clause_return_through_finally_with")
                    for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -6937,7 +6937,30 @@ private:
             blocks = std::move(seen);
             copied = true;
         }
+        if (copied) add_copied_handlers(blocks);
         return copied ? at : std::vector<size_t>{};
+    }
+
+    // The handlers of try and with statements inside finally copies (`blocks`), whose protected
+    // blocks are all there, and what they reach until they go back into the copies: the copies'
+    // own code, which their clauses and __exit__ calls join again. Added to `blocks`.
+    void add_copied_handlers(std::set<int>& blocks) const {
+        std::vector<int> work;
+        auto own = [&](int h) {
+            if (h < 0 || blocks.count(h) || open_handlers_.count(h)) return false;
+            for (int b = 0; b < cfg_.size(); ++b)
+                if (cfg_.block(b).handler == h && !blocks.count(b)) return false;
+            return true;
+        };
+        for (int b : blocks)
+            if (own(cfg_.block(b).handler)) work.push_back(cfg_.block(b).handler);
+        for (int steps = 0; !work.empty() && steps < 256; ++steps) {
+            int b = work.back();
+            work.pop_back();
+            if (!blocks.insert(b).second) continue;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+            if (int h = cfg_.block(b).handler; h >= 0 && !open_handlers_.count(h)) work.push_back(h);
+        }
     }
 
     // Past the ops from `i` that only drop values (the way out of an except clause or for loop
