@@ -2973,6 +2973,38 @@ def g():
             out.append((f(a, log), log))
     return out
 """, "g()"),
+    # The copy's own return, of a constant, leaves the with statement around it too (the copy drops
+    # the clause's value, the handler the exception, before the __exit__ call).
+    "clause_return_finally_may_return_in_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            a()
+        except ValueError:
+            return log.append('value')
+        except KeyError:
+            log.append('key')
+        finally:
+            if len(log) > 1:
+                return 'finally'
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
 }
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
@@ -3083,7 +3115,8 @@ EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "c
                                          "clause_return_in_nested_finally_in_clause", "clauses_end_if_body_threaded_jump")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues",
-                                         "clause_return_in_clause_branching_finally", "clause_return_through_finally_with")
+                                         "clause_return_in_clause_branching_finally", "clause_return_through_finally_with",
+                                         "clause_return_finally_may_return_in_with")
                    for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -7042,9 +7042,10 @@ private:
             // (A `return`, `break` or `continue` in the finally body: the body drops the exception
             // first, a copy what its own way out keeps on the stack, if anything; both then leave
             // the same way.)
-            if (int out = way_out(f, h, end, nullptr); out != kNoWayOut) {
+            if (WayOut out = way_out(f, h, end, nullptr); out.to != kNoWayOut) {
                 std::set<int> out_blocks;
-                if (way_out(c, h, end, &out_blocks) == out) {
+                if (WayOut copy_out = way_out(c, h, end, &out_blocks); copy_out.to == out.to && copy_out.exits == out.exits &&
+                                                                       same_constant(copy_out.constant, out.constant)) {
                     blocks.insert(out_blocks.begin(), out_blocks.end());
                     continue;
                 }
@@ -7073,22 +7074,51 @@ private:
         return true;
     }
 
-    static constexpr int kNoWayOut = -1, kReturnsTop = -2;
+    static constexpr int kNoWayOut = -1, kReturns = -2;
 
-    // Where the ops from `k` leave after they only drop values (SWAP/POP_TOP, an except clause's
-    // POP_EXCEPT): kReturnsTop where they return the value on top, kept through the drops; the
-    // block a jump out of the ops from `h` to `end` goes to; else kNoWayOut. Their blocks go to
-    // `blocks`.
-    int way_out(size_t k, size_t h, size_t end, std::set<int>* blocks) const {
+    // How the ops from a finally body's op, or its copy's, leave: where (`to`: kReturns, the block a
+    // jump out of the body goes to, or kNoWayOut), through how many __exit__ calls, returning which
+    // constant (none: the value on top at the start).
+    struct WayOut {
+        int to = kNoWayOut;
+        size_t exits = 0;
+        const NeutralOp* constant = nullptr;
+    };
+
+    static bool same_constant(const NeutralOp* a, const NeutralOp* b) { return a == b || (a && b && same_op(*a, *b)); }
+
+    // The way out of the ops from `k` that only drop values (SWAP/POP_TOP, an except clause's
+    // POP_EXCEPT) and call the __exit__ of with statements, then return (the value on top at `k`,
+    // kept through them, or a constant loaded last) or jump out of the ops from `h` to `end`.
+    // Their blocks go to `blocks`.
+    WayOut way_out(size_t k, size_t h, size_t end, std::set<int>* blocks) const {
+        WayOut out;
         size_t depth = 0;  // (the value on top at `k`, from the top)
         bool kept = true;  // (a jump drops it too)
         for (; k < ops_.size(); ++k) {
             if (blocks) blocks->insert(cfg_.block_of_op(k));
+            std::vector<const NeutralOp*> ahead;
+            for (size_t i = k; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
+            if (size_t n = with_exit_call_end(ahead, 0, ahead.size(), !(kept && depth == 0))) {
+                for (size_t i = k; i < k + n; ++i)
+                    if (blocks) blocks->insert(cfg_.block_of_op(i));
+                k += n - 1, ++out.exits;
+                continue;
+            }
             const NeutralOp& op = ops_[k];
-            if (op.kind == N::Return) return kept && depth == 0 ? kReturnsTop : kNoWayOut;
+            if (op.kind == N::LoadConst && k + 1 < ops_.size() && ops_[k + 1].kind == N::Return) {
+                if (blocks) blocks->insert(cfg_.block_of_op(k + 1));
+                out.to = kReturns, out.constant = &op;
+                return out;
+            }
+            if (op.kind == N::Return) {
+                if (kept && depth == 0) out.to = kReturns;
+                return out;
+            }
             if (op.kind == N::Jump) {
                 int to = cfg_.block_at_offset(op.target);
-                return to < 0 || (cfg_.block(to).first >= h && cfg_.block(to).first <= end) ? kNoWayOut : through_jumps(to);
+                if (to >= 0 && (cfg_.block(to).first < h || cfg_.block(to).first > end)) out.to = through_jumps(to);
+                return out;
             }
             if (op.kind == N::Swap && op.arg >= 2) {
                 size_t other = size_t(op.arg) - 1;
@@ -7097,10 +7127,10 @@ private:
                 if (depth == 0) kept = false;
                 else --depth;
             } else if (op.kind != N::Nop) {
-                return kNoWayOut;
+                return out;
             }
         }
-        return kNoWayOut;
+        return out;
     }
 
     size_t count_open_withs() const {
