@@ -3005,6 +3005,44 @@ def g():
             out.append((f(a, log), log))
     return out
 """, "g()"),
+    # The code after the statement, which 3.12+ copy after the normal-path copy of the finally body,
+    # computes its value after that copy ran, even where the copy starts with a try statement (no
+    # expression of its own): that return is no statement of the try body (3.12+ refuse it).
+    "return_after_finally_starting_with_try": ("""
+def f(a, b, c):
+    x = 0
+    y = b
+    try:
+        try:
+            x = a()
+        except ZeroDivisionError:
+            x = 1
+        except:
+            if 9 <= b:
+                return 2
+            c = b
+    finally:
+        try:
+            y *= c
+        except TypeError as e:
+            y = 0
+        finally:
+            assert b == 7, x
+        c = b
+    return (x, y, c)
+
+def g():
+    def ok(): return 5
+    def zd(): raise ZeroDivisionError
+    def ve(): raise ValueError
+    out = []
+    for args in ((ok, 7, 3), (zd, 7, 'x'), (ve, 7, 2), (ve, 10, 2), (ok, 1, 2)):
+        try:
+            out.append(f(*args))
+        except Exception as e:
+            out.append(type(e).__name__)
+    return out
+""", "g()"),
 }
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
@@ -3116,7 +3154,7 @@ EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "c
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues",
                                          "clause_return_in_clause_branching_finally", "clause_return_through_finally_with",
-                                         "clause_return_finally_may_return_in_with")
+                                         "clause_return_finally_may_return_in_with", "return_after_finally_starting_with_try")
                    for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

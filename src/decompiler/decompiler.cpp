@@ -7893,11 +7893,17 @@ private:
         }
     }
 
-    // The creation serial of some expression of `s` (0: none).
+    // The creation serial of some expression of `s` (0: none), or of the first statement inside it
+    // that has one (a try statement has none of its own).
     static uint64_t some_serial(const StmtPtr& s) {
         for (const ExprPtr& e : {s->value, s->test, s->target, s->targets.empty() ? ExprPtr() : s->targets[0]})
             if (e) return e->serial;
-        return 0;
+        uint64_t inner = 0;
+        for_each_child_body(s, [&](Body& child, bool) {
+            for (const StmtPtr& c : child)
+                if (!inner) inner = some_serial(c);
+        });
+        return inner;
     }
 
     // `return`, `break` and `continue` inside try/finally run a copy of the finally body first:
