@@ -2684,6 +2684,369 @@ def g():
 SNIPPETS.update(FINALLY_LAYOUT_SNIPPETS)
 
 
+# Except clauses of one try statement where one goes on and another returns through the way out
+# of the statements around it (random programs: the refusal "except clauses that continue in
+# different places").
+CLAUSE_RETURN_SNIPPETS = {
+    # One clause goes on, the other returns through the copy of a finally body that may return
+    # itself (the copy's return and the handler's, which drops the exception first, differ).
+    "clause_return_finally_may_return": ("""
+def f(a, log):
+    try:
+        log.append(a())
+    except ValueError:
+        log.append('value')
+    except KeyError:
+        return 'key'
+    finally:
+        if len(log) > 1:
+            return log[-1]
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # A clause of a try statement in a with statement in an outer clause returns: the with's
+    # __exit__ call, then the outer clause's POP_EXCEPT, then the return.
+    "clause_return_in_with_in_clause": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        with CM(log):
+            try:
+                b()
+            except KeyError:
+                return 'key'
+            except TypeError:
+                log.append('type')
+    log.append('end')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    def te(): raise TypeError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke, te):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    # The same through a finally body: its copy, then the outer clause's POP_EXCEPT.
+    "clause_return_in_try_finally_in_clause": ("""
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        try:
+            b()
+        except KeyError:
+            return log
+        finally:
+            log.append('finally')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    # A return through the copy of a finally body that branches, then the __exit__ call of a with
+    # statement around the try statement.
+    "clause_return_branching_finally_in_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            a()
+        except ValueError:
+            return 1
+        except KeyError:
+            log.append('key')
+        finally:
+            if log:
+                log.append('finally')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # A return through the copy of a finally body that returns, inside a with statement.
+    "clause_return_finally_returns_in_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            a()
+        except ValueError:
+            return log.append('value')
+        except KeyError:
+            log.append('key')
+        finally:
+            return len(log)
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        log = []
+        out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # A return through the copy of a finally body that may `continue` (the copy pops the value, the
+    # handler the exception, before the jump).
+    "clause_return_finally_continues": ("""
+def f(items, log):
+    for a in items:
+        try:
+            a()
+        except ValueError:
+            return a
+        except KeyError:
+            log.append('key')
+        finally:
+            if log:
+                continue
+        log.append('after')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for items in ([ok, ve], [ke, ok, ve], [ve]):
+        log = []
+        out.append((f(items, log) is not None, log))
+    return out
+""", "g()"),
+    # Through the copies of two finally bodies, the inner one's, the outer clause's POP_EXCEPT, then
+    # the outer one's (inner first, whichever is laid out first).
+    "clause_return_in_nested_finally_in_clause": ("""
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        try:
+            b()
+        except KeyError:
+            return log
+        except TypeError:
+            log.append('type')
+        finally:
+            log.append(1)
+    finally:
+        log.append(2)
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    def te(): raise TypeError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke, te):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    # The same through the copy of an outer finally body that branches, after the outer clause's
+    # POP_EXCEPT (3.12+ refuse it still: a way out without the compiler's copy).
+    "clause_return_in_clause_branching_finally": ("""
+def f(a, b, log):
+    try:
+        a()
+    except ValueError:
+        try:
+            b()
+        except KeyError:
+            return log
+        except TypeError:
+            log.append('type')
+    finally:
+        if log:
+            log.append('finally')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    def te(): raise TypeError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke, te):
+            for pre in ([], [0]):
+                log = list(pre)
+                out.append((f(a, b, log), log))
+    return out
+""", "g()"),
+    # (Not a return: 3.8's peephole threads one clause's jump past the lone jump that ends the if
+    # body, where the other clause goes on, to where that jump goes.)
+    "clauses_end_if_body_threaded_jump": ("""
+def f(a, b, log):
+    if a:
+        if b:
+            try:
+                log.append(b())
+            except KeyError:
+                pass
+            except ValueError as e:
+                log.append(str(e))
+        else:
+            log.append('no b')
+    else:
+        log.append('no a')
+    return log
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError('v')
+    def ke(): raise KeyError
+    return [f(a, b, []) for a in (0, 1) for b in (None, ok, ve, ke)]
+""", "g()"),
+    # A return through the copy of a finally body holding a with statement, whose handler (3.8: laid
+    # out inside the copy) goes on in the copy.
+    "clause_return_through_finally_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    try:
+        a()
+    except ValueError:
+        if log:
+            return log.pop()
+    finally:
+        if len(log) > 1:
+            log.append('long')
+        with CM(log):
+            log.append('with')
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    out = []
+    for a in (ok, ve):
+        for pre in ([], [0], [0, 1, 2]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # The copy's own return, of a constant, leaves the with statement around it too (the copy drops
+    # the clause's value, the handler the exception, before the __exit__ call).
+    "clause_return_finally_may_return_in_with": ("""
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+
+def f(a, log):
+    with CM(log):
+        try:
+            a()
+        except ValueError:
+            return log.append('value')
+        except KeyError:
+            log.append('key')
+        finally:
+            if len(log) > 1:
+                return 'finally'
+
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+""", "g()"),
+    # The code after the statement, which 3.12+ copy after the normal-path copy of the finally body,
+    # computes its value after that copy ran, even where the copy starts with a try statement (no
+    # expression of its own): that return is no statement of the try body (3.12+ refuse it).
+    "return_after_finally_starting_with_try": ("""
+def f(a, b, c):
+    x = 0
+    y = b
+    try:
+        try:
+            x = a()
+        except ZeroDivisionError:
+            x = 1
+        except:
+            if 9 <= b:
+                return 2
+            c = b
+    finally:
+        try:
+            y *= c
+        except TypeError as e:
+            y = 0
+        finally:
+            assert b == 7, x
+        c = b
+    return (x, y, c)
+
+def g():
+    def ok(): return 5
+    def zd(): raise ZeroDivisionError
+    def ve(): raise ValueError
+    out = []
+    for args in ((ok, 7, 3), (zd, 7, 'x'), (ve, 7, 2), (ve, 10, 2), (ok, 1, 2)):
+        try:
+            out.append(f(*args))
+        except Exception as e:
+            out.append(type(e).__name__)
+    return out
+""", "g()"),
+}
+SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
+
+
 # Round trips that are equivalent today; a regression here fails the test. The others must at least
 # fail loudly (see test_never_silently_wrong).
 EQUIVALENT_NOW = {
@@ -2785,6 +3148,14 @@ EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("finally_clause_with_suppresses", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_may_return", "clause_return_in_with_in_clause",
+                                         "clause_return_in_try_finally_in_clause", "clause_return_branching_finally_in_with",
+                                         "clause_return_in_nested_finally_in_clause", "clauses_end_if_body_threaded_jump")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {(name, v) for name in ("clause_return_finally_returns_in_with", "clause_return_finally_continues",
+                                         "clause_return_in_clause_branching_finally", "clause_return_through_finally_with",
+                                         "clause_return_finally_may_return_in_with", "return_after_finally_starting_with_try")
+                   for v in ("3.8", "3.9", "3.10", "3.11")}
 EQUIVALENT_NOW |= {("for_body_ends_in_returning_ifs", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("unused_nonlocal", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("call_ex_effectful_operands", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

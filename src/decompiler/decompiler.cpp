@@ -6061,6 +6061,13 @@ private:
                 return last;
             }
         }
+        // (A clause whose jump the compiler threaded past the lone jump where the others go on, to
+        // where that one goes, goes on there too: 3.8's peephole, at the end of an if's body.)
+        if (targets.size() > 1) {
+            int to = through_jumps(*targets.begin());
+            if (targets.count(to) && std::all_of(targets.begin(), targets.end(), [&](int t) { return through_jumps(t) == to; }))
+                targets.erase(to);
+        }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
@@ -6181,18 +6188,14 @@ private:
     // POP_EXCEPT: each with's `__exit__(None, None, None)` (its exit function is on the stack,
     // below), innermost first, then the return; a value computed in the clause is swapped below
     // each exit function first. Written in the clause, the `return` compiles to the same ops.
+    // (And the except clauses and for loops around them: see unwinding_end.)
     bool is_return_leaving_withs(int block) const {
         std::vector<const NeutralOp*> tail = straight_ops(block);
         if (tail.empty() || tail.back()->kind != N::Return) return false;
         bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
         size_t k = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
         while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
-        while (k < end) {
-            k = with_exit_call_end(tail, k, end, constant);
-            if (!k) return false;
-            ++exits;
-        }
-        return exits > 0;
+        return unwinding_end(tail, k, end, constant, exits) == end && exits > 0;
     }
 
     // `POP_EXCEPT...; return constant`, in one block.
@@ -7139,39 +7142,55 @@ private:
         if (tail.empty() || tail.back()->kind != N::Return) return false;
         // (`return constant` loads it after the copies; a value the clause computed waits below them.)
         bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
-        size_t pos = 0, end = tail.size() - (constant ? 2 : 1);
-        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
-        for (auto it = open.rbegin(); it != open.rend() && pos < end; ++it) {
-            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
-            std::vector<const NeutralOp*> final_ops = straight_ops(*it);
+        size_t pos = 0, end = tail.size() - (constant ? 2 : 1), exits = 0;
+        // (The POP_EXCEPT of an except clause around the statement may come first, a value the clause
+        // computed swapped below the exception before this block.)
+        while (pos < end && tail[pos]->kind == N::PopExcept) ++pos;
+        const size_t start = pos;
+        for (int h : open_try_handlers_innermost_first()) {
+            if (pos >= end) break;
+            std::vector<const NeutralOp*> final_ops = straight_ops(h);
             if (final_ops.size() < 2 || final_ops.front()->kind != N::PushExcInfo || final_ops.back()->kind != N::Reraise) continue;
-            size_t n = final_ops.size() - 2;
-            if (pos + n > end) continue;
-            bool same = true;
-            for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[pos + k], *final_ops[1 + k]);
-            if (same) pos += n;
+            size_t n = final_ops.size() - 2, exits_before = exits;
+            // (A copy runs after the way out of the statements inside its try: see unwinding_end.)
+            size_t at = n > 0 ? unwinding_end(tail, pos, end, constant, exits) : pos;
+            bool same = at + n <= end;
+            for (size_t k = 0; k < n && same; ++k) same = same_op(*tail[at + k], *final_ops[1 + k]);
+            if (same) pos = at + n;
+            else exits = exits_before;
         }
-        // (Then the __exit__ calls of open with statements around them, as is_return_leaving_withs
-        // reads them, and the pops of the iterators of the for loops it leaves: a returned constant
-        // is loaded after them, a value the clause computed is swapped above each. 3.11+ write a
-        // `break` whose loop is followed by `return None` so too.)
-        size_t exits = 0;
-        while (pos < end && pos > 0)
-            if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
-            else if (constant && tail[pos]->kind == N::Pop) ++pos;
-            else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && tail[pos + 1]->kind == N::Pop) pos += 2;
-            else break;
+        // (Then the way out of the statements around them. 3.11+ write a `break` whose loop is
+        // followed by `return None` so too.)
+        if (pos > start) pos = unwinding_end(tail, pos, end, constant, exits);
         return pos == end && exits <= count_open_withs();
+    }
+
+    // Where the way out of the statements around a `return` in `tail`, from `pos` up to `end`,
+    // stops: the __exit__ calls of with statements (counted in `exits`), as is_return_leaving_withs
+    // reads them, the pops of for loops' iterators and except clauses' POP_EXCEPTs. A returned
+    // constant is loaded after them, a value computed before them is swapped above each.
+    static size_t unwinding_end(const std::vector<const NeutralOp*>& tail, size_t pos, size_t end, bool constant, size_t& exits) {
+        auto drops = [&](size_t k) { return tail[k]->kind == N::Pop || tail[k]->kind == N::PopExcept; };
+        while (pos < end)
+            if (size_t next = with_exit_call_end(tail, pos, end, constant)) pos = next, ++exits;
+            else if (constant && drops(pos)) ++pos;
+            else if (!constant && pos + 1 < end && tail[pos]->kind == N::Swap && tail[pos]->arg == 2 && drops(pos + 1)) pos += 2;
+            else break;
+        return pos;
     }
 
     // A return inside a try statement whose finally body always returns: the return runs the copy
     // of that body, whose own return swaps the value below its own and drops it (see dropped_returns_).
+    // (Then the way out of the statements around it: see unwinding_end.)
     bool is_return_through_leaving_finally(int block) const {
         std::vector<const NeutralOp*> tail = straight_ops(block);
-        size_t n = tail.size();
-        if (n < 3 || tail[n - 1]->kind != N::Return || tail[n - 2]->kind != N::Pop || tail[n - 3]->kind != N::Swap ||
-            tail[n - 3]->arg != 2)
-            return false;
+        size_t n = tail.size(), exits = 0, k = 0;
+        if (n < 3 || tail[n - 1]->kind != N::Return) return false;
+        for (; k + 2 < n; ++k, exits = 0)
+            if (tail[k]->kind == N::Swap && tail[k]->arg == 2 && tail[k + 1]->kind == N::Pop &&
+                unwinding_end(tail, k + 2, n - 1, false, exits) == n - 1)
+                break;
+        if (k + 2 >= n || exits > count_open_withs()) return false;
         return std::any_of(open_handlers_.begin(), open_handlers_.end(), [&](int h) {
             std::vector<const NeutralOp*> final_ops = straight_ops(h);
             return handlers_.at(h).kind == HandlerKind::Try && !final_ops.empty() && final_ops.back()->kind == N::Return;
@@ -7191,7 +7210,9 @@ private:
             std::vector<int> tail_blocks;
             std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
             if (tail.empty() || tail.back()->kind != N::Return) return false;
-            if (tail.size() > 2 || (tail.size() == 2 && tail[0]->kind != N::LoadConst)) return false;
+            bool constant = tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst;
+            size_t end = tail.size() - (constant ? 2 : 1), exits = 0;
+            if (unwinding_end(tail, 0, end, constant, exits) != end || exits > count_open_withs()) return false;
             if (first.empty()) first = tail;
             else if (!same_ops(first, tail)) return false;
             blocks.insert(tail_blocks.begin(), tail_blocks.end());
@@ -7223,19 +7244,33 @@ private:
         return true;
     }
 
+    // The handlers of the open try statements, inner ones first (the order the copies of their
+    // finally bodies run in; an outer one's is laid out after an inner one's, or before).
+    std::vector<int> open_try_handlers_innermost_first() const {
+        std::vector<std::pair<size_t, int>> depths;  // (the open ones around it, handler)
+        for (int h : open_handlers_) {
+            if (handlers_.at(h).kind != HandlerKind::Try) continue;
+            size_t around = 0;
+            for (int o : open_handlers_) around += o != h && inside(h, o);
+            depths.push_back({around, h});
+        }
+        std::sort(depths.begin(), depths.end(), std::greater<>());  // (ties: the later laid out first, as before)
+        std::vector<int> out;
+        for (auto [around, h] : depths) out.push_back(h);
+        return out;
+    }
+
     // Where the copies of the finally bodies of open try statements from `block` (innermost
     // first) end: the op after each copy's way out (empty: no copy there). Their blocks go into
     // `blocks`.
     std::vector<size_t> ends_of_open_finally_copies(int block, std::set<int>& blocks) const {
         std::vector<size_t> at = {cfg_.block(block).first};
         bool copied = false;
-        std::vector<int> open(open_handlers_.begin(), open_handlers_.end());
-        for (auto it = open.rbegin(); it != open.rend(); ++it) {
-            if (handlers_.at(*it).kind != HandlerKind::Try) continue;
+        for (int h : open_try_handlers_innermost_first()) {
             std::vector<size_t> next;
             std::set<int> seen = blocks;
             size_t matched = 0;
-            for (size_t p : at) matched += finally_copy_ends(p, *it, next, seen);
+            for (size_t p : at) matched += finally_copy_ends(past_unwinding(p, seen), h, next, seen);
             if (matched == 0) continue;  // (no copy of this one: a try statement the way out does not leave)
             if (matched != at.size()) return {};
             std::sort(next.begin(), next.end());
@@ -7244,7 +7279,45 @@ private:
             blocks = std::move(seen);
             copied = true;
         }
+        if (copied) add_copied_handlers(blocks);
         return copied ? at : std::vector<size_t>{};
+    }
+
+    // The handlers of try and with statements inside finally copies (`blocks`), whose protected
+    // blocks are all there, and what they reach until they go back into the copies: the copies'
+    // own code, which their clauses and __exit__ calls join again. Added to `blocks`.
+    void add_copied_handlers(std::set<int>& blocks) const {
+        std::vector<int> work;
+        auto own = [&](int h) {
+            if (h < 0 || blocks.count(h) || open_handlers_.count(h)) return false;
+            for (int b = 0; b < cfg_.size(); ++b)
+                if (cfg_.block(b).handler == h && !blocks.count(b)) return false;
+            return true;
+        };
+        for (int b : blocks)
+            if (own(cfg_.block(b).handler)) work.push_back(cfg_.block(b).handler);
+        for (int steps = 0; !work.empty() && steps < 256; ++steps) {
+            int b = work.back();
+            work.pop_back();
+            if (!blocks.insert(b).second) continue;
+            for (int s : cfg_.block(b).succs) work.push_back(s);
+            if (int h = cfg_.block(b).handler; h >= 0 && !open_handlers_.count(h)) work.push_back(h);
+        }
+    }
+
+    // Past the ops from `i` that only drop values (the way out of an except clause or for loop
+    // before a finally copy: POP_EXCEPT or POP_TOP, a value kept on top swapped below first), which
+    // no finally body starts with; their blocks go to `blocks`.
+    size_t past_unwinding(size_t i, std::set<int>& blocks) const {
+        auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
+        for (; i < ops_.size();) {
+            bool swap_drop = ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1);
+            size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : swap_drop ? 2 : 0;
+            if (n == 0) return i;
+            for (size_t k = i; k < i + n; ++k) blocks.insert(cfg_.block_of_op(k));
+            i += n;
+        }
+        return i;
     }
 
     // The Reraise that ends the finally body laid out from op `h` (a try handler's, past its
@@ -7308,6 +7381,17 @@ private:
                 ends.push_back(c);
                 continue;
             }
+            // (A `return`, `break` or `continue` in the finally body: the body drops the exception
+            // first, a copy what its own way out keeps on the stack, if anything; both then leave
+            // the same way.)
+            if (WayOut out = way_out(f, h, end, nullptr); out.to != kNoWayOut) {
+                std::set<int> out_blocks;
+                if (WayOut copy_out = way_out(c, h, end, &out_blocks); copy_out.to == out.to && copy_out.exits == out.exits &&
+                                                                       same_constant(copy_out.constant, out.constant)) {
+                    blocks.insert(out_blocks.begin(), out_blocks.end());
+                    continue;
+                }
+            }
             c = settle(c, true);
             if (f == kNowhere || c == kNowhere || f < h || f > end || f == c) return false;
             if (auto it = copy_of.find(f); it != copy_of.end()) {
@@ -7330,6 +7414,65 @@ private:
             work.push_back({f + 1, c + 1});
         }
         return true;
+    }
+
+    static constexpr int kNoWayOut = -1, kReturns = -2;
+
+    // How the ops from a finally body's op, or its copy's, leave: where (`to`: kReturns, the block a
+    // jump out of the body goes to, or kNoWayOut), through how many __exit__ calls, returning which
+    // constant (none: the value on top at the start).
+    struct WayOut {
+        int to = kNoWayOut;
+        size_t exits = 0;
+        const NeutralOp* constant = nullptr;
+    };
+
+    static bool same_constant(const NeutralOp* a, const NeutralOp* b) { return a == b || (a && b && same_op(*a, *b)); }
+
+    // The way out of the ops from `k` that only drop values (SWAP/POP_TOP, an except clause's
+    // POP_EXCEPT) and call the __exit__ of with statements, then return (the value on top at `k`,
+    // kept through them, or a constant loaded last) or jump out of the ops from `h` to `end`.
+    // Their blocks go to `blocks`.
+    WayOut way_out(size_t k, size_t h, size_t end, std::set<int>* blocks) const {
+        WayOut out;
+        size_t depth = 0;  // (the value on top at `k`, from the top)
+        bool kept = true;  // (a jump drops it too)
+        for (; k < ops_.size(); ++k) {
+            if (blocks) blocks->insert(cfg_.block_of_op(k));
+            std::vector<const NeutralOp*> ahead;
+            for (size_t i = k; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
+            if (size_t n = with_exit_call_end(ahead, 0, ahead.size(), !(kept && depth == 0))) {
+                for (size_t i = k; i < k + n; ++i)
+                    if (blocks) blocks->insert(cfg_.block_of_op(i));
+                k += n - 1, ++out.exits;
+                continue;
+            }
+            const NeutralOp& op = ops_[k];
+            if (op.kind == N::LoadConst && k + 1 < ops_.size() && ops_[k + 1].kind == N::Return) {
+                if (blocks) blocks->insert(cfg_.block_of_op(k + 1));
+                out.to = kReturns, out.constant = &op;
+                return out;
+            }
+            if (op.kind == N::Return) {
+                if (kept && depth == 0) out.to = kReturns;
+                return out;
+            }
+            if (op.kind == N::Jump) {
+                int to = cfg_.block_at_offset(op.target);
+                if (to >= 0 && (cfg_.block(to).first < h || cfg_.block(to).first > end)) out.to = through_jumps(to);
+                return out;
+            }
+            if (op.kind == N::Swap && op.arg >= 2) {
+                size_t other = size_t(op.arg) - 1;
+                depth = depth == 0 ? other : depth == other ? 0 : depth;
+            } else if (op.kind == N::Pop || op.kind == N::PopExcept) {
+                if (depth == 0) kept = false;
+                else --depth;
+            } else if (op.kind != N::Nop) {
+                return out;
+            }
+        }
+        return out;
     }
 
     size_t count_open_withs() const {
@@ -8124,11 +8267,17 @@ private:
         }
     }
 
-    // The creation serial of some expression of `s` (0: none).
+    // The creation serial of some expression of `s` (0: none), or of the first statement inside it
+    // that has one (a try statement has none of its own).
     static uint64_t some_serial(const StmtPtr& s) {
         for (const ExprPtr& e : {s->value, s->test, s->target, s->targets.empty() ? ExprPtr() : s->targets[0]})
             if (e) return e->serial;
-        return 0;
+        uint64_t inner = 0;
+        for_each_child_body(s, [&](Body& child, bool) {
+            for (const StmtPtr& c : child)
+                if (!inner) inner = some_serial(c);
+        });
+        return inner;
     }
 
     // `return`, `break` and `continue` inside try/finally run a copy of the finally body first:
