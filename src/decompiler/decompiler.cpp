@@ -6726,10 +6726,11 @@ private:
         if (raw_.empty()) raw_ = decode_instructions(code_, table_);
         uint32_t begin = cfg_.block(block).offset;
         uint32_t end = std::min(before, block + 1 < cfg_.size() ? cfg_.block(block + 1).offset : UINT32_MAX);
-        for (const Instruction& ins : raw_)
-            if (ins.offset >= begin && ins.offset < end && ins.is(table) &&
-                (table != kHasConst || const_in_source_order(ins.index)))
-                out.insert(ins.index);
+        // (The instructions are in offset order: only the block's own are read.)
+        auto first = std::lower_bound(raw_.begin(), raw_.end(), begin,
+                                      [](const Instruction& ins, uint32_t offset) { return ins.offset < offset; });
+        for (auto it = first; it != raw_.end() && it->offset < end; ++it)
+            if (it->is(table) && (table != kHasConst || const_in_source_order(it->index))) out.insert(it->index);
     }
 
     // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
