@@ -357,13 +357,8 @@ public:
         // A module or class body reads its names with LOAD_NAME: a LOAD_GLOBAL is a `global`
         // declaration's (but 3.8's asserts load AssertionError so anywhere), which a class inside
         // a function binding the name needs, and which skips the class namespace.
-        if (!(code_.flags & kCoOptimized)) {
-            for (const auto& op : ops_)
-                if (op.kind == N::Load && op.scope == Scope::Global && !(assert_loads_global_ && op.name == "AssertionError") &&
-                    std::find(out.begin(), out.end(), op.name) == out.end())
-                    out.push_back(op.name);
-            return out;
-        }
+        // (3.12+ inline comprehensions, whose reads of globals stay LOAD_GLOBAL: those are none.)
+        if (!(code_.flags & kCoOptimized)) return declared_global_reads_;
         if (enclosing_functions_.empty() || code_.name == "<lambda>" || in_comprehension_code()) return out;
         auto bound_around = [&](const std::string& name) {
             for (const CodeObject* e : enclosing_functions_)
@@ -2117,6 +2112,7 @@ private:
             for (const auto& w : walrus_stores_)
                 if (op.kind == N::Load && w.first == op.name) ordered_reads_.insert(keep(name));
             if (op.kind == N::Load) note_if_comprehension_scoped(op, stack);
+            if (op.kind == N::Load && op.scope == Scope::Global && !(code_.flags & kCoOptimized)) note_declared_global_read(op, stack);
             if (assert_loads_global_ && op.kind == N::Load && op.scope == Scope::Global && op.name == "AssertionError") {
                 // A module or class body loads a written name with LOAD_NAME: a LOAD_GLOBAL of it is an assert's.
                 if (!(code_.flags & kCoOptimized)) {
@@ -5731,6 +5727,17 @@ private:
         return HandlerKind::Unknown;
     }
 
+    // A LOAD_GLOBAL in a module or class body outside an inlined comprehension (whose accumulator
+    // waits on the stack) and not 3.8-3.10's assert: a `global` declaration's (see
+    // globals_shadowed_around).
+    void note_declared_global_read(const NeutralOp& op, const std::vector<ExprPtr>& stack) {
+        if (assert_loads_global_ && op.name == "AssertionError") return;
+        for (const ExprPtr& e : stack)
+            if (accumulators_.count(e.get()) || saved_bindings_.count(e.get())) return;
+        if (std::find(declared_global_reads_.begin(), declared_global_reads_.end(), op.name) == declared_global_reads_.end())
+            declared_global_reads_.push_back(op.name);
+    }
+
     // A load or store of a local that an inlined comprehension (3.12+) saved and is still using
     // (its saved binding waits on the stack): the comprehension's own variable, not the one of the
     // code around it (see dead_bindings).
@@ -8977,6 +8984,7 @@ private:
     std::map<const Expr*, std::string> saved_bindings_;
     // The function scopes around this code, innermost last (class bodies hide nothing from it).
     std::vector<const CodeObject*> enclosing_functions_;
+    std::vector<std::string> declared_global_reads_;  // (note_declared_global_read)
     // Ops of ops_ that name an inlined comprehension's own variable (note_if_comprehension_scoped).
     std::set<const NeutralOp*> comprehension_scoped_;
     std::map<const Expr*, ExprKind> accumulators_;
