@@ -39,6 +39,43 @@ def run():
 
 CHECKER = os.path.join(ROOT, "tools", "roundtrip_check.py")
 
+# A context manager that logs its exit and suppresses nothing (the prelude of several snippets).
+LOGGING_CM = """
+class CM:
+    def __init__(self, log): self.log = log
+    def __enter__(self): return self
+    def __exit__(self, *e):
+        self.log.append('exit')
+"""
+
+# The runs of several snippets' f(a, log) / f(a, b, log), whose a and b return or raise: g()
+# gives every outcome with the log it left.
+RUN_F_A_LOG = """
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    out = []
+    for a in (ok, ve, ke):
+        for pre in ([], [0]):
+            log = list(pre)
+            out.append((f(a, log), log))
+    return out
+"""
+RUN_F_A_B_LOG = """
+def g():
+    def ok(): return 1
+    def ve(): raise ValueError
+    def ke(): raise KeyError
+    def te(): raise TypeError
+    out = []
+    for a in (ok, ve):
+        for b in (ok, ke, te):
+            log = []
+            out.append((f(a, b, log), log))
+    return out
+"""
+
 # A context manager that logs enter/exit, shared by the with-statement snippets.
 CONTEXT_MANAGER = """
 class CM:
@@ -2701,27 +2738,10 @@ def f(a, log):
     finally:
         if len(log) > 1:
             return log[-1]
-
-def g():
-    def ok(): return 1
-    def ve(): raise ValueError
-    def ke(): raise KeyError
-    out = []
-    for a in (ok, ve, ke):
-        for pre in ([], [0]):
-            log = list(pre)
-            out.append((f(a, log), log))
-    return out
-""", "g()"),
+""" + RUN_F_A_LOG, "g()"),
     # A clause of a try statement in a with statement in an outer clause returns: the with's
     # __exit__ call, then the outer clause's POP_EXCEPT, then the return.
-    "clause_return_in_with_in_clause": ("""
-class CM:
-    def __init__(self, log): self.log = log
-    def __enter__(self): return self
-    def __exit__(self, *e):
-        self.log.append('exit')
-
+    "clause_return_in_with_in_clause": (LOGGING_CM + """
 def f(a, b, log):
     try:
         a()
@@ -2734,19 +2754,7 @@ def f(a, b, log):
             except TypeError:
                 log.append('type')
     log.append('end')
-
-def g():
-    def ok(): return 1
-    def ve(): raise ValueError
-    def ke(): raise KeyError
-    def te(): raise TypeError
-    out = []
-    for a in (ok, ve):
-        for b in (ok, ke, te):
-            log = []
-            out.append((f(a, b, log), log))
-    return out
-""", "g()"),
+""" + RUN_F_A_B_LOG, "g()"),
     # The same through a finally body: its copy, then the outer clause's POP_EXCEPT.
     "clause_return_in_try_finally_in_clause": ("""
 def f(a, b, log):
@@ -2773,13 +2781,7 @@ def g():
 """, "g()"),
     # A return through the copy of a finally body that branches, then the __exit__ call of a with
     # statement around the try statement.
-    "clause_return_branching_finally_in_with": ("""
-class CM:
-    def __init__(self, log): self.log = log
-    def __enter__(self): return self
-    def __exit__(self, *e):
-        self.log.append('exit')
-
+    "clause_return_branching_finally_in_with": (LOGGING_CM + """
 def f(a, log):
     with CM(log):
         try:
@@ -2791,26 +2793,9 @@ def f(a, log):
         finally:
             if log:
                 log.append('finally')
-
-def g():
-    def ok(): return 1
-    def ve(): raise ValueError
-    def ke(): raise KeyError
-    out = []
-    for a in (ok, ve, ke):
-        for pre in ([], [0]):
-            log = list(pre)
-            out.append((f(a, log), log))
-    return out
-""", "g()"),
+""" + RUN_F_A_LOG, "g()"),
     # A return through the copy of a finally body that returns, inside a with statement.
-    "clause_return_finally_returns_in_with": ("""
-class CM:
-    def __init__(self, log): self.log = log
-    def __enter__(self): return self
-    def __exit__(self, *e):
-        self.log.append('exit')
-
+    "clause_return_finally_returns_in_with": (LOGGING_CM + """
 def f(a, log):
     with CM(log):
         try:
@@ -2875,19 +2860,7 @@ def f(a, b, log):
             log.append(1)
     finally:
         log.append(2)
-
-def g():
-    def ok(): return 1
-    def ve(): raise ValueError
-    def ke(): raise KeyError
-    def te(): raise TypeError
-    out = []
-    for a in (ok, ve):
-        for b in (ok, ke, te):
-            log = []
-            out.append((f(a, b, log), log))
-    return out
-""", "g()"),
+""" + RUN_F_A_B_LOG, "g()"),
     # The same through the copy of an outer finally body that branches, after the outer clause's
     # POP_EXCEPT (3.12+ refuse it still: a way out without the compiler's copy).
     "clause_return_in_clause_branching_finally": ("""
@@ -2944,13 +2917,7 @@ def g():
 """, "g()"),
     # A return through the copy of a finally body holding a with statement, whose handler (3.8: laid
     # out inside the copy) goes on in the copy.
-    "clause_return_through_finally_with": ("""
-class CM:
-    def __init__(self, log): self.log = log
-    def __enter__(self): return self
-    def __exit__(self, *e):
-        self.log.append('exit')
-
+    "clause_return_through_finally_with": (LOGGING_CM + """
 def f(a, log):
     try:
         a()
@@ -2975,13 +2942,7 @@ def g():
 """, "g()"),
     # The copy's own return, of a constant, leaves the with statement around it too (the copy drops
     # the clause's value, the handler the exception, before the __exit__ call).
-    "clause_return_finally_may_return_in_with": ("""
-class CM:
-    def __init__(self, log): self.log = log
-    def __enter__(self): return self
-    def __exit__(self, *e):
-        self.log.append('exit')
-
+    "clause_return_finally_may_return_in_with": (LOGGING_CM + """
 def f(a, log):
     with CM(log):
         try:
@@ -2993,18 +2954,7 @@ def f(a, log):
         finally:
             if len(log) > 1:
                 return 'finally'
-
-def g():
-    def ok(): return 1
-    def ve(): raise ValueError
-    def ke(): raise KeyError
-    out = []
-    for a in (ok, ve, ke):
-        for pre in ([], [0]):
-            log = list(pre)
-            out.append((f(a, log), log))
-    return out
-""", "g()"),
+""" + RUN_F_A_LOG, "g()"),
     # The code after the statement, which 3.12+ copy after the normal-path copy of the finally body,
     # computes its value after that copy ran, even where the copy starts with a try statement (no
     # expression of its own): that return is no statement of the try body (3.12+ refuse it).
