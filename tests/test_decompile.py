@@ -4551,13 +4551,15 @@ def outer():
 """, "outer()")
 EQUIVALENT_NOW |= {("global_read_shadowed_by_enclosing_local", v) for v in ALL_VERSIONS}
 # Nested assignment expressions copy the value before each store and keep it: no chained
-# assignment (`x = y = g()` then `(z := ...)` would call g() twice; it was refused that way).
+# assignment (`x = y = g()` then `(z := ...)` would call g() twice; it was refused that way), and
+# printed nested, not as `x = g(); y = x; (z := x)`.
 SNIPPETS["nested_assignment_expressions"] = ("""
 def f(g, log):
     (z := (y := (x := g())))
     log.append((a := (b := g())))
     return x, y, z, a, b, log
 """, "f(iter(range(5)).__next__, [])")
+EQUIVALENT_NOW |= {("nested_assignment_expressions", v) for v in ALL_VERSIONS}
 # Nested unpacking targets of a parallel assignment: the compiler swaps the two values instead of
 # building and unpacking a tuple, so p() and q() are both called before p()'s result is unpacked.
 # Printed as two statements (`a, b = p()` then `c, d = q()`), q() ran after the unpacking (and not

@@ -931,8 +931,9 @@ private:
             switch (ops_[i].kind) {
             case N::Load: case N::LoadConst: ++above; continue;
             case N::Nop: continue;
-            // Copied once more for the next target of a chain (`a = b = c = v`): stored again too.
-            case N::Copy: return above == 0 && ops_[i].arg == 1;
+            // Copied once more for the next target of a chain (`a = b = c = v`): stored again too,
+            // unless every store takes a copy (`(y := (x := v))`, see chained_store_follows).
+            case N::Copy: return above == 0 && ops_[i].arg == 1 && chained_store_follows();
             case N::LoadAttr: case N::UnaryOp: if (above < 1) return false; continue;
             case N::Subscr: case N::BinaryOp: if (above < 2) return false; --above; continue;
             case N::Store: return above == 0;
