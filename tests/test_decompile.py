@@ -8165,17 +8165,6 @@ def run():
 """
 
 
-def test_finally_dead_code_38(cli, tmp_path):
-    exe = interpreter("3.8")
-    if exe is None:
-        pytest.skip("Python 3.8 is not installed (pyenv)")
-    pyc = tmp_path / "m.pyc"
-    compile_pyc(exe, FINALLY_DEAD_CODE, pyc)
-    proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
-    assert "could not decompile" not in proc.stderr, proc.stderr
-    same, err = run_both(exe, FINALLY_DEAD_CODE, proc.stdout, "run()")
-    assert same == "True", err + proc.stdout
-
 
 # More of 3.8's finally subroutines the finally pass left (random programs, seeds 5000-6009): a
 # with or try statement in dead code after a return (all its markers unreached: that code goes),
@@ -8241,14 +8230,17 @@ def run():
 """
 
 
-def test_finally_subroutines_more_38(cli, tmp_path):
+# 3.8's finally subroutines around dead code (FINALLY_DEAD_CODE) and the shapes above: decompiled,
+# and doing the same.
+@pytest.mark.parametrize("source", [FINALLY_DEAD_CODE, FINALLY_38_MORE], ids=["dead_code", "more"])
+def test_finally_subroutines_38(cli, tmp_path, source):
     exe = interpreter("3.8")
     if exe is None:
         pytest.skip("Python 3.8 is not installed (pyenv)")
     pyc = tmp_path / "m.pyc"
-    compile_pyc(exe, FINALLY_38_MORE, pyc)
+    compile_pyc(exe, source, pyc)
     proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
     assert "could not decompile" not in proc.stderr, proc.stderr
-    same, err = run_both(exe, FINALLY_38_MORE, proc.stdout, "run()")
+    same, err = run_both(exe, source, proc.stdout, "run()")
     assert same == "True", err + proc.stdout
 
