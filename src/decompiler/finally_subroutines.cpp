@@ -74,22 +74,28 @@ private:
         for (size_t i = 0; i < ops_.size(); ++i) ops_[i].offset = uint32_t(offset_of_index(i));
         end_offset_ = offset_of_index(ops_.size());
         next_offset_ = end_offset_ + 2;
+        note_targets();
     }
 
     // After a rewrite: increasing offsets again, every target still naming the same op.
     void renumber() {
         // Old offset -> index of the first op there (a copy keeps its original's offset until
-        // now; the original, first, is the one jumps name), or the end of the code. Sorted
-        // (offset, index) pairs rather than a hash map: a node allocation per op, per rewrite.
-        std::vector<std::pair<int64_t, size_t>> map;
-        map.reserve(ops_.size() + 1);
-        for (size_t i = 0; i < ops_.size(); ++i) map.emplace_back(ops_[i].offset, i);
-        map.emplace_back(end_offset_, ops_.size());  // the end of the code (an op's own offset wins)
-        std::sort(map.begin(), map.end());
+        // now; the original, first, is the one jumps name), or the end of the code. Offsets are
+        // even and below next_offset_ (renumbered ones, then fresh ones): an array indexed by
+        // offset / 2, not a hash map (a node allocation per op, per rewrite) nor a sort.
+        constexpr size_t kNoOp = size_t(-1);
+        std::vector<size_t> index_at(size_t(next_offset_ / 2) + 1, kNoOp);
+        auto slot = [&](int64_t offset) -> size_t* {
+            if (offset < 0 || offset % 2 != 0 || size_t(offset / 2) >= index_at.size()) return nullptr;
+            return &index_at[size_t(offset / 2)];
+        };
+        for (size_t i = 0; i < ops_.size(); ++i)
+            if (size_t* at = slot(ops_[i].offset); at && *at == kNoOp) *at = i;
+        if (size_t* at = slot(end_offset_); at && *at == kNoOp) *at = ops_.size();  // (an op's own offset wins)
         auto renumbered = [&](int64_t offset) -> std::optional<int64_t> {
-            auto it = std::lower_bound(map.begin(), map.end(), std::make_pair(offset, size_t(0)));
-            if (it == map.end() || it->first != offset) return std::nullopt;
-            return offset_of_index(it->second);
+            const size_t* at = slot(offset);
+            if (!at || *at == kNoOp) return std::nullopt;
+            return offset_of_index(*at);
         };
         for (std::set<int64_t>* offsets : {&done_, &handler_ends_}) {
             std::set<int64_t> now_at;
@@ -109,6 +115,7 @@ private:
         for (size_t i = 0; i < ops_.size(); ++i) ops_[i].offset = uint32_t(offset_of_index(i));
         end_offset_ = offset_of_index(ops_.size());
         next_offset_ = end_offset_ + 2;
+        note_targets();
     }
 
     static int64_t offset_of_index(size_t i) { return int64_t(2 * i); }
@@ -119,9 +126,16 @@ private:
         return it != ops_.end() && int64_t(it->offset) == offset ? size_t(it - ops_.begin()) : kNone;
     }
 
-    bool is_target(int64_t offset) const {
-        return std::any_of(ops_.begin(), ops_.end(), [&](const NeutralOp& op) { return op.target == offset; });
+    // Every rewrite ends in a renumbering, which takes note of the jump targets anew: is_target is
+    // asked for most ops of each finally body, so a scan of the whole code each time was quadratic.
+    void note_targets() {
+        targets_.clear();
+        for (const auto& op : ops_)
+            if (op.target >= 0) targets_.push_back(op.target);
+        std::sort(targets_.begin(), targets_.end());
     }
+
+    bool is_target(int64_t offset) const { return std::binary_search(targets_.begin(), targets_.end(), offset); }
 
     // Where a jump to `offset` ends up once the peephole optimizer has threaded it through
     // unconditional jumps, as it does for the jumps of 3.9's copies.
@@ -244,6 +258,29 @@ private:
 
     static constexpr int kLeaving = -1000;  // depth of the ops after one of the body's own POP_FINALLY ops
 
+    // The depth at which body_end reached each op: a flat array rather than a map (body_end runs for
+    // every finally statement, over its whole body: node allocations dominated 3.8's large functions).
+    class Seen {
+    public:
+        explicit Seen(size_t n) : depth_(n, kUnseen) {}
+        std::optional<int> find(size_t i) const {
+            return i < depth_.size() && depth_[i] != kUnseen ? std::optional<int>(depth_[i]) : std::nullopt;
+        }
+        void set(size_t i, int depth) {
+            if (depth_[i] == kUnseen) last_ = any_ ? std::max(last_, i) : i;
+            any_ = true;
+            depth_[i] = depth;
+        }
+        bool empty() const { return !any_; }
+        size_t last() const { return last_; }  // the highest op reached (when not empty)
+
+    private:
+        static constexpr int kUnseen = -0x7fffffff;
+        std::vector<int> depth_;
+        size_t last_ = 0;
+        bool any_ = false;
+    };
+
     // Follows the ways the body starting at `start` goes on normally: a BEGIN_FINALLY inside opens a
     // nested subroutine that its own END_FINALLY (or POP_FINALLY) closes; CALL_FINALLY returns to
     // the op after it. With `through_dead`, the code after a jump, return or raise (and after the re-raise
@@ -253,7 +290,7 @@ private:
     // raise), at its END_FINALLY, or at the one re-raise no jump reaches (normalize's for an
     // END_FINALLY after a return).
     Body body_end(size_t start, bool through_dead = false) const {
-        std::map<size_t, int> seen;
+        Seen seen(ops_.size());
         std::vector<std::pair<size_t, int>> work = {{start, 0}};
         Body body;
         const Body none;
@@ -266,11 +303,11 @@ private:
             auto [i, depth] = work.back();
             work.pop_back();
             if (i == kNone || i < start || i >= ops_.size() || (depth < 0 && depth != kLeaving)) return none;
-            if (auto it = seen.find(i); it != seen.end()) {
-                if (it->second != depth) return none;
+            if (auto was = seen.find(i)) {
+                if (*was != depth) return none;
                 continue;
             }
-            seen[i] = depth;
+            seen.set(i, depth);
             const NeutralOp& op = ops_[i];
             if (depth == kLeaving) {
                 if (!leaving_step(i, body, work, seen, through_dead)) return none;
@@ -293,7 +330,7 @@ private:
                 }
                 if (!is_way_out(i)) return none;
                 body.exits.push_back(i);
-                for (size_t k = i + 1; k <= i + 1 + size_t(ops_[i].arg); ++k) seen[k] = kLeaving;
+                for (size_t k = i + 1; k <= i + 1 + size_t(ops_[i].arg); ++k) seen.set(k, kLeaving);
                 work.emplace_back(i + 2 + size_t(ops_[i].arg), kLeaving);
                 break;
             case N::Jump:
@@ -321,15 +358,14 @@ private:
             // op, and with ways out of its own, the placeholder's POP_TOP follows that.
             // (Code after the return, raise, break or continue that ends the body is dead but
             // compiled all the same: it lies between the last op reached and the END_FINALLY.)
-            size_t last = seen.rbegin()->first, k = dead_code_end(last + 1);
+            size_t last = seen.last(), k = dead_code_end(last + 1);
             bool at_end = k < ops_.size() && (k > last + 1 || !is_target(ops_[k].offset)) &&
                           (ops_[k].kind == N::EndFinally || (ops_[k].kind == N::Reraise && !handler_ends_.count(ops_[k].offset)));
             if (at_end && (body.exits.empty() || (k + 1 < ops_.size() && ops_[k + 1].kind == N::Pop))) body.end = k;
         }
         if (body.end == kNone && dead_ends.size() == 1) body.end = *dead_ends.begin();
         if (body.end == kNone) return none;
-        for (const auto& [i, depth] : seen)
-            if (i > body.end) return none;
+        if (seen.last() > body.end) return none;
         for (size_t i : body.outer_exits)
             if (std::find(body.exits.begin(), body.exits.end(), i) != body.exits.end()) return none;
         std::sort(body.exits.begin(), body.exits.end());
@@ -369,12 +405,12 @@ private:
     // (copies of outer finally bodies among them: branches and loops inside) to a return, a raise
     // or the jump out of the body, which is not followed (`through_dead`, the body's code laid out
     // after that way out is). A jump back to an op of the way out (`seen`, body_end's) is a loop's.
-    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work, const std::map<size_t, int>& seen,
+    bool leaving_step(size_t i, Body& body, std::vector<std::pair<size_t, int>>& work, const Seen& seen,
                       bool through_dead) const {
         const NeutralOp& op = ops_[i];
         auto back_in_way_out = [&]() {
             auto to = seen.find(index_of(op.target));
-            return op.target <= int64_t(op.offset) && to != seen.end() && to->second == kLeaving;
+            return op.target <= int64_t(op.offset) && to == kLeaving;
         };
         switch (op.kind) {
         case N::Return: case N::Raise: case N::Jump:
@@ -644,6 +680,7 @@ private:
     std::set<int64_t> done_;
     // The re-raises that end those bodies' handlers (not the end of a body around them).
     std::set<int64_t> handler_ends_;
+    std::vector<int64_t> targets_;  // the offsets jumps name, sorted (note_targets)
 };
 
 }  // namespace
