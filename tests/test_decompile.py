@@ -1208,6 +1208,22 @@ def f(a, b, k):
     return [g(*(0, 1)), g(*[a, b]), g(*(a, b)), g(*[]), g(*()), g(*[1, 2, 3]), g(*[a], **k),
             g(*[*a, b]), g(*(*a, b)), g(*(*a, b), **k), g(a, b, **k), g(0, 1, **k), g(1, *[a])]
 """, "f((1, 2), 3, {'q': 4})"),
+    # 3.8 iterates a starred item at BUILD_*_UNPACK, after the items after it are computed, as
+    # the source compiles again: no temporaries for them.
+    "star_items_then_effects": ("""
+class D:
+    e = 5
+
+
+def g(*args, **kwargs):
+    return args, sorted(kwargs.items())
+
+
+def f(a, c, d):
+    k = {'q': d.e}
+    return [g(a, *c, d.e), g(*c, d.e, *a), g(*c, d.e, a[0] + 1, **k), (*c, d.e), [a[0], *c, len(c)],
+            {*c, d.e}]
+""", "f((1, 2), [3, 4], D())"),
     "with_block": ("""
 def f(path):
     with open(path) as fh:
@@ -3094,6 +3110,7 @@ EQUIVALENT_NOW |= {("constant_asserts", v) for v in ("3.8", "3.9", "3.10", "3.11
 EQUIVALENT_NOW |= {("class_declarations", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_star_dict_keys", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("star_items_then_effects", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -1941,14 +1941,14 @@ private:
         uint64_t last = 0;
         bool ordered = true;
         for_each_evaluation_slot(*node, [&](ExprPtr& slot) {
-            auto span = effect_span(slot);
+            auto span = effect_span(*ordered_part(slot));
             if (!span.second) return;
             if (span.first < last) ordered = false;
             last = std::max(last, span.second);
         });
         if (ordered) return;
         std::vector<ExprPtr*> slots;
-        for_each_evaluation_slot(*node, [&](ExprPtr& slot) { slots.push_back(&slot); });
+        for_each_evaluation_slot(*node, [&](ExprPtr& slot) { slots.push_back(ordered_part(slot)); });
         std::vector<ExprPtr*> effectful;
         for (ExprPtr* slot : slots)
             if (effect_span(*slot).second && !is_marker_value(*slot)) effectful.push_back(slot);
@@ -1968,6 +1968,13 @@ private:
         }
         if (held) stack->push_back(held);
         node->span.owner = 0;  // (its operands changed)
+    }
+
+    // The part of an operand whose effects take place where the operand stands. A starred item of
+    // 3.8's BUILD_*_UNPACK is iterated by that op, after every item is computed, and so it is when
+    // the display (or call) is compiled from source: only its value takes place in order.
+    ExprPtr* ordered_part(ExprPtr& slot) const {
+        return slot->kind == ExprKind::Starred && iterated_by_build_.count(slot.get()) ? &slot->value : &slot;
     }
 
     // Calls f on the operand slots of a node (those that hold one) in the order Python evaluates them.
@@ -2821,6 +2828,7 @@ private:
                 e->elts.insert(e->elts.end(), part->elts.begin(), part->elts.end());
             } else {
                 e->elts.push_back(starred(part));
+                iterated_by_build_.insert(keep(e->elts.back()));
             }
             after_pack = pack;
         }
@@ -8901,6 +8909,7 @@ private:
     // comprehensions of coroutine code objects whose await has not been seen yet.
     std::set<const Expr*> async_iterables_, unawaited_comprehensions_;
     std::set<const Expr*> merged_displays_;  // dicts and tuples 3.8's BUILD_*_UNPACK made (not a call's arguments)
+    std::set<const Expr*> iterated_by_build_;  // their starred items (ordered_part)
     std::map<const Expr*, FunctionValue> functions_;
     std::map<const Expr*, const Expr*> lambda_made_from_;  // a Lambda node -> its function object
     std::map<const Expr*, StmtPtr> classes_;
