@@ -64,6 +64,10 @@ class _NotShown(Exception):
     """The model does not cover something, or the two sides differ: not shown equivalent."""
 
 
+# Kinds of constant (_const_key) that hash and compare without running code, nor by identity (a NaN).
+_PLAIN_KEYS = ("str", "int", "bytes", "bool", "NoneType")
+
+
 def _const_key(value: object) -> object:
     if isinstance(value, types.CodeType):
         return ("code", value.co_name, value.co_code, _const_key(value.co_consts), value.co_names,
@@ -315,9 +319,12 @@ class _Checker:
             n = ins.arg + 2 + (op == "CALL_KW")
             operands = _callable(self._pop(st, n))
             kw, st.kwnames = st.kwnames, None
-            return _Event(("CALL", ins.arg, kw, operands), pushes=1)
+            # (A method and a self that are not a method load's pair call the one with the other
+            # as the first argument: f(x) as the compiler writes it, a call of one more argument.)
+            argc = ins.arg + (len(operands) - (n - 1))
+            return _Event(("CALL", argc, kw, operands), pushes=1)
         elif op == "CALL_FUNCTION_EX":
-            operands = list(_callable(self._pop(st, 3 + (ins.arg & 1))))
+            operands = list(_callable(self._pop(st, 3 + (ins.arg & 1)), pair_as_argument=False))
             if ins.arg & 1 and self._private(st, operands[-1], "dict copy"):
                 # The call reads keyword arguments from a copy of a dict this code built exactly as
                 # from that dict (and a Python callee gets a dict of its own either way).
@@ -397,14 +404,15 @@ class _Checker:
         elif op == "BUILD_MAP":
             items = self._pop(st, 2 * ins.arg)
             keys, values = items[0::2], items[1::2]
-            if all(k[0] == "const" and k[1][0] == "str" for k in keys):
-                # {'a': x, 'b': y} with constant str keys: the same dict as BUILD_CONST_KEY_MAP builds
+            if all(k[0] == "const" and k[1][0] in _PLAIN_KEYS for k in keys):
+                # {'a': x, 0: y} with constant keys whose hashing runs no code: the same dict as
+                # BUILD_CONST_KEY_MAP builds (the keys inserted in the same order either way)
                 return _Event(("dict", tuple(k[1] for k in keys), tuple(values)), pushes=1)
             return _Event((op, ins.arg, tuple(items)), pushes=1)
         elif op == "BUILD_CONST_KEY_MAP":
             items = self._pop(st, ins.arg + 1)
             keys = items[-1]
-            if keys[0] == "const" and keys[1][0] == "tuple" and all(k[0] == "str" for k in keys[1][1:]):
+            if keys[0] == "const" and keys[1][0] == "tuple" and all(k[0] in _PLAIN_KEYS for k in keys[1][1:]):
                 return _Event(("dict", tuple(keys[1][1:]), tuple(items[:-1])), pushes=1)
             return _Event((op, ins.arg, tuple(items)), pushes=1)
         elif op == "FORMAT_VALUE":
@@ -844,7 +852,7 @@ class _Checker:
         return self._join(states[0], states[1])
 
 
-def _callable(operands: list) -> tuple:
+def _callable(operands: list, pair_as_argument: bool = True) -> tuple:
     """A call's operands with its first two (NULL and the callable, or a method and its self, in
     either version's order) folded into the one thing that is called."""
     first, second = operands[0], operands[1]
@@ -854,6 +862,10 @@ def _callable(operands: list) -> tuple:
         called = first
     elif first[0] == "method" and second == ("self", first[1]):
         called = ("result", first[1])
+    elif pair_as_argument:
+        # Neither is NULL: in either version's order the first is called with the second as its
+        # first argument (CALL 0 on [f, x] is f(x)), as f(x) is called with a NULL before it.
+        return (first, second) + tuple(operands[2:])
     else:
         called = ("pair", first, second)
     return (called,) + tuple(operands[2:])
