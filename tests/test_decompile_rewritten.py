@@ -548,3 +548,32 @@ def test_value_computed_between_the_stores_of_a_parallel_assignment_is_refused()
         namespace = {"log": Log()}
         exec(str(source), namespace)
         assert namespace["template"](1) == types.FunctionType(code, {"log": Log()})(1), str(source)
+
+
+@pytest.mark.parametrize("name,defined", [("<lambda>", "_lambda_"),
+                                          ("torch_dynamo_resume_in_<lambda>_at_3", "torch_dynamo_resume_in__lambda__at_3")])
+def test_code_named_as_no_def_can_be_is_a_def_under_an_identifier(name, defined):
+    # Dynamo's transformed code of a lambda with a graph break (several statements, so no lambda
+    # expression) and its resume function keep names no def can have: the source defines the
+    # function under the name with `_` for each character an identifier cannot hold, the name
+    # uncompile's torch integration looks it up by.
+    def written(t):
+        a = log.f(t)
+        log.g(a)
+        return a + 1
+    code = written.__code__.replace(co_name=name, co_qualname=name)
+    source = uncompile.decompile(code)
+    assert not source.failures, "refused:\n%s" % source
+    assert source.startswith("def %s(t):\n" % defined), source
+    results = []
+    for fn in (types.FunctionType(code, {"log": Log()}), None):
+        namespace = {"log": Log()}
+        if fn is None:
+            exec(source, namespace)
+            fn = namespace[defined]
+        results.append((fn(5), fn.__globals__["log"].events))
+    assert results[0] == results[1]
+    from uncompile._torch._codemap import find_code_for, identifier_for
+    assert identifier_for(name) == defined
+    found = find_code_for(compile(source, "<decompiled>", "exec"), code)
+    assert found is not None and found.co_name == name

@@ -457,8 +457,29 @@ def _graph_break_call(x):
     return _not_traced(y).cos() + y  # Dynamo loads _not_traced before it unpacks the graph's output
 
 
-@pytest.mark.parametrize("make", [lambda: _comprehension, lambda: _cond, _closure_counter, lambda: _graph_break_call],
-                         ids=["comprehension_cell", "unpacked_output", "cell_store", "graph_break_call"])
+def _sorted_by_item(x):
+    # a graph break inside a lambda: Dynamo transforms the lambda's code (`<lambda>`) and makes a
+    # resume function named `torch_dynamo_resume_in_<lambda>_at_N`
+    return sorted([x, -x, x * 2], key=lambda t: t.sum().item() + 1)[0] * 2
+
+
+def _half(t):
+    if t.sum() > 0:
+        print("positive")  # a graph break in a function called from a comprehension
+        return t * 2
+    return t / 2
+
+
+def _comprehension_with_graph_break(x):
+    ys = [_half(x + k) for k in range(2)]
+    means = {k: y.mean() for k, y in enumerate(ys)}  # Dynamo builds {0: a, 1: b} with BUILD_MAP
+    return sum(ys) + means[0] + means[1]
+
+
+@pytest.mark.parametrize("make", [lambda: _comprehension, lambda: _cond, _closure_counter, lambda: _graph_break_call,
+                                  lambda: _sorted_by_item, lambda: _comprehension_with_graph_break],
+                         ids=["comprehension_cell", "unpacked_output", "cell_store", "graph_break_call",
+                              "lambda_graph_break", "comprehension_graph_break"])
 def test_dynamo_shapes_of_common_code_are_verified(tmp_path, make):
     # Dynamo's code for these keeps cells nothing captures, unpacks a graph's single output onto the
     # stack, or stores a cell after reading the graph's output: the decompiled source must be

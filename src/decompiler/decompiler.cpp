@@ -2931,16 +2931,23 @@ private:
         if (f.code->name != "<lambda>") unsupported("a function object used as a value");
         Body body;
         nested_body(*f.code, body, false);
+        ExprPtr lam = lambda_of(f, body);
+        if (!lam) unsupported("lambda whose body is not one expression");
+        lambda_made_from_[keep(lam)] = keep(e);
+        return lam;
+    }
+
+    // The lambda whose body is `body` (the decompiled code of f), or null where it is not one expression.
+    ExprPtr lambda_of(const FunctionValue& f, const Body& body) {
         ExprPtr result;
         if (body.size() == 1 && body[0]->kind == StmtKind::Return) result = body[0]->value;
         else if (ExprPtr chosen = returned_expression(body)) result = chosen;
         else if (body.size() == 1 && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Yield) result = body[0]->value;
         else if (body.size() == 1 && body[0]->kind == StmtKind::Pass && !(f.code->flags & 0x20)) result = nullptr;  // `return None`, stripped
-        else unsupported("lambda whose body is not one expression");
+        else return nullptr;
         auto lam = make_expr(ExprKind::Lambda);
         lam->args = arguments_of(f);
         lam->value = result ? result : make_constant(std::make_shared<PyValue>());
-        lambda_made_from_[keep(lam)] = keep(e);
         return lam;
     }
 
@@ -8807,11 +8814,20 @@ public:
         FunctionValue f;
         f.code = std::shared_ptr<const CodeObject>(&code, [](const CodeObject*) {});
         if (code.name == "<lambda>") {
-            auto m = marker("<function>");
-            functions_[keep(m)] = f;
-            auto s = make_stmt(StmtKind::Expr);
-            s->value = lambda_or(m);
-            return s;
+            Body body;
+            nested_body(code, body, false);
+            if (ExprPtr lam = lambda_of(f, body)) {
+                auto s = make_stmt(StmtKind::Expr);
+                s->value = lam;
+                return s;
+            }
+            // Rewritten code of a lambda (Dynamo's transformed code) need not be one expression:
+            // a def of its own then, under a name made an identifier (see identifier_for).
+            auto def = make_stmt(StmtKind::FunctionDef);
+            def->name = identifier_for(code.name);
+            def->args = arguments_of(f);
+            def->body = std::move(body);
+            return def;
         }
         if (is_comprehension_code(code)) {
             // (A list, set or dict comprehension that awaits compiles only inside an async
@@ -8830,7 +8846,20 @@ public:
             return generic_defs_.at(def.get());
         }
         if (code.name.empty() || code.name[0] == '<') unsupported("a " + code.name + " code object on its own");
-        return function_def(f);
+        StmtPtr def = function_def(f);
+        if (!is_identifier(def->name)) def->name = identifier_for(def->name);  // (Dynamo's `torch_dynamo_resume_in_<lambda>_at_3`)
+        return def;
+    }
+
+    // A name that cannot be a def's (`<lambda>`, a rewriter's `resume_in_<lambda>`) made one: each
+    // character an identifier cannot hold becomes `_` (`_lambda_`); uncompile's torch integration
+    // looks the function up by the same rule.
+    static std::string identifier_for(const std::string& name) {
+        std::string out;
+        for (char ch : name)
+            out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || static_cast<unsigned char>(ch) >= 0x80 ? ch : '_';
+        if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) || !is_identifier(out)) out = "_" + out;
+        return out;
     }
 
     static bool is_comprehension_code(const CodeObject& code) {

@@ -3,6 +3,7 @@ its line table pointed at a listing in the dumped file. Either way the instructi
 ones we have checked, so results cannot change; only filenames and line numbers move.
 """
 import dis
+import keyword
 import sys
 import types
 from typing import Dict, Iterator, List, Optional, Tuple
@@ -91,6 +92,28 @@ def verify_equivalent(target: types.CodeType, source: str, candidate: Optional[t
     if ok:
         return True, "same value flow"
     return False, "not equivalent (%s)" % why
+
+
+def identifier_for(name: str) -> str:
+    """The name the decompiler gives the def of a code object whose name is no identifier (Dynamo's
+    transformed code of a lambda, `<lambda>` -> `_lambda_`; its resume functions,
+    `torch_dynamo_resume_in_<lambda>_at_3`): each character an identifier cannot hold becomes `_`."""
+    out = "".join(ch if (ch.isascii() and ch.isalnum()) or ch == "_" or ord(ch) >= 0x80 else "_" for ch in name)
+    if not out or out[0] in "0123456789" or keyword.iskeyword(out):
+        out = "_" + out
+    return out
+
+
+def find_code_for(module_code: types.CodeType, target: types.CodeType) -> Optional[types.CodeType]:
+    """The code object compiled from the decompiled source of `target`, named as `target` is."""
+    found = find_code(module_code, target.co_name)
+    if found is None and not target.co_name.isidentifier():
+        found = find_code(module_code, identifier_for(target.co_name))
+        if found is not None:
+            found = found.replace(co_name=target.co_name)
+            if hasattr(target, "co_qualname"):
+                found = found.replace(co_qualname=target.co_qualname)
+    return found
 
 
 def find_code(module_code: types.CodeType, name: str) -> Optional[types.CodeType]:

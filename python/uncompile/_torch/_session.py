@@ -675,7 +675,7 @@ class DumpSession:
             if candidate is not None and _compiles_alone(src, text):
                 record.compiled_sources.add(name)
             ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
-                                                  _codemap.find_code(candidate, code.co_name))
+                                                  _codemap.find_code_for(candidate, code))
             self._write(rel, text if candidate is not None else header + _as_comment(src))
             record.add_file({"kind": "resume", "path": rel, "name": name, "verified": ok,
                              "note": note if ok else note + "; Dynamo's bytecode kept"})
@@ -708,7 +708,7 @@ class DumpSession:
             record.compiled_sources.add("transformed")
         ok, note = (False, "constants with no module to hold them") if constants is None else \
             _codemap.verify_equivalent(transformed, text, None if candidate is None else
-                                       _codemap.find_code(candidate, transformed.co_name), constants)
+                                       _codemap.find_code_for(candidate, transformed), constants)
         if ok:
             glb.update(constants or {})
             text = header + _verified_note(note) + body
@@ -717,7 +717,7 @@ class DumpSession:
             # the candidate is that, unless the note has another number of lines (comments only).
             if _verified_note(note).count("\n") != usual_note.count("\n"):
                 candidate = compile(text, path, "exec", dont_inherit=True)
-            replacement = _codemap.find_code(candidate, transformed.co_name)
+            replacement = _codemap.find_code_for(candidate, transformed)
             record.add_file({"kind": "transformed", "path": rel, "verified": True, "note": note})
             return replacement
         body = src if candidate is not None else _as_comment(src)
