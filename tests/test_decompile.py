@@ -1208,6 +1208,18 @@ def f(a, b, k):
     return [g(*(0, 1)), g(*[a, b]), g(*(a, b)), g(*[]), g(*()), g(*[1, 2, 3]), g(*[a], **k),
             g(*[*a, b]), g(*(*a, b)), g(*(*a, b), **k), g(a, b, **k), g(0, 1, **k), g(1, *[a])]
 """, "f((1, 2), 3, {'q': 4})"),
+    # A lambda as an operand of `or` / `and`, of a conditional expression, or as a subscript in a
+    # target: each was left as the decompiler's function value (refused) on every version.
+    "lambda_in_boolean_and_conditional": ("""
+def f(key, c, d):
+    key = key or (lambda x: -x)
+    pick = (lambda: 'a') if c else (lambda: 'b')
+    both = c and (lambda: 1) or (lambda: 2)
+    d[lambda: 0] = 1
+    found = [k() for k in d if callable(k)]
+    del d[next(k for k in d if callable(k))]
+    return sorted([3, 1, 2], key=key), pick(), both(), found, len(d)
+""", "f(None, True, {'x': 1})"),
     # 3.8 iterates a starred item at BUILD_*_UNPACK, after the items after it are computed, as
     # the source compiles again: no temporaries for them.
     "star_items_then_effects": ("""
@@ -3111,6 +3123,7 @@ EQUIVALENT_NOW |= {("class_declarations", v) for v in ("3.8", "3.9", "3.10", "3.
 EQUIVALENT_NOW |= {("star_star_dict_keys", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_items_then_effects", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -622,7 +622,8 @@ private:
         }
         auto e = make_expr(ExprKind::BoolOp);
         e->id = op;
-        for (const auto& side : {a, b}) {
+        // (An operand may be a function a lambda made: `key or (lambda x: x)`.)
+        for (const auto& side : {lambda_or(a), lambda_or(b)}) {
             if (side->kind == ExprKind::BoolOp && side->id == op) e->elts.insert(e->elts.end(), side->elts.begin(), side->elts.end());
             else e->elts.push_back(side);
         }
@@ -2243,13 +2244,13 @@ private:
             return;
         }
         case N::StoreSubscr: {
-            auto index = pop(stack), container = pop(stack), value = pop(stack);
+            auto index = lambda_or(pop(stack)), container = lambda_or(pop(stack)), value = pop(stack);
             if (annotated_assignment(out, container, index, value)) return;
             assign(out, subscript(container, index), value, stack);
             return;
         }
         case N::DeleteSubscr: {
-            auto index = pop(stack), container = pop(stack);
+            auto index = lambda_or(pop(stack)), container = lambda_or(pop(stack));
             auto s = make_stmt(StmtKind::Delete);
             s->targets.push_back(subscript(container, index));
             emit_stmt(out, s);
@@ -4881,8 +4882,8 @@ private:
             then_body.empty() && else_body.empty()) {
             auto e = make_expr(ExprKind::IfExp);
             e->test = c.test;
-            e->body = then_stack.back();
-            e->orelse = else_stack.back();
+            e->body = lambda_or(then_stack.back());  // (`f if callable(f) else (lambda x: x)`)
+            e->orelse = lambda_or(else_stack.back());
             stack.push_back(e);
             return merge;
         }
