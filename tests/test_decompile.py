@@ -1208,6 +1208,41 @@ def f(a, b, k):
     return [g(*(0, 1)), g(*[a, b]), g(*(a, b)), g(*[]), g(*()), g(*[1, 2, 3]), g(*[a], **k),
             g(*[*a, b]), g(*(*a, b)), g(*(*a, b), **k), g(a, b, **k), g(0, 1, **k), g(1, *[a])]
 """, "f((1, 2), 3, {'q': 4})"),
+    # `while True:` whose body goes back only by `continue` and otherwise returns or breaks: the
+    # code after the jump back (a return) was printed in the body and again after the loop, and
+    # the function refused, on every version (markdown-it's skipOrderedListMarker).
+    "while_true_continue_else_return": ("""
+def marker_end(src, pos, start):
+    while True:
+        if pos >= len(src):
+            return -1
+        ch = src[pos]
+        pos += 1
+        if '0' <= ch <= '9':
+            if pos - start >= 10:
+                return -1
+            continue
+        if ch in ').':
+            break
+        return -1
+    return pos
+
+
+def first_false(xs, n):
+    it = iter(xs)
+    while True:
+        x = next(it)
+        if x:
+            if n:
+                return -1
+            continue
+        return x
+
+
+def f():
+    return [marker_end(s, 0, 0) for s in ('12.', '1)', '123', '1x', '12345678901.', '')] + \
+           [first_false([1, 2, 0], 0), first_false([1, 0], 1), first_false([0], 1)]
+""", "f()"),
     # A lambda as an operand of `or` / `and`, of a conditional expression, or as a subscript in a
     # target: each was left as the decompiler's function value (refused) on every version.
     "lambda_in_boolean_and_conditional": ("""
@@ -3124,6 +3159,7 @@ EQUIVALENT_NOW |= {("star_star_dict_keys", v) for v in ("3.8", "3.9", "3.10", "3
 EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("star_items_then_effects", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
@@ -7563,6 +7599,7 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 # its body) otherwise.
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
+DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
 # __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;

@@ -5459,7 +5459,10 @@ private:
         // A loop that nothing breaks out of never goes on: what follows it in layout (an enclosing
         // try's handler, or dead code 3.8/3.9 keep) is not the code after it.
         // (Where no jump from the loop goes there, the code after it is reached some other way.)
-        if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop))) return kFlowEnded;
+        // (Nor where the jumps there were printed as code of the body: `if x: ... continue` whose
+        // other side returns, laid out after the jump back.)
+        if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop) || emitted_[loop.break_to]))
+            return kFlowEnded;
         return loop.break_to;
     }
 
