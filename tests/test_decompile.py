@@ -1243,6 +1243,33 @@ def f():
     return [marker_end(s, 0, 0) for s in ('12.', '1)', '123', '1x', '12345678901.', '')] + \
            [first_false([1, 2, 0], 0), first_false([1, 0], 1), first_false([0], 1)]
 """, "f()"),
+    # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
+    # None` into each way the test fails, and those copies were not read as one place, so the body
+    # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
+    "compound_test_at_function_end": ("""
+def check(amount, integral):
+    if (isinstance(amount, integral) and amount < 0) or (not isinstance(amount, integral) and (amount > 1.0 or amount < 0.0)):
+        raise ValueError(amount)
+
+
+def note(log, a, b, c, d):
+    if (a and b) or (c and d):
+        log.append((a, b, c, d))
+
+
+def f():
+    out = []
+    for amount in (-1, 2, 0.5, 1.5, -0.5):
+        try:
+            check(amount, int)
+            out.append('ok')
+        except ValueError:
+            out.append('bad')
+    log = []
+    for k in range(16):
+        note(log, k & 1, k & 2, k & 4, k & 8)
+    return out, log
+""", "f()"),
     # A lambda as an operand of `or` / `and`, of a conditional expression, or as a subscript in a
     # target: each was left as the decompiler's function value (refused) on every version.
     "lambda_in_boolean_and_conditional": ("""
@@ -3160,6 +3187,7 @@ EQUIVALENT_NOW |= {("star_displays", v) for v in ("3.8", "3.9", "3.10", "3.11", 
 EQUIVALENT_NOW |= {("star_items_then_effects", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

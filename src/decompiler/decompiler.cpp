@@ -3398,8 +3398,8 @@ private:
     // The condition that `block` computes and tests, read on a copy of `stack`, when the block
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
-    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack, bool loop_test = false) {
-        ProbeKey key{block, loop_test, stack};
+    std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack) {
+        ProbeKey key{block, stack};
         if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) {
             if (still_holds(hit->second.reads)) {
                 note_reads(hit->second.reads);
@@ -3410,7 +3410,7 @@ private:
         probe_reads_.emplace_back();
         std::optional<Condition> c;
         try {
-            c = probe_condition_uncached(block, stack, loop_test);
+            c = probe_condition_uncached(block, stack);
         } catch (...) {
             probe_reads_.pop_back();
             throw;
@@ -3438,7 +3438,7 @@ private:
         return true;
     }
 
-    std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack, bool loop_test) {
+    std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack) {
         std::vector<ExprPtr> copy = stack_copy(stack);
         Body scratch;
         const NeutralOp* term;
@@ -3459,7 +3459,7 @@ private:
         c.first_block = block;
         c.merged_blocks.insert(c.merged_blocks.end(), inner.begin(), inner.end());
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
-        return reduce_condition(c, stack, loop_test);
+        return reduce_condition(c, stack);
     }
 
     // A tested value that holds `x or y` / `x and y` (`(x or y) is z`), whose jump-or-pop ends
@@ -3495,9 +3495,9 @@ private:
     }
 
     // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
-    // A loop's test (`loop_test`) also joins copies of `return None`: a `while` ending the function
-    // has no code after it that an `if` could be read as leading to.
-    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack, bool loop_test = false) {
+    // (Copies of `return None` join too (3.10+): the false sides of `if a and b or c and d:` at the
+    // end of a function each go to one, and so do the exits of a `while` ending the function.)
+    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack) {
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
@@ -3514,7 +3514,7 @@ private:
                 // `break`, through to its target: `if a or b: break`) such a block.
                 auto joins = [&](int to) {
                     copy_blocks.clear();
-                    if (other == to || is_exit_copy(other, to, c, copy_blocks, loop_test)) return true;
+                    if (other == to || is_exit_copy(other, to, c, copy_blocks, true)) return true;
                     // (Not from a loop's own test, whose exit the break leaves by too.)
                     if (dead_code_kept_ && to >= 0 && is_lone_jump(to) && through_jumps(to) == other &&
                         !is_back_edge_target(c.first_block))
@@ -3646,7 +3646,7 @@ private:
             if (!in_condition(owner, p)) return false;
         std::vector<int> copy_path, original_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
-        // (Copies of `return None` stay apart: the structuring of ifs reads them as the function's end.)
+        // (Copies of `return None` only where the caller joins them: see reduce_condition.)
         if (!same_copied_ops(a, b, 0) || (is_return_none_block(original) && !return_none_too)) return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
@@ -4808,10 +4808,6 @@ private:
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         Condition read = read_condition(b, jump, stack);
         Condition c = reduce_condition(read, stack);
-        if (exits_copied_) {  // the test of a `while` that ends the function, its exits copies of `return None`
-            Condition w = reduce_condition(read, stack, true);
-            if (w.last_block != c.last_block && match_rotated_while(b, w, stack)) c = w;
-        }
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
@@ -5270,8 +5266,6 @@ private:
     // target of `continue`), rather than a loop header of its own.
     bool starts_rotated_while(int block, const std::vector<ExprPtr>& stack) {
         std::optional<Condition> c = probe_condition(block, stack);
-        if (c && match_rotated_while(block, *c, stack)) return true;
-        c = exits_copied_ ? probe_condition(block, stack, true) : std::nullopt;
         return c && match_rotated_while(block, *c, stack).has_value();
     }
 
@@ -5280,8 +5274,6 @@ private:
     bool encloses_rotated_while(int block, const std::vector<ExprPtr>& stack) {
         std::optional<RotatedWhile> m;
         if (std::optional<Condition> c = probe_condition(block, stack)) m = match_rotated_while(block, *c, stack);
-        if (!m && exits_copied_)
-            if (std::optional<Condition> c = probe_condition(block, stack, true)) m = match_rotated_while(block, *c, stack);
         if (!m) return false;
         int end = m->latch;
         for (int k : m->exit_copy) end = std::max(end, k);
@@ -5429,7 +5421,7 @@ private:
             if (int end = clause_break_target(loop); end >= 0) loop.break_to = end;
         auto s = make_stmt(StmtKind::While);
         // A header that is only a test jumping out of the loop is `while test:`.
-        if (std::optional<Condition> probed = probe_condition(header, stack, exits_copied_)) {
+        if (std::optional<Condition> probed = probe_condition(header, stack)) {
             Condition c = *probed;
             if (c.else_block >= 0 && !loop.blocks.count(c.else_block)) {
                 emitted_[header] = true;
@@ -8993,7 +8985,6 @@ private:
     // blocks were emitted when it was read: it is reused only while those blocks are as they were.
     struct ProbeKey {
         int block;
-        bool loop_test;
         // The stack's values themselves, not their addresses: holding them keeps a freed value's
         // address from being taken by a new value that would match this entry.
         std::vector<ExprPtr> stack;
