@@ -3323,6 +3323,50 @@ def f(v, w):
 """, "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
 NEEDS_310.add("walrus_match_guard")
 EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# Cases whose guard is always false (3.10+): the compiler drops the body, and the matched case goes
+# on to the next case with the subject, by a jump or by falling into it (the last one before
+# `case _` into that body); the capture stays bound. (Not `case y if False:`: after a pattern that
+# cannot fail, the ops read as a chained assignment, `y = <next case's subject>`.)
+SNIPPETS["match_dead_guards"] = ("""
+def f(x):
+    r = []
+    match x:
+        case 1:
+            r.append('one')
+        case [a, b] if False:
+            r.append(a)
+        case {'k': v} if False:
+            r.append(v)
+        case (2 | 3) if False:
+            r.append(x)
+        case [a]:
+            r.append(a)
+        case 4:
+            r.append(4)
+        case [c, d, e] if False:
+            r.append(c)
+        case _:
+            r.append('default')
+    return r
+
+
+def g(items):
+    out = []
+    for it in items:
+        match it:
+            case [a, b] if False:
+                continue
+            case [a]:
+                break
+            case str() if False:
+                break
+            case _:
+                out.append(it)
+        out.append('|')
+    return out
+""", "[f(v) for v in [1, [1, 2], {'k': 3}, 2, 3, [5], 4, [1, 2, 3], 'z']], g([[1, 2], 'a', 3, [4], 5])")
+NEEDS_310.add("match_dead_guards")
+EQUIVALENT_NOW |= {("match_dead_guards", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")
                    if not (v == "3.13" and POINT in MATCH_SNIPPETS[name][0])}
 

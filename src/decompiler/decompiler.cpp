@@ -4193,6 +4193,7 @@ private:
         bool back_to_stop = false;
         for (size_t i = 0; i < shape.cases.size(); ++i) {
             const CaseShape& c = shape.cases[i];
+            if (c.dead_guard) continue;  // no body; its jump goes to the next case
             auto after = shape.consumed.upper_bound(c.pattern_end);
             size_t failure = after != shape.consumed.end() ? *after : c.fail >= 0 ? size_t(c.fail) : ops_.size();
             if (i + 1 == shape.cases.size() && c.fail >= 0) failure = std::min(failure, size_t(c.fail));
@@ -4266,7 +4267,7 @@ private:
         int meet = -1;
         for (size_t i = 0; i < shape.cases.size(); ++i) {
             int body = cfg_.block_of_op(shape.cases[i].pattern_end);
-            if (body <= floor) continue;
+            if (body <= floor || shape.cases[i].dead_guard) continue;
             std::vector<bool> from_body = reached_from(body, false);
             int k = floor + 1;
             while (k < cfg_.size() && !(from_body[size_t(k)] && from_failure[size_t(k)])) ++k;
@@ -4321,6 +4322,12 @@ private:
             ast::MatchCase mc;
             mc.pattern = c.pattern;
             size_t body_at = c.pattern_end;
+            if (c.dead_guard) {
+                // (The compiler dropped the body: any body says the same.)
+                mc.guard = make_constant(false_value());
+                s->cases.push_back(std::move(mc));
+                continue;
+            }
             if (c.keeps_subject && ops_[c.pattern_end].kind == N::Pop) {
                 body_at = c.pattern_end + 1;
             } else if (c.fail >= 0) {
