@@ -3323,6 +3323,44 @@ def f(v, w):
 """, "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
 NEEDS_310.add("walrus_match_guard")
 EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# Comprehension conditions the compiler folds: an always false one drops the element (and the loops
+# after it; 3.8/3.9 keep the code), any element says the same; an always true one that evaluates a
+# test (`t(x) or True`) jumps on either way.
+SNIPPETS["comprehension_constant_conditions"] = ("""
+def f(xs, d):
+    seen = []
+
+    def t(v):
+        seen.append(v)
+        return v
+    a = [x for x in xs if False]
+    b = {x for x in xs if not True}
+    c = {k: v for k, v in d if False}
+    g = list((x for x in xs if False))
+    h = [(x, y) for x in xs for y in xs if False]
+    i = [x for x in xs if t(x) or True]
+    j = {k: v for k, v in d if t(k) or True}
+    k = list((x for x in xs if t(-x) or True))
+    return (a, b, c, g, h, i, j, k, seen)
+""", "f([0, 1, 2], [(1, 2), (0, 4)])")
+EQUIVALENT_NOW |= {("comprehension_constant_conditions", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# The same with constants other than True and False: 3.8-3.11 keep the dead constants (`0`; 3.8/3.9
+# `1 if 0 else 2`'s 1) in co_consts, where the output has False or True. 3.12: `t(x) and False`
+# jumps to the dropped element when true, a layout read as `not t(x)`, evaluated alike.
+SNIPPETS["comprehension_folded_conditions"] = ("""
+def f(xs, d):
+    seen = []
+
+    def t(v):
+        seen.append(v)
+        return v
+    a = [x for x in xs if 0]
+    b = {k: v for k, v in d if (1 if 0 else 2)}
+    c = {x for x in xs if t(x * 10) and False}
+    g = list((x for x in xs if t(x) or 1))
+    return (a, b, c, g, seen)
+""", "f([0, 1, 2], [(1, 2), (0, 4)])")
+EQUIVALENT_NOW |= {("comprehension_folded_conditions", "3.13")}
 # Cases whose guard is always false (3.10+): the compiler drops the body, and the matched case goes
 # on to the next case with the subject, by a jump or by falling into it (the last one before
 # `case _` into that body); the capture stays bound. (Not `case y if False:`: after a pattern that

@@ -2635,6 +2635,37 @@ private:
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
 
+    // A comprehension's loop or `if` whose body is empty: a condition that is always false (`if
+    // False`, `if x and 0`) made the compiler drop the element (and any loop after it). Any element
+    // says the same: the loop's target, read back.
+    static bool is_dropped_element(const Body& b) { return b.empty() || (b.size() == 1 && b[0]->kind == StmtKind::Pass); }
+
+    // A comprehension's `if` with an empty body before the rest: a condition that is always true
+    // but evaluates its test (`x or True`, `1 if 0 else 2`), both ways going on to the rest.
+    static ExprPtr always_true_condition(const StmtPtr& s) {
+        if (s->kind != StmtKind::If || !s->orelse.empty() || !is_dropped_element(s->body)) return nullptr;
+        ExprPtr yes = make_constant(true_value());
+        if (s->test->kind == ExprKind::UnaryOp && s->test->id == "not") {  // jumps on when true
+            auto e = make_expr(ExprKind::BoolOp);
+            e->id = "or";
+            e->elts = {s->test->value, yes};
+            return e;
+        }
+        auto e = make_expr(ExprKind::IfExp);
+        e->test = s->test;
+        e->body = yes;
+        e->orelse = yes;
+        return e;
+    }
+
+    static void drop_element(ast::Comprehension& g, std::vector<ExprPtr>& element, bool dict) {
+        add_comprehension_if(g, make_constant(false_value()), false);
+        const ExprPtr& t = g.target;
+        if (dict && t->kind == ExprKind::Tuple && t->elts.size() == 2) element = {t->elts[0], t->elts[1]};
+        else if (dict) element = {t, t};
+        else element = {t};
+    }
+
     bool is_element_stmt(const StmtPtr& s, const ExprPtr& acc) const {
         return s->kind == StmtKind::Expr && s->value && s->value->kind == ExprKind::Name && s->value->id == "<element>" &&
                s->value->value == acc;
@@ -2706,11 +2737,21 @@ private:
         comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
         std::function<void(const Body&)> walk = [&](const Body& body) {
+            if (is_dropped_element(body) && !found) {
+                std::vector<ExprPtr> element;
+                drop_element(comp->generators.back(), element, comp->kind == ExprKind::DictComp);
+                found = true;
+                comp->elt = element[0];
+                if (element.size() == 2) comp->value = element[1];
+                return;
+            }
             for (size_t k = 0; k < body.size(); ++k) {
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
                     add_comprehension_if(comp->generators.back(), negate(s->test), false);
+                } else if (ExprPtr test = always_true_condition(s); test && !last) {
+                    add_comprehension_if(comp->generators.back(), test, false);
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
@@ -3106,7 +3147,13 @@ private:
         size_t start = 0;
         while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
         if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
+        bool dropped = false;
         std::function<void(const Body&)> walk = [&](const Body& b) {
+            if (is_dropped_element(b) && !comp->generators.empty() && inner.element_.empty()) {
+                drop_element(comp->generators.back(), inner.element_, kind == ExprKind::DictComp);
+                dropped = true;
+                return;
+            }
             for (size_t k = 0; k < b.size(); ++k) {
                 const StmtPtr& s = b[k];
                 if (s->kind == StmtKind::For) {
@@ -3115,13 +3162,16 @@ private:
                 } else if (is_continue_guard(s) && k + 1 < b.size()) {  // `if c: continue` then the rest
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), negate(s->test), false);
+                } else if (ExprPtr test = always_true_condition(s); test && k + 1 < b.size()) {
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    add_comprehension_if(comp->generators.back(), test, false);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (s->kind == StmtKind::Expr && inner.element_marker_.is(s->value)) {
                 } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
-                           s->value->value) {
+                           s->value->value && !dropped) {
                     inner.element_ = {s->value->value};
                 } else if (s->kind == StmtKind::Return) {
                 } else {
