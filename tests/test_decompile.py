@@ -3323,6 +3323,60 @@ def f(v, w):
 """, "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
 NEEDS_310.add("walrus_match_guard")
 EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# `continue` ending the body of nested with statements (`with a, b:`) that end a loop's body: the
+# compiler runs both __exit__ calls and jumps to the next iteration; an exception the inner one
+# suppresses goes on through its copy of the outer __exit__ call to the code after the statement,
+# the next iteration too. 3.9+ read a `for` loop's as `pass` (both ways go to the FOR_ITER), which
+# runs alike.
+SNIPPETS["with_items_continue_ends_loop"] = ("""
+def enter(self):
+    self.log.append('enter ' + self.name)
+
+
+def exit_(self, t, v, tb):
+    self.log.append('exit ' + self.name)
+    return self.suppress
+
+
+def CM(log, name, suppress):
+    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
+    cm.log, cm.name, cm.suppress = log, name, suppress
+    return cm
+
+
+def f(xs):
+    log = []
+    a, b = CM(log, 'a', True), CM(log, 'b', False)
+    for x in xs:
+        with a, b:
+            log.append(1 // x)
+            continue
+    i = 0
+    while i < len(xs):
+        i += 1
+        with b, a:
+            log.append(2 // xs[i - 1])
+            continue
+    for x in xs:
+        with a:
+            with b:
+                continue
+    return log
+""", "f([1, 0, 2])")
+EQUIVALENT_NOW |= {("with_items_continue_ends_loop", "3.8")}
+SNIPPETS["async_with_items_continue_ends_loop"] = (ASYNC_HELPERS + """
+async def main(n):
+    log = []
+    async for x in numbers(n):
+        async with ACM(log, x), ACM(log, -x):
+            continue
+    async for x in numbers(n):
+        async with ACM(log, x) as v:
+            log.append(v)
+            continue
+    return log
+""", "asyncio.run(main(3))")
+EQUIVALENT_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.12", "3.13")}
 # Comprehension conditions the compiler folds: an always false one drops the element (and the loops
 # after it; 3.8/3.9 keep the code), any element says the same; an always true one that evaluates a
 # test (`t(x) or True`) jumps on either way.
@@ -7615,6 +7669,9 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 # its body) otherwise.
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
+# (Decompiled, not equivalent: see the snippets.)
+DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
+DECOMPILED_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 
 # An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
 # __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;

@@ -7144,6 +7144,39 @@ private:
         return {};
     }
 
+    // The ops (jumps aside) of the chain of blocks from op `i` up to the next iteration of `loop`
+    // (its header, or the test at its bottom), the blocks it went through in `blocks`; nullopt when
+    // the chain branches or ends before.
+    std::optional<std::vector<const NeutralOp*>> ops_to_next_iteration(size_t i, const Loop& loop, std::vector<int>& blocks) const {
+        std::vector<const NeutralOp*> ops;
+        for (int block = cfg_.block_of_op(i), steps = 0; block >= 0 && steps < 64; ++steps) {
+            if (block == loop.header || block == next_iteration(&loop)) return ops;
+            const Block& blk = cfg_.block(block);
+            blocks.push_back(block);
+            for (size_t k = std::max(i, blk.first); k < blk.last; ++k)
+                if (ops_[k].kind != N::Jump && ops_[k].kind != N::Nop) ops.push_back(&ops_[k]);
+            if (blk.succs.size() != 1) break;
+            block = blk.succs[0];
+            i = 0;
+        }
+        return std::nullopt;
+    }
+
+    // Whether the chains from op `i` and from block `next` run the same ops up to the next iteration
+    // of `loop`, by different blocks (those from `i` in `blocks`).
+    bool runs_same_to_next_iteration(size_t i, int next, const Loop& loop, std::vector<int>& blocks) const {
+        std::vector<int> copy, normal;
+        auto a = ops_to_next_iteration(i, loop, copy), b = ops_to_next_iteration(cfg_.block(next).first, loop, normal);
+        // (3.8's clean-up loads a None of its own, not the one in co_consts.)
+        auto none = [](const NeutralOp& op) { return op.kind == N::LoadConst && op.value && op.value->kind == PyValue::Kind::None; };
+        auto same = [&](const NeutralOp* x, const NeutralOp* y) { return same_op(*x, *y) || (none(*x) && none(*y)); };
+        if (!a || !b || a->empty() || !std::equal(a->begin(), a->end(), b->begin(), b->end(), same) ||
+            std::find_first_of(copy.begin(), copy.end(), normal.begin(), normal.end()) != copy.end())
+            return false;
+        blocks = copy;
+        return true;
+    }
+
     // Whether the chain of blocks from op `i`, where a with statement's handler goes on after __exit__
     // suppressed an exception, does what its normal path does: what the chain from block `next`
     // does, to the ends of both, or op for op what the chain from its exit block (`exit`) does after
@@ -7661,13 +7694,24 @@ private:
         // code the normal path goes on to, up to where both meet.
         std::vector<int> copy_blocks;
         if (!same_way_on(i, exit, next, copy_blocks)) {
+            // Or the compiler's copy of the way on to the loop's next iteration (the __exit__ calls of
+            // the with statements around it) where the normal path runs the same ops up to there by a
+            // jump of its own: the body ends in `continue`.
+            if (loop && next == stop && out.size() == emitted_before + 1 && out.back() == w && stack.size() <= normal_depth &&
+                runs_same_to_next_iteration(i, next, *loop, copy_blocks)) {
+                if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+                w->body.push_back(make_stmt(StmtKind::Continue));
+                for (int cb : copy_blocks) emitted_[cb] = true;
+                return next;
+            }
             // Or, where the normal path goes straight on to the loop's next iteration, the code after
             // the statement, which only the suppressed path runs: the body ends in `continue`.
             if (!loop || next != stop || stop != next_iteration(loop) || out.size() != emitted_before + 1 || out.back() != w ||
                 stack.size() > normal_depth)
                 unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
             if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
-            w->body.push_back(make_stmt(StmtKind::Continue));
+            // (A body that is a with statement ending in `continue` of its own, merged, has it.)
+            if (w->body.empty() || w->body.back()->kind != StmtKind::Continue) w->body.push_back(make_stmt(StmtKind::Continue));
             Body after;
             bool flows = emit_region(enter_at(i), stop, after, loop, stack, base);
             out.insert(out.end(), after.begin(), after.end());
