@@ -3377,6 +3377,52 @@ async def main(n):
     return log
 """, "asyncio.run(main(3))")
 EQUIVALENT_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.12", "3.13")}
+# `break` out of a with statement that a while loop's body ends with: 3.10/3.12 copy the loop's
+# short exit (`return len(log)`) after the __exit__ call, a copy of the code the break goes to (not
+# a return in the body: it would run before __exit__); in a coroutine (3.12+), the bare jump out
+# of the repeated test is outside the handler around the function that covers the exit it copies.
+# 3.13: refused (the __exit__ call falls into the exit, a block reached twice).
+SNIPPETS["with_break_copies_loop_exit"] = ("""
+def enter(self):
+    self.log.append('enter ' + self.name)
+
+
+def exit_(self, t, v, tb):
+    self.log.append('exit ' + self.name)
+    return self.suppress
+
+
+def CM(log, name, suppress):
+    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
+    cm.log, cm.name, cm.suppress = log, name, suppress
+    return cm
+
+
+def f(n):
+    log = []
+    i = 0
+    while i < n:
+        i += 1
+        with CM(log, 'a', False):
+            break
+    return len(log)
+
+
+async def g(n, log):
+    while n:
+        n -= 1
+        with CM(log, 'b', False):
+            break
+    return 1
+
+
+def run(c):
+    try:
+        c.send(None)
+    except StopIteration as e:
+        return e.value
+""", "f(3), f(0), [(run(g(n, log)), log) for n, log in ((2, []), (0, []))]")
+EQUIVALENT_NOW |= {("with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
 # Comprehension conditions the compiler folds: an always false one drops the element (and the loops
 # after it; 3.8/3.9 keep the code), any element says the same; an always true one that evaluates a
 # test (`t(x) or True`) jumps on either way.

@@ -5173,6 +5173,9 @@ private:
         };
         auto bottom_role = [&](int block) {
             if (block == exit || block == exit_jump || block == exit_alias || (block == latch + 1 && over_jump)) return -1;
+            // (The copy of the exit that the repeated test goes to: a bare jump back to it is not
+            // covered by a handler around the function, a generator's, that covers the exit.)
+            if (!exit_copy.empty() && block == exit_copy.front()) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
@@ -7643,7 +7646,7 @@ private:
             // after the __exit__ call: that is then the body's own way out (`with cm: ...; break`),
             // unless it is the compiler's copy of the code there (3.10's `return x`).
             bool to_stop = stop >= 0 && std::any_of(joins.begin(), joins.end(), [&](int j) { return through_jumps(j) == stop; });
-            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before);
+            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before, exit, loop);
             return next;
         }
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
@@ -7685,7 +7688,7 @@ private:
             // inside the body leaves to it: a break, continue or return of a constant or a local that
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
             // the call, then the jump), printed in the body.
-            move_way_out_into_with(w, out, emitted_before);
+            move_way_out_into_with(w, out, emitted_before, exit, loop);
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
@@ -7735,10 +7738,18 @@ private:
     // What the normal path of with statement `w` (at out[emitted_before]) ran after its __exit__
     // call, where a suppressed exception does not go on: a break, continue or return of a constant
     // or a local, compiled as the call, then the jump, is the body's own way out (`with cm:
-    // continue`), printed in the body; anything else is refused.
-    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before) const {
+    // continue`), printed in the body; so is the compiler's copy of the code a `break` goes to (3.12+
+    // copy a loop's short exit, a `return`, after the call: `with cm: break`). Anything else is refused.
+    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before, int exit, Loop* loop) const {
         size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
         if (tail == 0) return;
+        if (loop && loop->break_to >= 0 && out[emitted_before] == w && runs_copy_after_exit(exit, through_jumps(loop->break_to))) {
+            if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+            w->body.push_back(make_stmt(StmtKind::Break));
+            ++loop->breaks;
+            out.resize(emitted_before + 1);
+            return;
+        }
         const StmtPtr& last = out.back();
         bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
                        (last->kind == StmtKind::Return &&
