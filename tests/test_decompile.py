@@ -3381,7 +3381,9 @@ EQUIVALENT_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.12", 
 # short exit (`return len(log)`) after the __exit__ call, a copy of the code the break goes to (not
 # a return in the body: it would run before __exit__); in a coroutine (3.12+), the bare jump out
 # of the repeated test is outside the handler around the function that covers the exit it copies.
-# 3.13: refused (the __exit__ call falls into the exit, a block reached twice).
+# 3.13's __exit__ call falls into the loop's exit, laid out inside the loop: flow of the body that
+# reaches a while loop's exit has left the loop, a `break` (3.8/3.9: also where `if not r: raise`
+# before a `break` jumps straight there, see while_break_after_raise).
 SNIPPETS["with_break_copies_loop_exit"] = ("""
 def enter(self):
     self.log.append('enter ' + self.name)
@@ -3422,7 +3424,30 @@ def run(c):
     except StopIteration as e:
         return e.value
 """, "f(3), f(0), [(run(g(n, log)), log) for n, log in ((2, []), (0, []))]")
-EQUIVALENT_NOW |= {("with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}
+EQUIVALENT_NOW |= {("with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+SNIPPETS["while_break_after_raise"] = ("""
+def f(chars, terminator):
+    result = ''
+    it = iter(chars)
+    while True:
+        c = next(it, None)
+        if c is None:
+            raise ValueError('missing')
+        if c == terminator:
+            if not result:
+                raise ValueError('empty')
+            break
+        result += c
+    return result
+
+
+def g(chars, terminator):
+    try:
+        return f(chars, terminator)
+    except ValueError as e:
+        return str(e)
+""", "[g(s, ';') for s in ('ab;c', ';', 'abc', '')]")
+EQUIVALENT_NOW |= {("while_break_after_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # Comprehension conditions the compiler folds: an always false one drops the element (and the loops
 # after it; 3.8/3.9 keep the code), any element says the same; an always true one that evaluates a
 # test (`t(x) or True`) jumps on either way.
@@ -7718,6 +7743,7 @@ DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_ca
 # (Decompiled, not equivalent: see the snippets.)
 DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.8", "3.9", "3.10", "3.11")}
+DECOMPILED_NOW |= {("while_break_after_raise", v) for v in ("3.8", "3.9")}  # (an else and a continue where the source has none)
 
 # An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
 # __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;

@@ -3866,7 +3866,10 @@ private:
             }
             // Flow inside the body that reaches where `break` goes has left the loop: a conditional
             // jump the compiler threaded through a `break` (`if t: ...; continue` then `break`).
-            if (loop && b == loop->break_to && b != stop && loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) {
+            // (So has flow that falls into a while loop's exit laid out inside it, 3.13's after a with
+            // statement's __exit__ call: `with cm: break`.)
+            if (loop && b == loop->break_to && b != stop &&
+                ((loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) || (b == loop->exit && !loop->is_for && start != b))) {
                 ++loop->breaks;
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
