@@ -3425,6 +3425,16 @@ def run(c):
         return e.value
 """, "f(3), f(0), [(run(g(n, log)), log) for n, log in ((2, []), (0, []))]")
 EQUIVALENT_NOW |= {("with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+SNIPPETS["async_with_break_copies_loop_exit"] = (ASYNC_HELPERS + """
+async def main(n):
+    log = []
+    while n:
+        n -= 1
+        async with ACM(log, n):
+            break
+    return len(log)
+""", "asyncio.run(main(2)), asyncio.run(main(0))")
+EQUIVALENT_NOW |= {("async_with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 SNIPPETS["while_break_after_raise"] = ("""
 def f(chars, terminator):
     result = ''

@@ -7588,9 +7588,10 @@ private:
 
     // Where a with statement's `__exit__(None, None, None)` call in `tail` starting at `k` ends,
     // with the POP_BLOCKs after it (0: none there): [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or
-    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP. The SWAP moves a
-    // returned value computed before it below the exit function.
-    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant) {
+    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP (`awaited`: an async
+    // with statement's __aexit__ call may come with its await). The SWAP moves a returned value
+    // computed before it below the exit function.
+    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant, bool awaited = false) {
         auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
         if (!constant) {
             if (k >= end || tail[k]->kind != N::Swap || tail[k]->arg != 2) return 0;
@@ -7599,9 +7600,11 @@ private:
         if (k + 5 > end || !is_none(tail[k])) return 0;
         for (size_t j = k + 1; j < k + 3; ++j)
             if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return 0;
-        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
-            return 0;
-        k += 5;
+        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3)) return 0;
+        k += 4;
+        if (awaited && tail[k]->kind == N::Await && k + 1 < end) ++k;  // an async with statement's __aexit__ call
+        if (tail[k]->kind != N::Pop) return 0;
+        ++k;
         while (k < end && tail[k]->kind == N::PopBlock) ++k;
         return k;
     }
@@ -7727,12 +7730,13 @@ private:
         return next;
     }
 
-    // Whether what the normal path of a with statement runs after the __exit__ call that starts its
-    // exit block ends the function as the code at block `at` does, op for op.
+    // Whether what the normal path of a with statement runs after the __exit__ call (or awaited
+    // __aexit__ call) that starts its exit block ends the function as the code at block `at` does,
+    // op for op.
     bool runs_copy_after_exit(int exit, int at) const {
         if (exit < 0) return false;
         std::vector<const NeutralOp*> after_exit = straight_ops(exit), there = straight_ops(at);
-        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true);
+        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true, true);
         if (k == 0 || there.empty()) return false;
         after_exit.erase(after_exit.begin(), after_exit.begin() + long(k));
         return same_ops(after_exit, there);
