@@ -3417,6 +3417,223 @@ def f(v, w):
 """, "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
 NEEDS_310.add("walrus_match_guard")
 EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# `continue` ending the body of nested with statements (`with a, b:`) that end a loop's body: the
+# compiler runs both __exit__ calls and jumps to the next iteration; an exception the inner one
+# suppresses goes on through its copy of the outer __exit__ call to the code after the statement,
+# the next iteration too. 3.9+ read a `for` loop's as `pass` (both ways go to the FOR_ITER), which
+# runs alike.
+SNIPPETS["with_items_continue_ends_loop"] = ("""
+def enter(self):
+    self.log.append('enter ' + self.name)
+
+
+def exit_(self, t, v, tb):
+    self.log.append('exit ' + self.name)
+    return self.suppress
+
+
+def CM(log, name, suppress):
+    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
+    cm.log, cm.name, cm.suppress = log, name, suppress
+    return cm
+
+
+def f(xs):
+    log = []
+    a, b = CM(log, 'a', True), CM(log, 'b', False)
+    for x in xs:
+        with a, b:
+            log.append(1 // x)
+            continue
+    i = 0
+    while i < len(xs):
+        i += 1
+        with b, a:
+            log.append(2 // xs[i - 1])
+            continue
+    for x in xs:
+        with a:
+            with b:
+                continue
+    return log
+""", "f([1, 0, 2])")
+EQUIVALENT_NOW |= {("with_items_continue_ends_loop", "3.8")}
+SNIPPETS["async_with_items_continue_ends_loop"] = (ASYNC_HELPERS + """
+async def main(n):
+    log = []
+    async for x in numbers(n):
+        async with ACM(log, x), ACM(log, -x):
+            continue
+    async for x in numbers(n):
+        async with ACM(log, x) as v:
+            log.append(v)
+            continue
+    return log
+""", "asyncio.run(main(3))")
+EQUIVALENT_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.12", "3.13")}
+# `break` out of a with statement that a while loop's body ends with: 3.10/3.12 copy the loop's
+# short exit (`return len(log)`) after the __exit__ call, a copy of the code the break goes to (not
+# a return in the body: it would run before __exit__); in a coroutine (3.12+), the bare jump out
+# of the repeated test is outside the handler around the function that covers the exit it copies.
+# 3.13's __exit__ call falls into the loop's exit, laid out inside the loop: flow of the body that
+# reaches a while loop's exit has left the loop, a `break` (3.8/3.9: also where `if not r: raise`
+# before a `break` jumps straight there, see while_break_after_raise).
+SNIPPETS["with_break_copies_loop_exit"] = ("""
+def enter(self):
+    self.log.append('enter ' + self.name)
+
+
+def exit_(self, t, v, tb):
+    self.log.append('exit ' + self.name)
+    return self.suppress
+
+
+def CM(log, name, suppress):
+    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
+    cm.log, cm.name, cm.suppress = log, name, suppress
+    return cm
+
+
+def f(n):
+    log = []
+    i = 0
+    while i < n:
+        i += 1
+        with CM(log, 'a', False):
+            break
+    return len(log)
+
+
+async def g(n, log):
+    while n:
+        n -= 1
+        with CM(log, 'b', False):
+            break
+    return 1
+
+
+def run(c):
+    try:
+        c.send(None)
+    except StopIteration as e:
+        return e.value
+""", "f(3), f(0), [(run(g(n, log)), log) for n, log in ((2, []), (0, []))]")
+EQUIVALENT_NOW |= {("with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+SNIPPETS["async_with_break_copies_loop_exit"] = (ASYNC_HELPERS + """
+async def main(n):
+    log = []
+    while n:
+        n -= 1
+        async with ACM(log, n):
+            break
+    return len(log)
+""", "asyncio.run(main(2)), asyncio.run(main(0))")
+EQUIVALENT_NOW |= {("async_with_break_copies_loop_exit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+SNIPPETS["while_break_after_raise"] = ("""
+def f(chars, terminator):
+    result = ''
+    it = iter(chars)
+    while True:
+        c = next(it, None)
+        if c is None:
+            raise ValueError('missing')
+        if c == terminator:
+            if not result:
+                raise ValueError('empty')
+            break
+        result += c
+    return result
+
+
+def g(chars, terminator):
+    try:
+        return f(chars, terminator)
+    except ValueError as e:
+        return str(e)
+""", "[g(s, ';') for s in ('ab;c', ';', 'abc', '')]")
+EQUIVALENT_NOW |= {("while_break_after_raise", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# Comprehension conditions the compiler folds: an always false one drops the element (and the loops
+# after it; 3.8/3.9 keep the code), any element says the same; an always true one that evaluates a
+# test (`t(x) or True`) jumps on either way.
+SNIPPETS["comprehension_constant_conditions"] = ("""
+def f(xs, d):
+    seen = []
+
+    def t(v):
+        seen.append(v)
+        return v
+    a = [x for x in xs if False]
+    b = {x for x in xs if not True}
+    c = {k: v for k, v in d if False}
+    g = list((x for x in xs if False))
+    h = [(x, y) for x in xs for y in xs if False]
+    i = [x for x in xs if t(x) or True]
+    j = {k: v for k, v in d if t(k) or True}
+    k = list((x for x in xs if t(-x) or True))
+    return (a, b, c, g, h, i, j, k, seen)
+""", "f([0, 1, 2], [(1, 2), (0, 4)])")
+EQUIVALENT_NOW |= {("comprehension_constant_conditions", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# The same with constants other than True and False: 3.8-3.11 keep the dead constants (`0`; 3.8/3.9
+# `1 if 0 else 2`'s 1) in co_consts, where the output has False or True. 3.12: `t(x) and False`
+# jumps to the dropped element when true, a layout read as `not t(x)`, evaluated alike.
+SNIPPETS["comprehension_folded_conditions"] = ("""
+def f(xs, d):
+    seen = []
+
+    def t(v):
+        seen.append(v)
+        return v
+    a = [x for x in xs if 0]
+    b = {k: v for k, v in d if (1 if 0 else 2)}
+    c = {x for x in xs if t(x * 10) and False}
+    g = list((x for x in xs if t(x) or 1))
+    return (a, b, c, g, seen)
+""", "f([0, 1, 2], [(1, 2), (0, 4)])")
+EQUIVALENT_NOW |= {("comprehension_folded_conditions", "3.13")}
+# Cases whose guard is always false (3.10+): the compiler drops the body, and the matched case goes
+# on to the next case with the subject, by a jump or by falling into it (the last one before
+# `case _` into that body); the capture stays bound. (Not `case y if False:`: after a pattern that
+# cannot fail, the ops read as a chained assignment, `y = <next case's subject>`.)
+SNIPPETS["match_dead_guards"] = ("""
+def f(x):
+    r = []
+    match x:
+        case 1:
+            r.append('one')
+        case [a, b] if False:
+            r.append(a)
+        case {'k': v} if False:
+            r.append(v)
+        case (2 | 3) if False:
+            r.append(x)
+        case [a]:
+            r.append(a)
+        case 4:
+            r.append(4)
+        case [c, d, e] if False:
+            r.append(c)
+        case _:
+            r.append('default')
+    return r
+
+
+def g(items):
+    out = []
+    for it in items:
+        match it:
+            case [a, b] if False:
+                continue
+            case [a]:
+                break
+            case str() if False:
+                break
+            case _:
+                out.append(it)
+        out.append('|')
+    return out
+""", "[f(v) for v in [1, [1, 2], {'k': 3}, 2, 3, [5], 4, [1, 2, 3], 'z']], g([[1, 2], 'a', 3, [4], 5])")
+NEEDS_310.add("match_dead_guards")
+EQUIVALENT_NOW |= {("match_dead_guards", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")
                    if not (v == "3.13" and POINT in MATCH_SNIPPETS[name][0])}
 
@@ -7628,6 +7845,10 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
 DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# (Decompiled, not equivalent: see the snippets.)
+DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
+DECOMPILED_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.8", "3.9", "3.10", "3.11")}
+DECOMPILED_NOW |= {("while_break_after_raise", v) for v in ("3.8", "3.9")}  # (an else and a continue where the source has none)
 
 # An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
 # __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;

@@ -2643,6 +2643,37 @@ private:
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
 
+    // A comprehension's loop or `if` whose body is empty: a condition that is always false (`if
+    // False`, `if x and 0`) made the compiler drop the element (and any loop after it). Any element
+    // says the same: the loop's target, read back.
+    static bool is_dropped_element(const Body& b) { return b.empty() || (b.size() == 1 && b[0]->kind == StmtKind::Pass); }
+
+    // A comprehension's `if` with an empty body before the rest: a condition that is always true
+    // but evaluates its test (`x or True`, `1 if 0 else 2`), both ways going on to the rest.
+    static ExprPtr always_true_condition(const StmtPtr& s) {
+        if (s->kind != StmtKind::If || !s->orelse.empty() || !is_dropped_element(s->body)) return nullptr;
+        ExprPtr yes = make_constant(true_value());
+        if (s->test->kind == ExprKind::UnaryOp && s->test->id == "not") {  // jumps on when true
+            auto e = make_expr(ExprKind::BoolOp);
+            e->id = "or";
+            e->elts = {s->test->value, yes};
+            return e;
+        }
+        auto e = make_expr(ExprKind::IfExp);
+        e->test = s->test;
+        e->body = yes;
+        e->orelse = yes;
+        return e;
+    }
+
+    static void drop_element(ast::Comprehension& g, std::vector<ExprPtr>& element, bool dict) {
+        add_comprehension_if(g, make_constant(false_value()), false);
+        const ExprPtr& t = g.target;
+        if (dict && t->kind == ExprKind::Tuple && t->elts.size() == 2) element = {t->elts[0], t->elts[1]};
+        else if (dict) element = {t, t};
+        else element = {t};
+    }
+
     bool is_element_stmt(const StmtPtr& s, const ExprPtr& acc) const {
         return s->kind == StmtKind::Expr && s->value && s->value->kind == ExprKind::Name && s->value->id == "<element>" &&
                s->value->value == acc;
@@ -2714,11 +2745,21 @@ private:
         comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
         std::function<void(const Body&)> walk = [&](const Body& body) {
+            if (is_dropped_element(body) && !found) {
+                std::vector<ExprPtr> element;
+                drop_element(comp->generators.back(), element, comp->kind == ExprKind::DictComp);
+                found = true;
+                comp->elt = element[0];
+                if (element.size() == 2) comp->value = element[1];
+                return;
+            }
             for (size_t k = 0; k < body.size(); ++k) {
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
                     add_comprehension_if(comp->generators.back(), negate(s->test), false);
+                } else if (ExprPtr test = always_true_condition(s); test && !last) {
+                    add_comprehension_if(comp->generators.back(), test, false);
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
@@ -3122,7 +3163,13 @@ private:
         size_t start = 0;
         while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
         if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
+        bool dropped = false;
         std::function<void(const Body&)> walk = [&](const Body& b) {
+            if (is_dropped_element(b) && !comp->generators.empty() && inner.element_.empty()) {
+                drop_element(comp->generators.back(), inner.element_, kind == ExprKind::DictComp);
+                dropped = true;
+                return;
+            }
             for (size_t k = 0; k < b.size(); ++k) {
                 const StmtPtr& s = b[k];
                 if (s->kind == StmtKind::For) {
@@ -3131,13 +3178,16 @@ private:
                 } else if (is_continue_guard(s) && k + 1 < b.size()) {  // `if c: continue` then the rest
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), negate(s->test), false);
+                } else if (ExprPtr test = always_true_condition(s); test && k + 1 < b.size()) {
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    add_comprehension_if(comp->generators.back(), test, false);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (s->kind == StmtKind::Expr && inner.element_marker_.is(s->value)) {
                 } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
-                           s->value->value) {
+                           s->value->value && !dropped) {
                     inner.element_ = {s->value->value};
                 } else if (s->kind == StmtKind::Return) {
                 } else {
@@ -3832,7 +3882,10 @@ private:
             }
             // Flow inside the body that reaches where `break` goes has left the loop: a conditional
             // jump the compiler threaded through a `break` (`if t: ...; continue` then `break`).
-            if (loop && b == loop->break_to && b != stop && loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) {
+            // (So has flow that falls into a while loop's exit laid out inside it, 3.13's after a with
+            // statement's __exit__ call: `with cm: break`.)
+            if (loop && b == loop->break_to && b != stop &&
+                ((loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) || (b == loop->exit && !loop->is_for && start != b))) {
                 ++loop->breaks;
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
@@ -4209,6 +4262,7 @@ private:
         bool back_to_stop = false;
         for (size_t i = 0; i < shape.cases.size(); ++i) {
             const CaseShape& c = shape.cases[i];
+            if (c.dead_guard) continue;  // no body; its jump goes to the next case
             auto after = shape.consumed.upper_bound(c.pattern_end);
             size_t failure = after != shape.consumed.end() ? *after : c.fail >= 0 ? size_t(c.fail) : ops_.size();
             if (i + 1 == shape.cases.size() && c.fail >= 0) failure = std::min(failure, size_t(c.fail));
@@ -4282,7 +4336,7 @@ private:
         int meet = -1;
         for (size_t i = 0; i < shape.cases.size(); ++i) {
             int body = cfg_.block_of_op(shape.cases[i].pattern_end);
-            if (body <= floor) continue;
+            if (body <= floor || shape.cases[i].dead_guard) continue;
             std::vector<bool> from_body = reached_from(body, false);
             int k = floor + 1;
             while (k < cfg_.size() && !(from_body[size_t(k)] && from_failure[size_t(k)])) ++k;
@@ -4337,6 +4391,12 @@ private:
             ast::MatchCase mc;
             mc.pattern = c.pattern;
             size_t body_at = c.pattern_end;
+            if (c.dead_guard) {
+                // (The compiler dropped the body: any body says the same.)
+                mc.guard = make_constant(false_value());
+                s->cases.push_back(std::move(mc));
+                continue;
+            }
             if (c.keeps_subject && ops_[c.pattern_end].kind == N::Pop) {
                 body_at = c.pattern_end + 1;
             } else if (c.fail >= 0) {
@@ -5128,6 +5188,9 @@ private:
         };
         auto bottom_role = [&](int block) {
             if (block == exit || block == exit_jump || block == exit_alias || (block == latch + 1 && over_jump)) return -1;
+            // (The copy of the exit that the repeated test goes to: a bare jump back to it is not
+            // covered by a handler around the function, a generator's, that covers the exit.)
+            if (!exit_copy.empty() && block == exit_copy.front()) return -1;
             if (copied_exit_of(block, exit)) {
                 copies.insert(block);
                 return -1;
@@ -7098,6 +7161,39 @@ private:
         return {};
     }
 
+    // The ops (jumps aside) of the chain of blocks from op `i` up to the next iteration of `loop`
+    // (its header, or the test at its bottom), the blocks it went through in `blocks`; nullopt when
+    // the chain branches or ends before.
+    std::optional<std::vector<const NeutralOp*>> ops_to_next_iteration(size_t i, const Loop& loop, std::vector<int>& blocks) const {
+        std::vector<const NeutralOp*> ops;
+        for (int block = cfg_.block_of_op(i), steps = 0; block >= 0 && steps < 64; ++steps) {
+            if (block == loop.header || block == next_iteration(&loop)) return ops;
+            const Block& blk = cfg_.block(block);
+            blocks.push_back(block);
+            for (size_t k = std::max(i, blk.first); k < blk.last; ++k)
+                if (ops_[k].kind != N::Jump && ops_[k].kind != N::Nop) ops.push_back(&ops_[k]);
+            if (blk.succs.size() != 1) break;
+            block = blk.succs[0];
+            i = 0;
+        }
+        return std::nullopt;
+    }
+
+    // Whether the chains from op `i` and from block `next` run the same ops up to the next iteration
+    // of `loop`, by different blocks (those from `i` in `blocks`).
+    bool runs_same_to_next_iteration(size_t i, int next, const Loop& loop, std::vector<int>& blocks) const {
+        std::vector<int> copy, normal;
+        auto a = ops_to_next_iteration(i, loop, copy), b = ops_to_next_iteration(cfg_.block(next).first, loop, normal);
+        // (3.8's clean-up loads a None of its own, not the one in co_consts.)
+        auto none = [](const NeutralOp& op) { return op.kind == N::LoadConst && op.value && op.value->kind == PyValue::Kind::None; };
+        auto same = [&](const NeutralOp* x, const NeutralOp* y) { return same_op(*x, *y) || (none(*x) && none(*y)); };
+        if (!a || !b || a->empty() || !std::equal(a->begin(), a->end(), b->begin(), b->end(), same) ||
+            std::find_first_of(copy.begin(), copy.end(), normal.begin(), normal.end()) != copy.end())
+            return false;
+        blocks = copy;
+        return true;
+    }
+
     // Whether the chain of blocks from op `i`, where a with statement's handler goes on after __exit__
     // suppressed an exception, does what its normal path does: what the chain from block `next`
     // does, to the ends of both, or op for op what the chain from its exit block (`exit`) does after
@@ -7503,9 +7599,10 @@ private:
 
     // Where a with statement's `__exit__(None, None, None)` call in `tail` starting at `k` ends,
     // with the POP_BLOCKs after it (0: none there): [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or
-    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP. The SWAP moves a
-    // returned value computed before it below the exit function.
-    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant) {
+    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP (`awaited`: an async
+    // with statement's __aexit__ call may come with its await). The SWAP moves a returned value
+    // computed before it below the exit function.
+    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant, bool awaited = false) {
         auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
         if (!constant) {
             if (k >= end || tail[k]->kind != N::Swap || tail[k]->arg != 2) return 0;
@@ -7514,9 +7611,11 @@ private:
         if (k + 5 > end || !is_none(tail[k])) return 0;
         for (size_t j = k + 1; j < k + 3; ++j)
             if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return 0;
-        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
-            return 0;
-        k += 5;
+        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3)) return 0;
+        k += 4;
+        if (awaited && tail[k]->kind == N::Await && k + 1 < end) ++k;  // an async with statement's __aexit__ call
+        if (tail[k]->kind != N::Pop) return 0;
+        ++k;
         while (k < end && tail[k]->kind == N::PopBlock) ++k;
         return k;
     }
@@ -7564,7 +7663,7 @@ private:
             // after the __exit__ call: that is then the body's own way out (`with cm: ...; break`),
             // unless it is the compiler's copy of the code there (3.10's `return x`).
             bool to_stop = stop >= 0 && std::any_of(joins.begin(), joins.end(), [&](int j) { return through_jumps(j) == stop; });
-            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before);
+            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before, exit, loop);
             return next;
         }
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
@@ -7606,7 +7705,7 @@ private:
             // inside the body leaves to it: a break, continue or return of a constant or a local that
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
             // the call, then the jump), printed in the body.
-            move_way_out_into_with(w, out, emitted_before);
+            move_way_out_into_with(w, out, emitted_before, exit, loop);
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
@@ -7615,13 +7714,24 @@ private:
         // code the normal path goes on to, up to where both meet.
         std::vector<int> copy_blocks;
         if (!same_way_on(i, exit, next, copy_blocks)) {
+            // Or the compiler's copy of the way on to the loop's next iteration (the __exit__ calls of
+            // the with statements around it) where the normal path runs the same ops up to there by a
+            // jump of its own: the body ends in `continue`.
+            if (loop && next == stop && out.size() == emitted_before + 1 && out.back() == w && stack.size() <= normal_depth &&
+                runs_same_to_next_iteration(i, next, *loop, copy_blocks)) {
+                if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+                w->body.push_back(make_stmt(StmtKind::Continue));
+                for (int cb : copy_blocks) emitted_[cb] = true;
+                return next;
+            }
             // Or, where the normal path goes straight on to the loop's next iteration, the code after
             // the statement, which only the suppressed path runs: the body ends in `continue`.
             if (!loop || next != stop || stop != next_iteration(loop) || out.size() != emitted_before + 1 || out.back() != w ||
                 stack.size() > normal_depth)
                 unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
             if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
-            w->body.push_back(make_stmt(StmtKind::Continue));
+            // (A body that is a with statement ending in `continue` of its own, merged, has it.)
+            if (w->body.empty() || w->body.back()->kind != StmtKind::Continue) w->body.push_back(make_stmt(StmtKind::Continue));
             Body after;
             bool flows = emit_region(enter_at(i), stop, after, loop, stack, base);
             out.insert(out.end(), after.begin(), after.end());
@@ -7631,12 +7741,13 @@ private:
         return next;
     }
 
-    // Whether what the normal path of a with statement runs after the __exit__ call that starts its
-    // exit block ends the function as the code at block `at` does, op for op.
+    // Whether what the normal path of a with statement runs after the __exit__ call (or awaited
+    // __aexit__ call) that starts its exit block ends the function as the code at block `at` does,
+    // op for op.
     bool runs_copy_after_exit(int exit, int at) const {
         if (exit < 0) return false;
         std::vector<const NeutralOp*> after_exit = straight_ops(exit), there = straight_ops(at);
-        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true);
+        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true, true);
         if (k == 0 || there.empty()) return false;
         after_exit.erase(after_exit.begin(), after_exit.begin() + long(k));
         return same_ops(after_exit, there);
@@ -7645,10 +7756,18 @@ private:
     // What the normal path of with statement `w` (at out[emitted_before]) ran after its __exit__
     // call, where a suppressed exception does not go on: a break, continue or return of a constant
     // or a local, compiled as the call, then the jump, is the body's own way out (`with cm:
-    // continue`), printed in the body; anything else is refused.
-    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before) const {
+    // continue`), printed in the body; so is the compiler's copy of the code a `break` goes to (3.12+
+    // copy a loop's short exit, a `return`, after the call: `with cm: break`). Anything else is refused.
+    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before, int exit, Loop* loop) const {
         size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
         if (tail == 0) return;
+        if (loop && loop->break_to >= 0 && out[emitted_before] == w && runs_copy_after_exit(exit, through_jumps(loop->break_to))) {
+            if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+            w->body.push_back(make_stmt(StmtKind::Break));
+            ++loop->breaks;
+            out.resize(emitted_before + 1);
+            return;
+        }
         const StmtPtr& last = out.back();
         bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
                        (last->kind == StmtKind::Return &&

@@ -167,10 +167,31 @@ private:
         c.fail = failure.cont;
         c.default_marker = failure.dropped;
         c.dropped_at = failure.dropped_at;
+        if (!keeps && c.default_marker && k < ops_.size() &&
+            (c.fail == int64_t(k) || (ops_[k].kind == N::Jump && int64_t(index_at(ops_[k].target)) == c.fail))) {
+            // The last case before a `case _` whose guard is always false: the matched case goes on
+            // to the `case _` body too (a body of its own jumps past that).
+            if (c.fail != int64_t(k)) consumed_.insert(k);
+            c.dead_guard = true;
+        }
         if (keeps) {
             if (k >= ops_.size()) return std::nullopt;
+            // (A guard that is always false (`if False`): the compiler drops the body, and the
+            // matched case goes on to the next one with the subject, as a failed one does. No guard
+            // starts with a jump or a copy of the subject below it; a case starts with that copy.
+            // Not after a pattern that cannot fail: `case x if False:` reads as `x = <next case>`,
+            // a chained assignment.)
+            bool next_case = c.fail == int64_t(k);
+            int64_t jump_to = ops_[k].kind == N::Jump ? int64_t(index_at(ops_[k].target)) : -1;
             if (ops_[k].kind == N::Pop) {
                 consumed_.insert(k);
+            } else if (jump_to >= 0 && c.fail == jump_to) {
+                consumed_.insert(k);
+                c.dead_guard = true;
+                c.fail = jump_to;
+            } else if (next_case && ops_[k].kind == N::Copy && ops_[k].arg == 1) {
+                c.dead_guard = true;
+                c.fail = int64_t(k);
             } else {
                 // A guard: its last jump is the one right before the subject is popped.
                 // A guard is an expression: no statement's ops come before that jump.
@@ -187,8 +208,15 @@ private:
                         kind == N::ForIter)
                         break;
                 }
-                if (guard_fail < 0 || (c.fail >= 0 && c.fail != guard_fail)) return std::nullopt;
-                c.fail = guard_fail;
+                if (guard_fail >= 0 && (c.fail < 0 || c.fail == guard_fail)) {
+                    c.fail = guard_fail;
+                } else if (next_case) {
+                    // (The dead guard's case falls into the last case, which matches the subject itself.)
+                    c.dead_guard = true;
+                    c.fail = int64_t(k);
+                } else {
+                    return std::nullopt;
+                }
             }
         }
         return DecodedCase{c, consumed_, structural_};

@@ -23,6 +23,7 @@ struct CaseShape {
     bool keeps_subject = false;  // matches a COPY; the subject is popped when the case succeeds
     size_t pattern_end = 0;      // the op after the pattern and the stores of its captures
     int64_t fail = -1;           // op where a failed pattern continues (-1: the pattern cannot fail)
+    bool dead_guard = false;     // a guard that is always false: the success goes on at `fail` too, no body
     // The failure goes on at an instruction normalizing dropped: after the last case, the NOP the
     // compiler leaves for the line of a final `case _:`.
     bool default_marker = false;
