@@ -1243,6 +1243,22 @@ def f():
     return [marker_end(s, 0, 0) for s in ('12.', '1)', '123', '1x', '12345678901.', '')] + \
            [first_false([1, 2, 0], 0), first_false([1, 0], 1), first_false([0], 1)]
 """, "f()"),
+    # A while test that is a comparison chain or'ed with another test: 3.10+ repeat the test at the
+    # bottom, the chain's clean-up (POP_TOP) going on to the next test, which the repeated test's
+    # reading did not take: refused on 3.10-3.13 (PyYAML's Scanner.scan_directive_name).
+    "while_chain_or_test": ("""
+def name_length(text):
+    length = 0
+    ch = text[length] if length < len(text) else '\\0'
+    while '0' <= ch <= '9' or 'a' <= ch <= 'z' or ch in '-_':
+        length += 1
+        ch = text[length] if length < len(text) else '\\0'
+    return length
+
+
+def f():
+    return [name_length(t) for t in ('abc-9 x', '', '_', 'Z', 'a1b2c3')]
+""", "f()"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3188,6 +3204,7 @@ EQUIVALENT_NOW |= {("star_items_then_effects", v) for v in ("3.8", "3.9", "3.10"
 EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -5311,7 +5311,16 @@ private:
         }
         const NeutralOp& ja = *oa.back();
         const NeutralOp& jb = *ob.back();
-        if (ja.kind != N::JumpIf || jb.kind != N::JumpIf) return false;
+        if (ja.kind != N::JumpIf || jb.kind != N::JumpIf) {
+            // A block of the test that does not branch: the jump over a comparison chain's clean-up,
+            // or the clean-up (POP_TOP) going on to the next test of an `or` (`while a <= x <= b or c`).
+            auto goes_on = [](const NeutralOp& op) { return op.kind == N::Jump || !is_block_terminator(op.kind); };
+            if (!goes_on(ja) || !goes_on(jb) || (ja.kind == N::Jump) != (jb.kind == N::Jump)) return false;
+            if (ja.kind != N::Jump && !same_op(ja, jb)) return false;
+            int ra = ja.kind == N::Jump ? role_a(cfg_.block_at_offset(ja.target)) : role_a(a + 1);
+            int rb = jb.kind == N::Jump ? role_b(cfg_.block_at_offset(jb.target)) : role_b(b + 1);
+            return whole && ra == rb && ra != -3;
+        }
         // Where each goes when its value is true (or None), and when false (or not None).
         auto sides = [](const NeutralOp& j, int target, int fall) {
             bool on_true = j.condition == JumpCondition::IfTrue || j.condition == JumpCondition::IfNone;
