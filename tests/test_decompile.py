@@ -1243,6 +1243,19 @@ def f():
     return [marker_end(s, 0, 0) for s in ('12.', '1)', '123', '1x', '12345678901.', '')] + \
            [first_false([1, 2, 0], 0), first_false([1, 0], 1), first_false([0], 1)]
 """, "f()"),
+    # A comparison chain as a side of a conditional expression: the chain's clean-up jumps past the
+    # other side, which the chain's reading did not follow (3.8, 3.9, 3.11: refused; torch's
+    # RangeVariable.range_count).
+    "chain_in_conditional_expression": ("""
+def in_range(start, stop, step, x):
+    inside = (start <= x < stop) if step > 0 else (stop < x <= start)
+    other = (x < stop <= start) if step else not (start < x < stop)
+    return inside, other
+
+
+def f():
+    return [in_range(0, 10, s, x) for s in (1, -1, 0) for x in (-1, 0, 5, 10)]
+""", "f()"),
     # A while test that is a comparison chain or'ed with another test: 3.10+ repeat the test at the
     # bottom, the chain's clean-up (POP_TOP) going on to the next test, which the repeated test's
     # reading did not take: refused on 3.10-3.13 (PyYAML's Scanner.scan_directive_name).
@@ -3205,6 +3218,7 @@ EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.
 EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("chain_in_conditional_expression", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

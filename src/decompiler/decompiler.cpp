@@ -8718,7 +8718,12 @@ private:
         // the target's clean-up).
         int end = target;
         bool chain = is_chain_cleanup(target);
-        if (chain) end = target + 1;
+        // (A clean-up that jumps goes on where it jumps: past the other side of a conditional
+        // expression whose side the chain is, `(a <= x < b) if c else d`.)
+        if (chain) {
+            const NeutralOp& last = ops_[cfg_.block(target).last - 1];
+            end = last.kind == N::Jump ? cfg_.block_at_offset(last.target) : target + 1;
+        }
         // `(b or c)` as the right side of `a and (b or c) or d`: b's jump to J (`or d`) is threaded
         // past J to where J jumps (J passes a true value on); this value ends at J.
         if (!chain && stop > b && target > stop && continues_short_circuit(stop, jump)) end = stop;
