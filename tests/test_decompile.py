@@ -48,6 +48,24 @@ class CM:
         self.log.append('exit')
 """
 
+# A context manager CM(log, name, suppress) of a class made at run time (its __exit__ a plain
+# function), which logs entering and leaving and suppresses an exception when told.
+NAMED_CM = """
+def enter(self):
+    self.log.append('enter ' + self.name)
+
+
+def exit_(self, t, v, tb):
+    self.log.append('exit ' + self.name)
+    return self.suppress
+
+
+def CM(log, name, suppress):
+    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
+    cm.log, cm.name, cm.suppress = log, name, suppress
+    return cm
+"""
+
 # The runs of several snippets' f(a, log) / f(a, b, log), whose a and b return or raise: g()
 # gives every outcome with the log it left.
 RUN_F_A_LOG = """
@@ -3453,22 +3471,7 @@ EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "
 # suppresses goes on through its copy of the outer __exit__ call to the code after the statement,
 # the next iteration too. 3.9+ read a `for` loop's as `pass` (both ways go to the FOR_ITER), which
 # runs alike.
-SNIPPETS["with_items_continue_ends_loop"] = ("""
-def enter(self):
-    self.log.append('enter ' + self.name)
-
-
-def exit_(self, t, v, tb):
-    self.log.append('exit ' + self.name)
-    return self.suppress
-
-
-def CM(log, name, suppress):
-    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
-    cm.log, cm.name, cm.suppress = log, name, suppress
-    return cm
-
-
+SNIPPETS["with_items_continue_ends_loop"] = (NAMED_CM + """
 def f(xs):
     log = []
     a, b = CM(log, 'a', True), CM(log, 'b', False)
@@ -3509,22 +3512,7 @@ EQUIVALENT_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.12", 
 # 3.13's __exit__ call falls into the loop's exit, laid out inside the loop: flow of the body that
 # reaches a while loop's exit has left the loop, a `break` (3.8/3.9: also where `if not r: raise`
 # before a `break` jumps straight there, see while_break_after_raise).
-SNIPPETS["with_break_copies_loop_exit"] = ("""
-def enter(self):
-    self.log.append('enter ' + self.name)
-
-
-def exit_(self, t, v, tb):
-    self.log.append('exit ' + self.name)
-    return self.suppress
-
-
-def CM(log, name, suppress):
-    cm = type('CM', (), {'__enter__': enter, '__exit__': exit_})()
-    cm.log, cm.name, cm.suppress = log, name, suppress
-    return cm
-
-
+SNIPPETS["with_break_copies_loop_exit"] = (NAMED_CM + """
 def f(n):
     log = []
     i = 0
