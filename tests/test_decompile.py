@@ -1261,6 +1261,62 @@ def f():
     return [marker_end(s, 0, 0) for s in ('12.', '1)', '123', '1x', '12345678901.', '')] + \
            [first_false([1, 2, 0], 0), first_false([1, 0], 1), first_false([0], 1)]
 """, "f()"),
+    # `try: return f() finally: <a loop>`: the returned value waits below the loop of the finally
+    # body's copy that the return runs; it was written to a temporary as a value kept across a loop,
+    # and the function refused, on every version (torch's patch_test_members wrapper).
+    "return_through_finally_loop": ("""
+def a1(x, vals, log):
+    try:
+        return x
+    finally:
+        for x in vals:
+            log.append(x)
+
+
+def a2(f, vals, log):
+    try:
+        return f()
+    finally:
+        i = 0
+        while i < len(vals):
+            log.append(vals[i])
+            i += 1
+
+
+def a3(f, vals, log):
+    for w in vals:
+        try:
+            return f(w)
+        finally:
+            for v in vals:
+                log.append((w, v))
+
+
+def a4(f, vals, log):
+    try:
+        try:
+            return f()
+        finally:
+            for v in vals:
+                log.append(v)
+    finally:
+        log.append('outer')
+
+
+def run():
+    def bad(*a):
+        raise KeyError
+
+    out = []
+    for fn in (a1, a2, a3, a4):
+        for f in (lambda *a: 7, bad):
+            log = []
+            try:
+                out.append((fn(f if fn is not a1 else 5, [0, 1], log), log))
+            except KeyError:
+                out.append(('raised', log))
+    return out
+""", "run()"),
     # A comparison chain as a side of a conditional expression: the chain's clean-up jumps past the
     # other side, which the chain's reading did not follow (3.8, 3.9, 3.11: refused; torch's
     # RangeVariable.range_count).
@@ -3237,6 +3293,7 @@ EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.1
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_in_conditional_expression", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("return_through_finally_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",
                                          "finally_ends_with_conditional_operand") for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("nested_with_returns_suppressed", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

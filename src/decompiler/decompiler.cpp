@@ -5418,9 +5418,13 @@ private:
             bool in_comprehension = false;
             for (const auto& v : stack) in_comprehension = in_comprehension || accumulators_.count(v.get());
             loop.comprehension = in_comprehension || in_comprehension_code();
+            // (A value a try body returns waits below a loop of the finally body's copy the return
+            // runs: the source computed it before, in the try body, `try: return f() finally: for
+            // ...`. It is no value kept across a loop.)
+            auto waits = [&](const ExprPtr& v) { return !is_marker_value(v) && !consumed_after_cleanup_.count(v.get()); };
             bool values_below = false;
             if (!in_comprehension && !in_comprehension_code())
-                for (size_t k = base; k + 1 < stack.size(); ++k) values_below = values_below || !is_marker_value(stack[k]);
+                for (size_t k = base; k + 1 < stack.size(); ++k) values_below = values_below || waits(stack[k]);
             if (values_below) {
                 // Values a rewriter computed before the loop and uses after it (Dynamo loads the
                 // arguments of calls, runs a loop, then makes the calls): no source keeps values
@@ -5434,7 +5438,7 @@ private:
                     for (size_t i = cfg_.block(k).first; i < cfg_.block(k).last; ++i)
                         if ((ops_[i].kind == N::Store || ops_[i].kind == N::Delete) && !ops_[i].name.empty()) rebound.insert(ops_[i].name);
                 for (size_t k = base; k < stack.size(); ++k) {
-                    if (stack[k]->kind != ExprKind::Name || !rebound.count(stack[k]->id)) continue;
+                    if (stack[k]->kind != ExprKind::Name || !rebound.count(stack[k]->id) || !waits(stack[k])) continue;
                     StmtPtr assign_stmt = temporary_assignment(stack[k]);
                     out.push_back(assign_stmt);
                     replace_everywhere(stack, stack[k], assign_stmt->targets[0]);
@@ -6308,7 +6312,7 @@ private:
     // temporary (in stack order, which is the order they were computed) and replaced by its name.
     void spill_values(Body& out, std::vector<ExprPtr>& stack, size_t from) {
         for (size_t k = from; k < stack.size(); ++k) {
-            if (!is_shareable(stack[k])) continue;
+            if (!is_shareable(stack[k]) || consumed_after_cleanup_.count(stack[k].get())) continue;
             StmtPtr assign_stmt = temporary_assignment(stack[k]);
             out.push_back(assign_stmt);
             replace_everywhere(stack, stack[k], assign_stmt->targets[0]);
