@@ -8315,6 +8315,50 @@ def run():
 """, "run()")
 
 
+# `break` inside an if in a with statement in a loop, where the code after the loop is short and
+# ends the function: 3.10+ copy it after the __exit__ call in place of the jump (3.12+ copy it for
+# any break, with its lines); the exception __exit__ suppresses goes on to the next iteration
+# (with_break_copies_loop_exit: a with holding only the break). Was refused (a return after the
+# with statement's exit printed in its body) on 3.10 and 3.12.
+SNIPPETS["with_break_to_copied_loop_exit"] = (SUPPRESSING_CM + """
+def only_break(xs, log):
+    while xs:
+        with CM(log, xs.pop() == 1):
+            if len(xs) % 2:
+                raise ValueError
+            break
+    return len(log)
+
+def break_in_if(xs, log):
+    while xs:
+        with CM(log, xs.pop() == 1):
+            if len(xs) == 2:
+                break
+            log.append(len(xs))
+    return len(log)
+
+def for_break_in_if(xs, log):
+    for x in xs:
+        with CM(log, x == 1):
+            if x == 3:
+                break
+            log.append(x)
+    return len(log)
+
+def run():
+    out = []
+    for fn in (only_break, break_in_if, for_break_in_if):
+        for xs in ([], [1], [2, 1], [3, 1, 2], [0, 3, 1, 1], [1, 2, 3, 4, 5]):
+            log = []
+            try:
+                r = fn(list(xs), log)
+            except Exception as e:
+                r = type(e).__name__
+            out.append((r, log))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("with_break_to_copied_loop_exit", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: `else:` after the break
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))
 def test_tables_in_source_order(cli, tmp_path, version, name):

@@ -4125,6 +4125,8 @@ private:
     // `break` out of an except clause (3.10+): after POP_EXCEPT (and, in a for loop, the POP_TOP of
     // its iterator) the compiler writes its copy of the short code after the loop that ends the
     // function (the same ops with the same lines, under the same handler) rather than a jump to it.
+    // So does any other `break` whose jump it replaced by the copy (3.12+ copy every short exit
+    // block): after the __exit__ calls of the with statements it leaves and the POP_TOP.
     // Returns the index of the copy's first op (0: not such a block); the copy's blocks count as
     // emitted.
     size_t copied_break_at(int b, const Loop* loop) {
@@ -4132,14 +4134,24 @@ private:
         const Block& blk = cfg_.block(b);
         size_t i = blk.first;
         if (resume_at_.count(b)) return 0;
-        while (i < blk.last && ops_[i].kind != N::PopExcept) {
-            if (is_block_terminator(ops_[i].kind)) return 0;
-            ++i;
+        while (i < blk.last && ops_[i].kind != N::PopExcept && !is_block_terminator(ops_[i].kind)) ++i;
+        size_t start = i + 1;  // (the copy's first op)
+        if (i >= blk.last || ops_[i].kind != N::PopExcept) {
+            // (No except clause: only the with statements' exits come before the copy.)
+            std::vector<const NeutralOp*> head;
+            for (size_t k = blk.first; k < blk.last; ++k) head.push_back(&ops_[k]);
+            size_t k = 0;
+            while (k < head.size() && head[k]->kind == N::Nop) ++k;
+            while (size_t end = with_exit_call_end(head, k, head.size(), true)) k = end;
+            start = blk.first + k;
         }
-        if (loop->is_for && ++i < blk.last && ops_[i].kind != N::Pop) return 0;
-        if (i + 1 >= blk.last) return 0;
+        if (loop->is_for) {
+            if (start >= blk.last || ops_[start].kind != N::Pop) return 0;
+            ++start;
+        }
+        if (start >= blk.last) return 0;
         std::vector<int> copy_path, original_path;
-        std::vector<const NeutralOp*> copy = straight_ops_from(i + 1, &copy_path);
+        std::vector<const NeutralOp*> copy = straight_ops_from(start, &copy_path);
         std::vector<const NeutralOp*> original = straight_ops(loop->break_to, &original_path);
         if (!same_copied_ops(copy, original, 0)) return 0;
         int handler = cfg_.block(copy_path.back()).handler;
@@ -4151,7 +4163,7 @@ private:
         for (int k : original_path)
             if (cfg_.block(k).handler != handler) return 0;
         for (int k : copy_path) emitted_[k] = true;
-        return i + 1;
+        return start;
     }
 
     // A for loop's `break` whose target is the end of the enclosing loop's body: the compiler jumps
