@@ -8421,7 +8421,78 @@ def run():
             out.append((fn(k, log), log))
     return out
 """, "run()")
-EQUIVALENT_NOW |= {("bare_except_pass_after_typed_clauses", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12")}  # 3.13: nested_in_clause refused (except clauses that continue in different places)
+EQUIVALENT_NOW |= {("bare_except_pass_after_typed_clauses", v) for v in ALL_VERSIONS}
+# A try statement with several except clauses inside an except clause: 3.13 copies the end of the
+# outer clause (`POP_EXCEPT; jump`) into each way out of the inner statement, so its clauses go on
+# at copies of the same code (was refused as clauses that continue in different places, or as a
+# block reached twice where the sides of a clause test met past the copies).
+SNIPPETS["try_in_clause_several_clauses"] = ("""
+def h(k):
+    if k == 1:
+        raise KeyError(k)
+    if k == 2:
+        raise ValueError(k)
+    if k == 3:
+        raise TypeError(k)
+    return k
+
+def three(k, log):
+    try:
+        h(k)
+    except (ValueError, KeyError):
+        try:
+            h(k + 1)
+        except KeyError:
+            log.append(1)
+        except ValueError:
+            log.append(2)
+        except:
+            log.append(3)
+    log.append('after')
+    return log
+
+def in_loop(k, log):
+    for i in range(3):
+        try:
+            h(k + i)
+        except (ValueError, KeyError):
+            try:
+                h(k + i + 1)
+            except KeyError:
+                log.append(1)
+            except TypeError:
+                pass
+        log.append(i)
+    return log
+
+def with_else(k, log):
+    try:
+        h(k)
+    except Exception:
+        try:
+            h(k + 1)
+        except KeyError:
+            log.append(1)
+        except:
+            pass
+        else:
+            log.append('else')
+    log.append('after')
+    return log
+
+def run():
+    out = []
+    for fn in (three, in_loop, with_else):
+        for k in range(5):
+            log = []
+            try:
+                out.append(fn(k, log))
+            except Exception as e:
+                out.append(type(e).__name__)
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("try_in_clause_several_clauses", v) for v in ALL_VERSIONS}
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

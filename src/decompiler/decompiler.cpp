@@ -3909,6 +3909,11 @@ private:
                 for (int k = b; k >= 0 && !emitted_[k]; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) emitted_[k] = true;
                 return true;
             }
+            // (So is flow that reaches its copy of the end of the except clause around the statement.)
+            if (stop >= 0 && b != stop && clause_exit_copies_.count(b) && same_clause_end(b, stop)) {
+                emitted_[b] = true;
+                return true;
+            }
             // A loop that starts the body of a rotated `while` shares its first block, where both
             // jump back: the inner one's jump back is the last one before the outer one's.
             // (Before the repeated test, whose blocks may jump back there too.)
@@ -4484,6 +4489,17 @@ private:
     // each side leaves by break/continue, so they meet at the next iteration.
     int merge_point(const Condition& c, Loop* loop, int stop) const {
         int block = c.last_block;
+        // Sides that each reach the end of the region, 3.13's copy of the end of an except clause
+        // around it (see handler_exit), or another copy of that, meet there (past it they meet
+        // again, where the copies jump).
+        if (stop >= 0 && stop != block && clause_exit_copies_.count(stop) && same_clause_end(stop, stop)) {
+            auto reaches_end = [&](int side) {
+                std::vector<bool> reached = reachable_above(side, block);
+                return std::any_of(clause_exit_copies_.begin(), clause_exit_copies_.end(),
+                                   [&](int k) { return reached[size_t(k)] && (k == stop || same_clause_end(k, stop)); });
+            };
+            if (reaches_end(c.then_block) && reaches_end(c.else_block)) return stop;
+        }
         // A region that goes on at code laid out before it (3.12+ lays except clauses out after
         // the code the try statement goes on to, and jumps back there): sides that meet nowhere
         // after the test meet there when one of them goes there and every way on leads there.
@@ -6162,6 +6178,15 @@ private:
             if (targets.count(to) && std::all_of(targets.begin(), targets.end(), [&](int t) { return through_jumps(t) == to; }))
                 targets.erase(to);
         }
+        // (3.13 copies the end of an enclosing except clause, `POP_EXCEPT; jump`, into each way
+        // out of a try statement inside it: the clauses go on at the first copy, the same code.)
+        if (targets.size() > 1) {
+            int first = *targets.begin();
+            if (std::all_of(targets.begin(), targets.end(), [&](int t) { return same_clause_end(t, first); })) {
+                clause_exit_copies_.insert(targets.begin(), targets.end());
+                return first;
+            }
+        }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
         // Clauses that leave by `continue` and by `break` say so themselves (a clause that goes to
@@ -6934,6 +6959,15 @@ private:
         }
         const NeutralOp& last = ops_[blk.last - 1];
         return pops && last.kind == N::Jump && cfg_.block_at_offset(last.target) == stop;
+    }
+
+    // Whether blocks `a` and `b` both end except clauses (see leaves_clause_to) the same way: as
+    // many POP_EXCEPTs, then a jump to the same place.
+    bool same_clause_end(int a, int b) const {
+        const NeutralOp& jump = ops_[cfg_.block(b).last - 1];
+        if (jump.kind != N::Jump) return false;
+        int to = cfg_.block_at_offset(jump.target);
+        return leaves_clause_to(a, to) && leaves_clause_to(b, to) && real_ops(a).size() == real_ops(b).size();
     }
 
     // Whether the last POP_EXCEPT before `term` in `block` ends a with statement's handling of an
