@@ -8493,6 +8493,68 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("try_in_clause_several_clauses", v) for v in ALL_VERSIONS}
+# `continue` in an except clause of a try/finally statement in a loop: the clause runs the finally
+# body's copy, then jumps to the next iteration. That clause's way on is the `continue` (not where
+# the try statement goes on, which the body's normal path shows), and 3.12+ lay it out after the
+# body's way out, which is still the statement's normal exit. Was refused (a way out of a
+# try/finally statement without the compiler's copy of the finally body) on every version.
+SNIPPETS["continue_in_clause_of_try_finally"] = ("""
+def h(k):
+    if k == 1:
+        raise KeyError(k)
+    if k == 2:
+        raise ValueError(k)
+    return k
+
+def after(a, log):
+    for x in a:
+        try:
+            log.append(h(x))
+        except KeyError:
+            continue
+        finally:
+            log.append('f')
+        log.append(x)
+    return log
+
+def last(a, log):
+    for x in a:
+        try:
+            if x == 0:
+                continue
+            log.append(h(x))
+        except KeyError:
+            continue
+        finally:
+            log.append('f')
+    return log
+
+def nested(a, log):
+    for x in a:
+        for y in a:
+            try:
+                log.append(h(y))
+            except KeyError:
+                continue
+            finally:
+                log.append('f')
+            log.append(y)
+        log.append(x)
+    return log
+
+def run():
+    out = []
+    for fn in (after, last, nested):
+        for a in ([], [0], [1], [2], [0, 1, 2, 3], [3, 2, 1, 0]):
+            log = []
+            try:
+                out.append(fn(list(a), log))
+            except Exception as e:
+                out.append(type(e).__name__)
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("continue_in_clause_of_try_finally", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: `last` lays its jumps out otherwise
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

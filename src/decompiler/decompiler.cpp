@@ -5959,6 +5959,12 @@ private:
             if (plain_exits.count(e) || !returns_waiting_value(e)) (e == best ? best_kept : tail_kept) = e;
         }
         if (best_kept >= 0) best = best_kept;
+        // (Nor, where the body has a way out of its own, one only through a nested except clause
+        // that runs this statement's finally body and jumps to the loop's next iteration or out
+        // of it: that clause's `continue` or `break`, which 3.12+ lay out after the body's way out.)
+        if (best >= 0 && loop && !plain_exits.count(best) && is_jump_after_finally_copy(best, handler, *loop))
+            for (int e : plain_exits)
+                if (exits.count(e) && !ends_without_going_on(e) && !loop_jump(e) && e != loop->break_to) best = e;
         if (tail_kept >= 0 && tail_kept != best_tail) {
             std::vector<int> kept_blocks;
             std::vector<const NeutralOp*> kept = straight_ops(tail_kept, &kept_blocks);
@@ -5986,6 +5992,19 @@ private:
                 if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
         }
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Whether `block` holds the copy of the finally body of the try statement whose handler is
+    // `handler` (its ops between PUSH_EXC_INFO and the re-raise), then a jump to `loop`'s header or
+    // break target.
+    bool is_jump_after_finally_copy(int block, int handler, const Loop& loop) const {
+        std::vector<const NeutralOp*> body = real_ops(handler), copy = real_ops(block);
+        if (body.size() < 2 || body.front()->kind != N::PushExcInfo || body.back()->kind != N::Reraise || copy.empty()) return false;
+        const NeutralOp& jump = *copy.back();
+        if (jump.kind != N::Jump) return false;
+        int to = cfg_.block_at_offset(jump.target);
+        return (to == loop.header || to == loop.break_to) &&
+               same_ops(std::vector<const NeutralOp*>(body.begin() + 1, body.end() - 1), std::vector<const NeutralOp*>(copy.begin(), copy.end() - 1));
     }
 
     // Whether code from `block` returns a value that was on the stack before it, on some path (a
@@ -6156,9 +6175,9 @@ private:
         std::set<int> targets, loop_targets, copies;
         if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
         // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
-        // the clauses go on somewhere else; where they go on nowhere else, the copies are where
-        // they go on, as before.)
-        if (targets.empty()) targets = copies;
+        // the clauses go on somewhere else, or the body goes on elsewhere; where nothing goes on
+        // elsewhere, the copies are where they go on, as before.)
+        if (targets.empty() && (exit < 0 || copies.count(exit))) targets = copies;
         // Clauses that each go on in the compiler's copy of the short code that ends the function
         // after the statement (3.10+; the body's way out may be one more) go on at the last copy,
         // where normal_exit ends an enclosing statement's body too: the other copies reach the end
