@@ -8555,6 +8555,42 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("continue_in_clause_of_try_finally", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: `last` lays its jumps out otherwise
+# A finally body whose last statement holds a conditional expression, left by `break` or
+# `continue`: 3.10 and 3.12+ split the handler's copy there (the rest of it copied into both
+# sides), while the way out's copy keeps the expression. Was refused (a way out of a try/finally
+# statement without the compiler's copy of the finally body) on 3.10, 3.12 and 3.13.
+SNIPPETS["conditional_expression_in_finally_way_out"] = ("""
+def brk(a, c, log):
+    for x in a:
+        try:
+            if x:
+                break
+            log.append(x)
+        finally:
+            log.append(1 if x else c)
+    return log
+
+def cont(a, c, log):
+    for x in a:
+        try:
+            if x > 1:
+                continue
+            log.append(x)
+        finally:
+            log.append(x if x else c)
+        log.append('after')
+    return log
+
+def run():
+    out = []
+    for fn in (brk, cont):
+        for a in ([], [0], [1], [2], [0, 1, 2, 3], [3, 2, 1, 0]):
+            log = []
+            out.append(fn(list(a), 7, log))
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("conditional_expression_in_finally_way_out", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: not equivalent
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

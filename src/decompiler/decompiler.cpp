@@ -8574,6 +8574,15 @@ private:
             return dropped_returns_.empty() ? before : without_dropped_returns(before);
         };
         if (print_module(window(copy_size)) == copy_text) return copy_size;
+        // (3.10 and 3.12+ split the handler's copy at a conditional expression in its last
+        // statement, the tail after it copied into both sides; a way out's copy keeps it.)
+        if (copy_size > 0 && i >= copy_size) {
+            Body before = window(copy_size);
+            if (StmtPtr split = before.empty() ? nullptr : split_conditional(before.back())) {
+                before.back() = split;
+                if (print_module(before) == copy_text) return copy_size;
+            }
+        }
         if (copy_size == 0 || body[i]->kind != StmtKind::Return) return 0;
         const std::string tail_text = print_module(Body{body[i]});
         auto matches = [&](Body before, bool fold) {
