@@ -8391,6 +8391,283 @@ def run():
 """, "run()")
 
 
+# `break` inside an if in a with statement in a loop, where the code after the loop is short and
+# ends the function: 3.10+ copy it after the __exit__ call in place of the jump (3.12+ copy it for
+# any break, with its lines); the exception __exit__ suppresses goes on to the next iteration
+# (with_break_copies_loop_exit: a with holding only the break). Was refused (a return after the
+# with statement's exit printed in its body) on 3.10 and 3.12.
+SNIPPETS["with_break_to_copied_loop_exit"] = (SUPPRESSING_CM + """
+def only_break(xs, log):
+    while xs:
+        with CM(log, xs.pop() == 1):
+            if len(xs) % 2:
+                raise ValueError
+            break
+    return len(log)
+
+def break_in_if(xs, log):
+    while xs:
+        with CM(log, xs.pop() == 1):
+            if len(xs) == 2:
+                break
+            log.append(len(xs))
+    return len(log)
+
+def for_break_in_if(xs, log):
+    for x in xs:
+        with CM(log, x == 1):
+            if x == 3:
+                break
+            log.append(x)
+    return len(log)
+
+def run():
+    out = []
+    for fn in (only_break, break_in_if, for_break_in_if):
+        for xs in ([], [1], [2, 1], [3, 1, 2], [0, 3, 1, 1], [1, 2, 3, 4, 5]):
+            log = []
+            try:
+                r = fn(list(xs), log)
+            except Exception as e:
+                r = type(e).__name__
+            out.append((r, log))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("with_break_to_copied_loop_exit", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: `else:` after the break
+# A bare `except: pass` after clauses that match types: its pops of the exception simulate to
+# nothing, so nothing is left after the clauses where the re-raise of an unmatched exception would
+# be. Was refused (except clauses without a final re-raise) where the code after the statement is
+# not copied into it (3.8, 3.9, 3.11, and 3.10/3.13 with a longer tail).
+SNIPPETS["bare_except_pass_after_typed_clauses"] = ("""
+def h(k):
+    if k == 1:
+        raise KeyError(k)
+    if k == 2:
+        raise ValueError(k)
+    return k
+
+def last(k, log):
+    try:
+        h(k)
+    except KeyError:
+        log.append('key')
+    except:
+        pass
+    log.append('after')
+    return log
+
+def both_pass(k, log):
+    try:
+        h(k)
+    except KeyError:
+        pass
+    except:
+        pass
+    return k
+
+def in_loop(k, log):
+    for i in range(3):
+        try:
+            h(k + i)
+        except KeyError as e:
+            log.append(e.args)
+        except:
+            pass
+        log.append(i)
+    return log
+
+def nested_in_clause(k, log):
+    try:
+        h(k)
+    except (KeyError, ValueError):
+        try:
+            h(k - 1)
+        except KeyError:
+            log.append('inner')
+        except:
+            pass
+    log.append('after')
+    return log
+
+def run():
+    out = []
+    for fn in (last, both_pass, in_loop, nested_in_clause):
+        for k in range(4):
+            log = []
+            out.append((fn(k, log), log))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("bare_except_pass_after_typed_clauses", v) for v in ALL_VERSIONS}
+# A try statement with several except clauses inside an except clause: 3.13 copies the end of the
+# outer clause (`POP_EXCEPT; jump`) into each way out of the inner statement, so its clauses go on
+# at copies of the same code (was refused as clauses that continue in different places, or as a
+# block reached twice where the sides of a clause test met past the copies).
+SNIPPETS["try_in_clause_several_clauses"] = ("""
+def h(k):
+    if k == 1:
+        raise KeyError(k)
+    if k == 2:
+        raise ValueError(k)
+    if k == 3:
+        raise TypeError(k)
+    return k
+
+def three(k, log):
+    try:
+        h(k)
+    except (ValueError, KeyError):
+        try:
+            h(k + 1)
+        except KeyError:
+            log.append(1)
+        except ValueError:
+            log.append(2)
+        except:
+            log.append(3)
+    log.append('after')
+    return log
+
+def in_loop(k, log):
+    for i in range(3):
+        try:
+            h(k + i)
+        except (ValueError, KeyError):
+            try:
+                h(k + i + 1)
+            except KeyError:
+                log.append(1)
+            except TypeError:
+                pass
+        log.append(i)
+    return log
+
+def with_else(k, log):
+    try:
+        h(k)
+    except Exception:
+        try:
+            h(k + 1)
+        except KeyError:
+            log.append(1)
+        except:
+            pass
+        else:
+            log.append('else')
+    log.append('after')
+    return log
+
+def run():
+    out = []
+    for fn in (three, in_loop, with_else):
+        for k in range(5):
+            log = []
+            try:
+                out.append(fn(k, log))
+            except Exception as e:
+                out.append(type(e).__name__)
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("try_in_clause_several_clauses", v) for v in ALL_VERSIONS}
+# `continue` in an except clause of a try/finally statement in a loop: the clause runs the finally
+# body's copy, then jumps to the next iteration. That clause's way on is the `continue` (not where
+# the try statement goes on, which the body's normal path shows), and 3.12+ lay it out after the
+# body's way out, which is still the statement's normal exit. Was refused (a way out of a
+# try/finally statement without the compiler's copy of the finally body) on every version.
+SNIPPETS["continue_in_clause_of_try_finally"] = ("""
+def h(k):
+    if k == 1:
+        raise KeyError(k)
+    if k == 2:
+        raise ValueError(k)
+    return k
+
+def after(a, log):
+    for x in a:
+        try:
+            log.append(h(x))
+        except KeyError:
+            continue
+        finally:
+            log.append('f')
+        log.append(x)
+    return log
+
+def last(a, log):
+    for x in a:
+        try:
+            if x == 0:
+                continue
+            log.append(h(x))
+        except KeyError:
+            continue
+        finally:
+            log.append('f')
+    return log
+
+def nested(a, log):
+    for x in a:
+        for y in a:
+            try:
+                log.append(h(y))
+            except KeyError:
+                continue
+            finally:
+                log.append('f')
+            log.append(y)
+        log.append(x)
+    return log
+
+def run():
+    out = []
+    for fn in (after, last, nested):
+        for a in ([], [0], [1], [2], [0, 1, 2, 3], [3, 2, 1, 0]):
+            log = []
+            try:
+                out.append(fn(list(a), log))
+            except Exception as e:
+                out.append(type(e).__name__)
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("continue_in_clause_of_try_finally", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: `last` lays its jumps out otherwise
+# A finally body whose last statement holds a conditional expression, left by `break` or
+# `continue`: 3.10 and 3.12+ split the handler's copy there (the rest of it copied into both
+# sides), while the way out's copy keeps the expression. Was refused (a way out of a try/finally
+# statement without the compiler's copy of the finally body) on 3.10, 3.12 and 3.13.
+SNIPPETS["conditional_expression_in_finally_way_out"] = ("""
+def brk(a, c, log):
+    for x in a:
+        try:
+            if x:
+                break
+            log.append(x)
+        finally:
+            log.append(1 if x else c)
+    return log
+
+def cont(a, c, log):
+    for x in a:
+        try:
+            if x > 1:
+                continue
+            log.append(x)
+        finally:
+            log.append(x if x else c)
+        log.append('after')
+    return log
+
+def run():
+    out = []
+    for fn in (brk, cont):
+        for a in ([], [0], [1], [2], [0, 1, 2, 3], [3, 2, 1, 0]):
+            log = []
+            out.append(fn(list(a), 7, log))
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("conditional_expression_in_finally_way_out", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: not equivalent
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))
 def test_tables_in_source_order(cli, tmp_path, version, name):

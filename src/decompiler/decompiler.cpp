@@ -3909,6 +3909,11 @@ private:
                 for (int k = b; k >= 0 && !emitted_[k]; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) emitted_[k] = true;
                 return true;
             }
+            // (So is flow that reaches its copy of the end of the except clause around the statement.)
+            if (stop >= 0 && b != stop && clause_exit_copies_.count(b) && same_clause_end(b, stop)) {
+                emitted_[b] = true;
+                return true;
+            }
             // A loop that starts the body of a rotated `while` shares its first block, where both
             // jump back: the inner one's jump back is the last one before the outer one's.
             // (Before the repeated test, whose blocks may jump back there too.)
@@ -4125,6 +4130,8 @@ private:
     // `break` out of an except clause (3.10+): after POP_EXCEPT (and, in a for loop, the POP_TOP of
     // its iterator) the compiler writes its copy of the short code after the loop that ends the
     // function (the same ops with the same lines, under the same handler) rather than a jump to it.
+    // So does any other `break` whose jump it replaced by the copy (3.12+ copy every short exit
+    // block): after the __exit__ calls of the with statements it leaves and the POP_TOP.
     // Returns the index of the copy's first op (0: not such a block); the copy's blocks count as
     // emitted.
     size_t copied_break_at(int b, const Loop* loop) {
@@ -4132,14 +4139,24 @@ private:
         const Block& blk = cfg_.block(b);
         size_t i = blk.first;
         if (resume_at_.count(b)) return 0;
-        while (i < blk.last && ops_[i].kind != N::PopExcept) {
-            if (is_block_terminator(ops_[i].kind)) return 0;
-            ++i;
+        while (i < blk.last && ops_[i].kind != N::PopExcept && !is_block_terminator(ops_[i].kind)) ++i;
+        size_t start = i + 1;  // (the copy's first op)
+        if (i >= blk.last || ops_[i].kind != N::PopExcept) {
+            // (No except clause: only the with statements' exits come before the copy.)
+            std::vector<const NeutralOp*> head;
+            for (size_t k = blk.first; k < blk.last; ++k) head.push_back(&ops_[k]);
+            size_t k = 0;
+            while (k < head.size() && head[k]->kind == N::Nop) ++k;
+            while (size_t end = with_exit_call_end(head, k, head.size(), true)) k = end;
+            start = blk.first + k;
         }
-        if (loop->is_for && ++i < blk.last && ops_[i].kind != N::Pop) return 0;
-        if (i + 1 >= blk.last) return 0;
+        if (loop->is_for) {
+            if (start >= blk.last || ops_[start].kind != N::Pop) return 0;
+            ++start;
+        }
+        if (start >= blk.last) return 0;
         std::vector<int> copy_path, original_path;
-        std::vector<const NeutralOp*> copy = straight_ops_from(i + 1, &copy_path);
+        std::vector<const NeutralOp*> copy = straight_ops_from(start, &copy_path);
         std::vector<const NeutralOp*> original = straight_ops(loop->break_to, &original_path);
         if (!same_copied_ops(copy, original, 0)) return 0;
         int handler = cfg_.block(copy_path.back()).handler;
@@ -4151,7 +4168,7 @@ private:
         for (int k : original_path)
             if (cfg_.block(k).handler != handler) return 0;
         for (int k : copy_path) emitted_[k] = true;
-        return i + 1;
+        return start;
     }
 
     // A for loop's `break` whose target is the end of the enclosing loop's body: the compiler jumps
@@ -4472,6 +4489,17 @@ private:
     // each side leaves by break/continue, so they meet at the next iteration.
     int merge_point(const Condition& c, Loop* loop, int stop) const {
         int block = c.last_block;
+        // Sides that each reach the end of the region, 3.13's copy of the end of an except clause
+        // around it (see handler_exit), or another copy of that, meet there (past it they meet
+        // again, where the copies jump).
+        if (stop >= 0 && stop != block && clause_exit_copies_.count(stop) && same_clause_end(stop, stop)) {
+            auto reaches_end = [&](int side) {
+                std::vector<bool> reached = reachable_above(side, block);
+                return std::any_of(clause_exit_copies_.begin(), clause_exit_copies_.end(),
+                                   [&](int k) { return reached[size_t(k)] && (k == stop || same_clause_end(k, stop)); });
+            };
+            if (reaches_end(c.then_block) && reaches_end(c.else_block)) return stop;
+        }
         // A region that goes on at code laid out before it (3.12+ lays except clauses out after
         // the code the try statement goes on to, and jumps back there): sides that meet nowhere
         // after the test meet there when one of them goes there and every way on leads there.
@@ -5944,6 +5972,12 @@ private:
             if (plain_exits.count(e) || !returns_waiting_value(e)) (e == best ? best_kept : tail_kept) = e;
         }
         if (best_kept >= 0) best = best_kept;
+        // (Nor, where the body has a way out of its own, one only through a nested except clause
+        // that runs this statement's finally body and jumps to the loop's next iteration or out
+        // of it: that clause's `continue` or `break`, which 3.12+ lay out after the body's way out.)
+        if (best >= 0 && loop && !plain_exits.count(best) && is_jump_after_finally_copy(best, handler, *loop))
+            for (int e : plain_exits)
+                if (exits.count(e) && !ends_without_going_on(e) && !loop_jump(e) && e != loop->break_to) best = e;
         if (tail_kept >= 0 && tail_kept != best_tail) {
             std::vector<int> kept_blocks;
             std::vector<const NeutralOp*> kept = straight_ops(tail_kept, &kept_blocks);
@@ -5971,6 +6005,19 @@ private:
                 if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
         }
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Whether `block` holds the copy of the finally body of the try statement whose handler is
+    // `handler` (its ops between PUSH_EXC_INFO and the re-raise), then a jump to `loop`'s header or
+    // break target.
+    bool is_jump_after_finally_copy(int block, int handler, const Loop& loop) const {
+        std::vector<const NeutralOp*> body = real_ops(handler), copy = real_ops(block);
+        if (body.size() < 2 || body.front()->kind != N::PushExcInfo || body.back()->kind != N::Reraise || copy.empty()) return false;
+        const NeutralOp& jump = *copy.back();
+        if (jump.kind != N::Jump) return false;
+        int to = cfg_.block_at_offset(jump.target);
+        return (to == loop.header || to == loop.break_to) &&
+               same_ops(std::vector<const NeutralOp*>(body.begin() + 1, body.end() - 1), std::vector<const NeutralOp*>(copy.begin(), copy.end() - 1));
     }
 
     // Whether code from `block` returns a value that was on the stack before it, on some path (a
@@ -6141,9 +6188,9 @@ private:
         std::set<int> targets, loop_targets, copies;
         if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
         // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
-        // the clauses go on somewhere else; where they go on nowhere else, the copies are where
-        // they go on, as before.)
-        if (targets.empty()) targets = copies;
+        // the clauses go on somewhere else, or the body goes on elsewhere; where nothing goes on
+        // elsewhere, the copies are where they go on, as before.)
+        if (targets.empty() && (exit < 0 || copies.count(exit))) targets = copies;
         // Clauses that each go on in the compiler's copy of the short code that ends the function
         // after the statement (3.10+; the body's way out may be one more) go on at the last copy,
         // where normal_exit ends an enclosing statement's body too: the other copies reach the end
@@ -6162,6 +6209,15 @@ private:
             int to = through_jumps(*targets.begin());
             if (targets.count(to) && std::all_of(targets.begin(), targets.end(), [&](int t) { return through_jumps(t) == to; }))
                 targets.erase(to);
+        }
+        // (3.13 copies the end of an enclosing except clause, `POP_EXCEPT; jump`, into each way
+        // out of a try statement inside it: the clauses go on at the first copy, the same code.)
+        if (targets.size() > 1) {
+            int first = *targets.begin();
+            if (std::all_of(targets.begin(), targets.end(), [&](int t) { return same_clause_end(t, first); })) {
+                clause_exit_copies_.insert(targets.begin(), targets.end());
+                return first;
+            }
         }
         if (targets.size() > 1) unsupported("except clauses that continue in different places");
         if (!targets.empty()) return *targets.begin();
@@ -6935,6 +6991,15 @@ private:
         }
         const NeutralOp& last = ops_[blk.last - 1];
         return pops && last.kind == N::Jump && cfg_.block_at_offset(last.target) == stop;
+    }
+
+    // Whether blocks `a` and `b` both end except clauses (see leaves_clause_to) the same way: as
+    // many POP_EXCEPTs, then a jump to the same place.
+    bool same_clause_end(int a, int b) const {
+        const NeutralOp& jump = ops_[cfg_.block(b).last - 1];
+        if (jump.kind != N::Jump) return false;
+        int to = cfg_.block_at_offset(jump.target);
+        return leaves_clause_to(a, to) && leaves_clause_to(b, to) && real_ops(a).size() == real_ops(b).size();
     }
 
     // Whether the last POP_EXCEPT before `term` in `block` ends a with statement's handling of an
@@ -8362,7 +8427,8 @@ private:
                 continue;
             }
             if (rest.size() == 1 && is_reraise(rest[0])) break;
-            if (rest.empty() && !clauses.empty()) unsupported("except clauses without a final re-raise");
+            // (Nothing left, after the clauses that match: the bare `except: pass`, whose pops of
+            // the exception simulate to nothing.)
             ExceptHandler h;
             h.body = rest;
             finish_clause(h);
@@ -8521,6 +8587,15 @@ private:
             return dropped_returns_.empty() ? before : without_dropped_returns(before);
         };
         if (print_module(window(copy_size)) == copy_text) return copy_size;
+        // (3.10 and 3.12+ split the handler's copy at a conditional expression in its last
+        // statement, the tail after it copied into both sides; a way out's copy keeps it.)
+        if (copy_size > 0 && i >= copy_size) {
+            Body before = window(copy_size);
+            if (StmtPtr split = before.empty() ? nullptr : split_conditional(before.back())) {
+                before.back() = split;
+                if (print_module(before) == copy_text) return copy_size;
+            }
+        }
         if (copy_size == 0 || body[i]->kind != StmtKind::Return) return 0;
         const std::string tail_text = print_module(Body{body[i]});
         auto matches = [&](Body before, bool fold) {
