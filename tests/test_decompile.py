@@ -3013,6 +3013,54 @@ def g():
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
 
+# Returns, breaks and raises leaving nested with statements (inside try statements, with try
+# statements inside; CPython's test_shutil). f(g, a, b, ...) takes an action g and context managers
+# that log and may suppress: run(f, n) gives every outcome of every combination.
+SUPPRESSING_CMS = """
+L = []
+class CM:
+    def __init__(self, tag, suppress):
+        self.tag, self.suppress = tag, suppress
+    def __enter__(self):
+        L.append(('enter', self.tag))
+        return self.tag
+    def __exit__(self, et, ev, tb):
+        L.append(('exit', self.tag, et.__name__ if et else None))
+        return self.suppress
+def h(*v):
+    L.append(('h',) + v)
+def run(f, n):
+    def ok(*v):
+        L.append(('ok',) + v)
+        return 'v'
+    def oserror(*v):
+        raise OSError
+    def keyerror(*v):
+        raise KeyError
+    out = []
+    for g in (ok, oserror, keyerror):
+        for mask in range(2 ** n):
+            del L[:]
+            try:
+                out.append((f(g, *[CM(i, bool(mask >> i & 1)) for i in range(n)]), list(L)))
+            except Exception as e:
+                out.append((type(e).__name__, list(L)))
+    return out
+"""
+WITH_RETURN_SNIPPETS = {
+    # A return after an inner with statement, in the outer one: where the inner __exit__ suppresses,
+    # the return still runs (printed as `with a, b:` it did not).
+    "return_after_inner_with": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    with a:
+        with b:
+            g()
+        return 2
+""", "run(f, 2)"),
+}
+SNIPPETS.update(WITH_RETURN_SNIPPETS)
+
+
 # Round trips that are equivalent today; a regression here fails the test. The others must at least
 # fail loudly (see test_never_silently_wrong).
 EQUIVALENT_NOW = {
@@ -3180,6 +3228,7 @@ EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10"
 EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")}  # 3.10: not equivalent; 3.11+: refused (a block reached twice)
+EQUIVALENT_NOW |= {(name, v) for name in ("return_after_inner_with",) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the

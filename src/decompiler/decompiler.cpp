@@ -7562,6 +7562,19 @@ private:
         std::vector<ExprPtr> stack_at_end = stack;
         finishing_with_exit_ = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        next = finish_with_ways_on(w, suppressed, joins, next, exit, stop, out, loop, stack, stack_at_end, normal_depth, base,
+                                   emitted_before);
+        // (Only now: a way out moved into the body above makes it more than the nested statement.)
+        merge_nested_with(w);
+        return next;
+    }
+
+    // The rest of finish_with, once with statement `w` (at out[emitted_before]) and what its normal
+    // path runs after __exit__ (`next`: where that goes on) are out: where its handler goes on
+    // after __exit__ suppressed an exception (`suppressed`, `joins`: see mark_handler_region).
+    int finish_with_ways_on(const StmtPtr& w, const std::vector<std::pair<int, size_t>>& suppressed, const std::vector<int>& joins,
+                            int next, int exit, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack,
+                            std::vector<ExprPtr>& stack_at_end, size_t normal_depth, size_t base, size_t emitted_before) {
         if (suppressed.empty()) {
             // A clean-up that ends with its block may go on where the region around the statement
             // ends (a loop's next iteration, the code after an if), past what the normal path ran
@@ -7894,15 +7907,6 @@ private:
             refuse_code_after_exit();
         }
         if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
-        if (statement->kind == StmtKind::With && statement->body.size() == 1) {  // (merged below: its exits are this one's)
-            auto inner = with_statement_exits_.find(statement->body[0].get());
-            if (inner != with_statement_exits_.end()) {
-                std::vector<const Expr*> exits = inner->second;
-                auto& own = with_statement_exits_[statement.get()];
-                own.insert(own.end(), exits.begin(), exits.end());
-            }
-        }
-        merge_nested_with(statement);
         emit_stmt(out, statement);
         for (auto& st : rest) emit_stmt(out, st);
         return rest_flows ? stop : kFlowEnded;  // `stack` (the caller's) is where `rest` left it
@@ -8142,10 +8146,17 @@ private:
         return split;
     }
 
-    static void merge_nested_with(const StmtPtr& w) {
+    // `with a: with b: ...` as `with a, b: ...` (the same code); the inner statement's exits are
+    // then this one's.
+    void merge_nested_with(const StmtPtr& w) {
         if (w->kind != StmtKind::With || w->body.size() != 1 || w->body[0]->kind != StmtKind::With || w->body[0]->is_async != w->is_async)
             return;
         StmtPtr inner = w->body[0];
+        if (auto it = with_statement_exits_.find(inner.get()); it != with_statement_exits_.end()) {
+            std::vector<const Expr*> exits = it->second;
+            auto& own = with_statement_exits_[w.get()];
+            own.insert(own.end(), exits.begin(), exits.end());
+        }
         w->items.insert(w->items.end(), inner->items.begin(), inner->items.end());
         w->body = inner->body;
     }
