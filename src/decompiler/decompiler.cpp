@@ -5886,19 +5886,28 @@ private:
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With) {
+        bool with = handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With;
+        if (best < 0 && best_break < 0 && with)
             if (int after = suppressed_continuation(handler); after >= 0)
                 for (int e : exits)
                     if (straight_path_reaches(e, after)) return e;
-            // ...but where no way out goes on (each is the path of a `return` in the body), one
-            // only where a nested with statement goes on after its __exit__ suppressed the exception
-            // (3.11+ handlers: PUSH_EXC_INFO ... POP_EXCEPT) is the normal exit: nested withs whose
-            // body returns, the outer's clean-up copied there and then a jump to the code after the
-            // statement, which other code reaches too (not a copy of a `return` of its own).
+        // ...but where no way out goes on (each is the path of a `return` in the body), one only
+        // where a nested with statement goes on after its __exit__ suppressed the exception is the
+        // normal exit: nested withs whose body returns, the outer's
+        // clean-up copied there, then a jump to the code after the statement, which other code
+        // reaches too, or the end of the function (`with a: with b: return 1`, then `return None`).
+        // Not where that is the compiler's copy of another way out (3.10 copies `return x()` after
+        // the statement into it).
+        if (best < 0 && best_break < 0 && with)
             for (int e : body_exits(start, handler, uncovered, true))
-                if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
-        }
+                if (!exits.count(e) && !(loop && e == loop->break_to) && (joins_other_code(e) || !copies_way_out(e, exits))) best = e;
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Whether the chain of blocks from `block` does op for op what that from one of `exits` does.
+    bool copies_way_out(int block, const std::set<int>& exits) const {
+        std::vector<const NeutralOp*> ops = straight_ops(block);
+        return std::any_of(exits.begin(), exits.end(), [&](int e) { return same_ops(ops, straight_ops(e)); });
     }
 
     // Whether code from `block` returns a value that was on the stack before it, on some path (a
