@@ -3082,6 +3082,38 @@ def f(g, a, b, c):
                 g()
                 return 1
 """, "run(f, 3)"),
+    # The same inside try statements: where an __exit__ suppresses, the try body goes on to its
+    # end (the normal exit, found through the with statements' handlers); a return runs the
+    # finally body's copy after the __exit__ calls.
+    "return_in_with_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a):
+    try:
+        with a:
+            g()
+            return 2
+    finally:
+        h()
+""", "run(f, 1)"),
+    "return_in_nested_withs_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    try:
+        with a:
+            with b:
+                g()
+                return 2
+    finally:
+        h()
+""", "run(f, 2)"),
+    "return_in_nested_withs_in_try_except": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    try:
+        with a:
+            with b:
+                g()
+                return 2
+    except OSError:
+        h()
+""", "run(f, 2)"),
 }
 SNIPPETS.update(WITH_RETURN_SNIPPETS)
 
@@ -3254,7 +3286,8 @@ EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10"
 EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")}  # 3.10: not equivalent; 3.11+: refused (a block reached twice)
 EQUIVALENT_NOW |= {(name, v) for name in ("return_after_inner_with", "return_in_nested_withs", "return_in_nested_withs_then_return",
-                                         "return_in_three_withs")
+                                         "return_in_three_withs", "return_in_with_in_try_finally",
+                                         "return_in_nested_withs_in_try_finally", "return_in_nested_withs_in_try_except")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.

@@ -5893,14 +5893,15 @@ private:
                     if (straight_path_reaches(e, after)) return e;
         // ...but where no way out goes on (each is the path of a `return` in the body), one only
         // where a nested with statement goes on after its __exit__ suppressed the exception is the
-        // normal exit: nested withs whose body returns, the outer's
+        // normal exit (of a with or try statement): nested withs whose body returns, the outer's
         // clean-up copied there, then a jump to the code after the statement, which other code
         // reaches too, or the end of the function (`with a: with b: return 1`, then `return None`).
-        // Not where that is the compiler's copy of another way out (3.10 copies `return x()` after
-        // the statement into it).
-        if (best < 0 && best_break < 0 && with)
+        // Not where that is another way out, or a jump there (3.13), or the compiler's copy of one
+        // (3.10 copies `return x()` after the statement into it).
+        if (best < 0 && best_break < 0 && handlers_.count(handler) && (with || handlers_.at(handler).kind == HandlerKind::Try))
             for (int e : body_exits(start, handler, uncovered, true))
-                if (!exits.count(e) && !(loop && e == loop->break_to) && (joins_other_code(e) || !copies_way_out(e, exits))) best = e;
+                if (!exits.count(through_jumps(e)) && !(loop && e == loop->break_to) && (joins_other_code(e) || !copies_way_out(e, exits)))
+                    best = e;
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
@@ -7590,7 +7591,7 @@ private:
             // after the __exit__ call: that is then the body's own way out (`with cm: ...; break`),
             // unless it is the compiler's copy of the code there (3.10's `return x`).
             bool to_stop = stop >= 0 && std::any_of(joins.begin(), joins.end(), [&](int j) { return through_jumps(j) == stop; });
-            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before);
+            if (to_stop && next == kFlowEnded && !runs_copy_after_exit(exit, stop)) move_way_out_into_with(w, out, emitted_before, exit);
             return next;
         }
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
@@ -7632,7 +7633,7 @@ private:
             // inside the body leaves to it: a break, continue or return of a constant or a local that
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
             // the call, then the jump), printed in the body.
-            move_way_out_into_with(w, out, emitted_before);
+            move_way_out_into_with(w, out, emitted_before, exit);
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
@@ -7669,21 +7670,39 @@ private:
     }
 
     // What the normal path of with statement `w` (at out[emitted_before]) ran after its __exit__
-    // call, where a suppressed exception does not go on: a break, continue or return of a constant
-    // or a local, compiled as the call, then the jump, is the body's own way out (`with cm:
-    // continue`), printed in the body; anything else is refused.
-    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before) const {
+    // call (in block `exit`), where a suppressed exception does not go on: a break, continue or
+    // return of a constant or a local, compiled as the call, then the jump, is the body's own way
+    // out (`with cm: continue`), printed in the body; so are the compiler's copies of the finally
+    // bodies of open try statements before it, which the way out leaves too (taken out again when
+    // those statements are: see strip_final_copies); anything else is refused.
+    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before, int exit) const {
         size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
         if (tail == 0) return;
         const StmtPtr& last = out.back();
         bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
                        (last->kind == StmtKind::Return &&
                         (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
-        if (tail != 1 || out[emitted_before] != w || !way_out)
+        if ((tail != 1 && !leaves_through_finally_copies(exit)) || out[emitted_before] != w || !way_out)
             unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
         if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
-        w->body.push_back(last);
-        out.pop_back();
+        w->body.insert(w->body.end(), out.end() - long(tail), out.end());
+        out.resize(out.size() - tail);
+    }
+
+    // Whether what the normal path of a with statement runs after the __exit__ call that starts
+    // block `exit` is copies of the finally bodies of open try statements (and the __exit__ calls of
+    // open with statements), then a return of a constant (see is_return_after_finally_copies).
+    bool leaves_through_finally_copies(int exit) const {
+        if (exit < 0) return false;
+        std::vector<const NeutralOp*> ahead;
+        for (size_t i = cfg_.block(exit).first; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
+        size_t k = with_exit_call_end(ahead, 0, ahead.size(), true);
+        if (k == 0) return false;
+        size_t i = cfg_.block(exit).first + k;
+        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
+        if (i >= ops_.size() || cfg_.block(cfg_.block_of_op(i)).first != i) return false;
+        std::vector<const NeutralOp*> tail = straight_ops(cfg_.block_of_op(i));
+        return tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst && is_return_after_finally_copies(cfg_.block_of_op(i));
     }
 
     int finish_finally(Body& body, const Body& final_body, int handler, bool body_flows, int exit, int stop, Body& out, Loop* loop,
@@ -7801,7 +7820,11 @@ private:
         // A value the body left (`return v` inside try/finally) was computed before the clean-up
         // copy runs, as the source says: it is not a value to write to a temporary.
         if (depth_at_exit > normal_depth && !stack.empty()) consumed_after_cleanup_.insert(keep(stack.back()));
-        bool rest_flows = emit_region(exit, stop, rest, loop, stack, base);
+        // (A return that leaves the with statements around this one and try statements with finally
+        // bodies runs their __exit__ calls, then the compiler's copies of those bodies: statements
+        // of the enclosing bodies' ways out, below this region's stack, that the return keeps.)
+        bool leaves = this_exit && leaves_through_finally_copies(exit);
+        bool rest_flows = emit_region(exit, stop, rest, loop, stack, leaves ? 0 : base);
         if (!copy.empty()) {
             std::string copy_text = print_module(copy);
             bool same = rest.size() >= copy.size() && print_module(Body(rest.begin(), rest.begin() + copy.size())) == copy_text;
