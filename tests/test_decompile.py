@@ -3114,6 +3114,63 @@ def f(g, a, b):
     except OSError:
         h()
 """, "run(f, 2)"),
+    # Every path of a try statement inside nested withs returns: the suppressed path goes on from
+    # the values the statements started with (3.11+: 'stack underflow').
+    "try_else_returns_in_nested_withs": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    with a:
+        with b:
+            try:
+                g()
+            except OSError:
+                return 1
+            else:
+                return 2
+""", "run(f, 2)"),
+    # An except clause's return through the __exit__ calls and then the copy of a finally body:
+    # statements below the stack of the clause's region, kept.
+    "clause_return_in_with_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a):
+    try:
+        with a:
+            try:
+                g()
+            except OSError:
+                return 1
+    finally:
+        h()
+""", "run(f, 1)"),
+    # A finally body that branches: the return's way out is no normal exit though it branches.
+    "return_in_nested_withs_in_branching_finally": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    try:
+        with a:
+            with b:
+                g()
+                return 2
+    finally:
+        if a:
+            h()
+""", "run(f, 2)"),
+    # CPython's test_shutil (supports_file2file_sendfile), simplified.
+    "clause_returns_in_withs_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a, b, c):
+    src = None
+    try:
+        with a as s:
+            src = s
+        with c as x:
+            with b as y:
+                try:
+                    g(x, y)
+                except OSError:
+                    return False
+                else:
+                    return True
+    finally:
+        if src is not None:
+            h(src)
+""", "run(f, 3)"),
 }
 SNIPPETS.update(WITH_RETURN_SNIPPETS)
 
@@ -3287,8 +3344,10 @@ EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9
 EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")}  # 3.10: not equivalent; 3.11+: refused (a block reached twice)
 EQUIVALENT_NOW |= {(name, v) for name in ("return_after_inner_with", "return_in_nested_withs", "return_in_nested_withs_then_return",
                                          "return_in_three_withs", "return_in_with_in_try_finally",
-                                         "return_in_nested_withs_in_try_finally", "return_in_nested_withs_in_try_except")
+                                         "return_in_nested_withs_in_try_finally", "return_in_nested_withs_in_try_except",
+                                         "clause_return_in_with_in_try_finally", "return_in_nested_withs_in_branching_finally")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_else_returns_in_nested_withs", v) for v in ("3.10", "3.11")}  # 3.8/3.9, 3.12/3.13: else-less
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the
@@ -7659,6 +7718,10 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 # its body) otherwise.
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
+# (With statements: an except clause's return read as the clause going on to a copy of it after
+# the statement, the else clause's return as code after it; the same outcomes.)
+DECOMPILED_NOW |= {("clause_returns_in_withs_in_try_finally", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+DECOMPILED_NOW |= {("try_else_returns_in_nested_withs", v) for v in ("3.8", "3.9", "3.12", "3.13")}
 
 # An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
 # __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;

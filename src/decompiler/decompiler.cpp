@@ -9,6 +9,7 @@
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "ast.h"
 #include "block_stack.h"
@@ -2076,8 +2077,9 @@ private:
             }
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
-            // would lose: the region ran past its end.)
-            if (stack.size() < base_) {
+            // would lose: the region ran past its end. Not in the copies of finally bodies that a
+            // return runs after the __exit__ calls of with statements around the region.)
+            if (stack.size() < base_ && !copies_after_exit_.count(cfg_.block_of_op(current_op_))) {
                 if (!is_marker_value(v) && effect_span(v).second) unsupported("a statement below the stack of its region (unusual control flow)");
                 return;
             }
@@ -2770,6 +2772,11 @@ private:
             with_exit_offset_ = op.offset;
             with_exit_called_ = callable.get();
             with_exit_block_ = &op >= ops_.data() && &op < ops_.data() + ops_.size() ? cfg_.block_of_op(size_t(&op - ops_.data())) : -1;
+            // (The __exit__ of a with statement around the region: a return leaving it may run the
+            // copies of finally bodies next, statements below the region's stack it keeps.)
+            if (with_exit_block_ >= 0 && stack.size() < base_ && op.kind == N::Call && size_t(&op - ops_.data()) + 2 < ops_.size() &&
+                ops_[size_t(&op - ops_.data()) + 1].kind == N::Pop)
+                returns_through_finally_copies(size_t(&op - ops_.data()) + 2, copies_after_exit_);
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -5898,11 +5905,35 @@ private:
         // reaches too, or the end of the function (`with a: with b: return 1`, then `return None`).
         // Not where that is another way out, or a jump there (3.13), or the compiler's copy of one
         // (3.10 copies `return x()` after the statement into it).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && (with || handlers_.at(handler).kind == HandlerKind::Try))
+        // (A way out that branches but ends on every path, a return through the copy of a finally
+        // body with an if, goes on nowhere either.)
+        if ((best < 0 || ends_on_every_path(best)) && best_break < 0 && handlers_.count(handler) &&
+            (with || handlers_.at(handler).kind == HandlerKind::Try))
             for (int e : body_exits(start, handler, uncovered, true))
                 if (!exits.count(through_jumps(e)) && !(loop && e == loop->break_to) && (joins_other_code(e) || !copies_way_out(e, exits)))
                     best = e;
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
+    }
+
+    // Whether every path from `block` ends (returns or raises) within a few blocks, going forward.
+    bool ends_on_every_path(int block) const {
+        std::vector<int> work = {block};
+        std::set<int> seen;
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (!seen.insert(b).second) continue;
+            if (seen.size() > 32) return false;
+            const Block& blk = cfg_.block(b);
+            N last = ops_[blk.last - 1].kind;
+            if (last == N::Return || last == N::Raise || last == N::Reraise) continue;
+            if (blk.succs.empty()) return false;
+            for (int s : blk.succs) {
+                if (s <= b) return false;
+                work.push_back(s);
+            }
+        }
+        return true;
     }
 
     // Whether the chain of blocks from `block` does op for op what that from one of `exits` does.
@@ -6288,8 +6319,8 @@ private:
         if (!is_with && body_flows && exit >= 0 && body_stack.size() == normal_depth + 1)
             body_flows = return_from_body(exit, body, loop, body_stack, base);
         if (is_with) {
-            stack = std::move(body_stack);
-            return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, normal_depth, base, handler);
+            std::vector<ExprPtr> stack_at_start = std::exchange(stack, std::move(body_stack));
+            return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, stack_at_start, normal_depth, base, handler);
         }
 
         if (info.lasti || (info.depth != stack.size() && !values_across_try))
@@ -7556,8 +7587,9 @@ private:
     }
 
     int finish_with(const ExprPtr& entered, Body& body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
-                    std::vector<ExprPtr>& stack, size_t normal_depth, size_t base, int handler) {
-        // `stack` is the caller's: what follows the statement continues from it.
+                    std::vector<ExprPtr>& stack, std::vector<ExprPtr>& stack_at_start, size_t normal_depth, size_t base, int handler) {
+        // `stack` is the caller's: what follows the statement continues from it (`stack_at_start`:
+        // what it was when the statement started).
         // Where the handler goes on after __exit__ suppressed an exception: the code after the
         // statement. Reachable only that way when the body always returns or raises
         // (`with cm: return x` followed by more code); it must then be printed after the statement.
@@ -7569,20 +7601,24 @@ private:
         w->items.push_back({with_context_.at(entered.get()), target});
         w->body = std::move(body);
         size_t emitted_before = out.size();
-        std::vector<ExprPtr> stack_at_end = stack;
-        finishing_with_exit_ = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
+        // (Where the body never goes on, its ways out popped the values below the statement too: the
+        // suppressed path has those the statement started with.)
+        std::vector<ExprPtr> stack_at_end = stack.size() < normal_depth ? std::move(stack_at_start) : stack;
+        const Expr* own_exit = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
+        finishing_with_exit_ = own_exit;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
-        next = finish_with_ways_on(w, suppressed, joins, next, exit, stop, out, loop, stack, stack_at_end, normal_depth, base,
-                                   emitted_before);
+        next = finish_with_ways_on(w, own_exit, suppressed, joins, next, exit, stop, out, loop, stack, stack_at_end, normal_depth,
+                                   base, emitted_before);
         // (Only now: a way out moved into the body above makes it more than the nested statement.)
         merge_nested_with(w);
         return next;
     }
 
-    // The rest of finish_with, once with statement `w` (at out[emitted_before]) and what its normal
-    // path runs after __exit__ (`next`: where that goes on) are out: where its handler goes on
+    // The rest of finish_with, once with statement `w` (at out[emitted_before], its exit function
+    // `own_exit`) and what its normal path runs after __exit__ (`next`: where that goes on) are out: where its handler goes on
     // after __exit__ suppressed an exception (`suppressed`, `joins`: see mark_handler_region).
-    int finish_with_ways_on(const StmtPtr& w, const std::vector<std::pair<int, size_t>>& suppressed, const std::vector<int>& joins,
+    int finish_with_ways_on(const StmtPtr& w, const Expr* own_exit, const std::vector<std::pair<int, size_t>>& suppressed,
+                            const std::vector<int>& joins,
                             int next, int exit, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack,
                             std::vector<ExprPtr>& stack_at_end, size_t normal_depth, size_t base, size_t emitted_before) {
         if (suppressed.empty()) {
@@ -7604,7 +7640,7 @@ private:
             // ending a finally body pops the exception the suppressed path still has.)
             if (stack.size() < std::min(stack_at_end.size(), normal_depth)) stack = std::move(stack_at_end);
             stack.resize(std::min(stack.size(), normal_depth));
-            if (!stack.empty() && with_exits_.count(stack.back().get())) stack.pop_back();
+            if (!stack.empty() && stack.back().get() == own_exit) stack.pop_back();
             Body after;
             // (Where that is where the statement ends, nothing follows in it: a region starting at its
             // stop would be a loop's body.)
@@ -7690,19 +7726,46 @@ private:
     }
 
     // Whether what the normal path of a with statement runs after the __exit__ call that starts
-    // block `exit` is copies of the finally bodies of open try statements (and the __exit__ calls of
-    // open with statements), then a return of a constant (see is_return_after_finally_copies).
+    // block `exit` is copies of the finally bodies of open try statements (see
+    // returns_through_finally_copies).
     bool leaves_through_finally_copies(int exit) const {
         if (exit < 0) return false;
         std::vector<const NeutralOp*> ahead;
         for (size_t i = cfg_.block(exit).first; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
         size_t k = with_exit_call_end(ahead, 0, ahead.size(), true);
-        if (k == 0) return false;
-        size_t i = cfg_.block(exit).first + k;
-        while (i < ops_.size() && ops_[i].kind == N::Nop) ++i;
-        if (i >= ops_.size() || cfg_.block(cfg_.block_of_op(i)).first != i) return false;
-        std::vector<const NeutralOp*> tail = straight_ops(cfg_.block_of_op(i));
-        return tail.size() >= 2 && tail[tail.size() - 2]->kind == N::LoadConst && is_return_after_finally_copies(cfg_.block_of_op(i));
+        std::set<int> blocks;
+        return k > 0 && returns_through_finally_copies(cfg_.block(exit).first + k, blocks);
+    }
+
+    // Whether the ops from `i` are the way out of a `return` of a constant from inside with
+    // statements inside try/finally statements: __exit__ calls of with statements, then the
+    // compiler's copies of the finally bodies of the open try statements (which may branch), then
+    // at each place they end the return (see is_return_after_branching_copies). The blocks of the
+    // copies and returns, which no other code reaches, go to `blocks`.
+    bool returns_through_finally_copies(size_t i, std::set<int>& blocks) const {
+        for (int steps = 0; i < ops_.size() && steps < 64; ++steps) {
+            std::vector<const NeutralOp*> ahead;
+            for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
+            if (size_t n = with_exit_call_end(ahead, 0, ahead.size(), true)) i += n;
+            else if (ops_[i].kind == N::Nop) ++i;
+            else break;
+        }
+        if (i == 0 || i >= ops_.size() || cfg_.block(cfg_.block_of_op(i)).first != i) return false;
+        int from = cfg_.block_of_op(i - 1), start = cfg_.block_of_op(i);
+        std::set<int> copies = {start};
+        std::vector<size_t> ends = ends_of_open_finally_copies(start, copies);
+        if (ends.empty()) return false;
+        for (size_t at : ends) {
+            std::vector<int> tail_blocks;
+            std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
+            if (tail.size() < 2 || tail.back()->kind != N::Return || tail[tail.size() - 2]->kind != N::LoadConst) return false;
+            size_t end = tail.size() - 2, exits = 0;
+            if (unwinding_end(tail, 0, end, true, exits) != end) return false;
+            copies.insert(tail_blocks.begin(), tail_blocks.end());
+        }
+        if (!reached_only_from_within(from, copies)) return false;
+        blocks.insert(copies.begin(), copies.end());
+        return true;
     }
 
     int finish_finally(Body& body, const Body& final_body, int handler, bool body_flows, int exit, int stop, Body& out, Loop* loop,
@@ -7820,11 +7883,7 @@ private:
         // A value the body left (`return v` inside try/finally) was computed before the clean-up
         // copy runs, as the source says: it is not a value to write to a temporary.
         if (depth_at_exit > normal_depth && !stack.empty()) consumed_after_cleanup_.insert(keep(stack.back()));
-        // (A return that leaves the with statements around this one and try statements with finally
-        // bodies runs their __exit__ calls, then the compiler's copies of those bodies: statements
-        // of the enclosing bodies' ways out, below this region's stack, that the return keeps.)
-        bool leaves = this_exit && leaves_through_finally_copies(exit);
-        bool rest_flows = emit_region(exit, stop, rest, loop, stack, leaves ? 0 : base);
+        bool rest_flows = emit_region(exit, stop, rest, loop, stack, base);
         if (!copy.empty()) {
             std::string copy_text = print_module(copy);
             bool same = rest.size() >= copy.size() && print_module(Body(rest.begin(), rest.begin() + copy.size())) == copy_text;
@@ -9013,6 +9072,7 @@ private:
     std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
+    std::set<int> copies_after_exit_;  // see returns_through_finally_copies
     std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
     const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
     const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
