@@ -7371,13 +7371,19 @@ private:
     }
 
     // Past the ops from `i` that only drop values (the way out of an except clause or for loop
-    // before a finally copy: POP_EXCEPT or POP_TOP, a value kept on top swapped below first), which
-    // no finally body starts with; their blocks go to `blocks`.
+    // before a finally copy: POP_EXCEPT or POP_TOP, a value kept on top swapped below first) or call
+    // the __exit__ of with statements (the way out of those), which no finally body starts with;
+    // their blocks go to `blocks`.
     size_t past_unwinding(size_t i, std::set<int>& blocks) const {
         auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
         for (; i < ops_.size();) {
             bool swap_drop = ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1);
             size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : swap_drop ? 2 : 0;
+            if (n == 0) {
+                std::vector<const NeutralOp*> ahead;
+                for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
+                n = with_exit_call_end(ahead, 0, ahead.size(), true);
+            }
             if (n == 0) return i;
             for (size_t k = i; k < i + n; ++k) blocks.insert(cfg_.block_of_op(k));
             i += n;
