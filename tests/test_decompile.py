@@ -3027,8 +3027,19 @@ class CM:
     def __exit__(self, et, ev, tb):
         L.append(('exit', self.tag, et.__name__ if et else None))
         return self.suppress
+    async def __aenter__(self):
+        return self.__enter__()
+    async def __aexit__(self, et, ev, tb):
+        return self.__exit__(et, ev, tb)
 def h(*v):
     L.append(('h',) + v)
+def result(r):
+    if hasattr(r, 'send'):  # an async def's coroutine: run to its end
+        try:
+            r.send(None)
+        except StopIteration as e:
+            return e.value
+    return r
 def run(f, n):
     def ok(*v):
         L.append(('ok',) + v)
@@ -3042,7 +3053,7 @@ def run(f, n):
         for mask in range(2 ** n):
             del L[:]
             try:
-                out.append((f(g, *[CM(i, bool(mask >> i & 1)) for i in range(n)]), list(L)))
+                out.append((result(f(g, *[CM(i, bool(mask >> i & 1)) for i in range(n)])), list(L)))
             except Exception as e:
                 out.append((type(e).__name__, list(L)))
     return out
@@ -3151,6 +3162,29 @@ def f(g, a, b):
     finally:
         if a:
             h()
+""", "run(f, 2)"),
+    # The same with async with statements (__aexit__'s result awaited before it is dropped).
+    "return_in_nested_async_withs_in_try_finally": (SUPPRESSING_CMS + """
+async def f(g, a, b):
+    try:
+        async with a:
+            async with b:
+                g()
+                return 2
+    finally:
+        h()
+""", "run(f, 2)"),
+    "clause_return_in_async_with_in_try_finally": (SUPPRESSING_CMS + """
+async def f(g, a, b):
+    try:
+        async with a:
+            with b:
+                try:
+                    g()
+                except OSError:
+                    return 1
+    finally:
+        h()
 """, "run(f, 2)"),
     # CPython's test_shutil (supports_file2file_sendfile), simplified: an except clause's return
     # through the __exit__ calls, then a copy of the finally body that branches.
@@ -3346,7 +3380,8 @@ EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")
 EQUIVALENT_NOW |= {(name, v) for name in ("return_after_inner_with", "return_in_nested_withs", "return_in_nested_withs_then_return",
                                          "return_in_three_withs", "return_in_with_in_try_finally",
                                          "return_in_nested_withs_in_try_finally", "return_in_nested_withs_in_try_except",
-                                         "clause_return_in_with_in_try_finally", "return_in_nested_withs_in_branching_finally")
+                                         "clause_return_in_with_in_try_finally", "return_in_nested_withs_in_branching_finally",
+                                         "return_in_nested_async_withs_in_try_finally", "clause_return_in_async_with_in_try_finally")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("clause_returns_in_withs_in_try_finally", v) for v in ("3.10", "3.11", "3.12")}
 EQUIVALENT_NOW |= {("try_else_returns_in_nested_withs", v) for v in ("3.10", "3.11")}  # 3.8/3.9, 3.12/3.13: else-less

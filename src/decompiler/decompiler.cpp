@@ -2774,9 +2774,11 @@ private:
             with_exit_block_ = &op >= ops_.data() && &op < ops_.data() + ops_.size() ? cfg_.block_of_op(size_t(&op - ops_.data())) : -1;
             // (The __exit__ of a with statement around the region: a return leaving it may run the
             // copies of finally bodies next, statements below the region's stack it keeps.)
-            if (with_exit_block_ >= 0 && stack.size() < base_ && op.kind == N::Call && size_t(&op - ops_.data()) + 2 < ops_.size() &&
-                ops_[size_t(&op - ops_.data()) + 1].kind == N::Pop)
-                returns_through_finally_copies(size_t(&op - ops_.data()) + 2, copies_after_exit_);
+            if (with_exit_block_ >= 0 && stack.size() < base_ && op.kind == N::Call) {
+                size_t next = size_t(&op - ops_.data()) + 1;
+                if (next < ops_.size() && ops_[next].kind == N::Await) ++next;  // (__aexit__'s result)
+                if (next + 1 < ops_.size() && ops_[next].kind == N::Pop) returns_through_finally_copies(next + 1, copies_after_exit_);
+            }
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -7554,7 +7556,7 @@ private:
 
     // Where a with statement's `__exit__(None, None, None)` call in `tail` starting at `k` ends,
     // with the POP_BLOCKs after it (0: none there): [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or
-    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP. The SWAP moves a
+    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then [the await,] POP_TOP. The SWAP moves a
     // returned value computed before it below the exit function.
     static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant) {
         auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
@@ -7565,9 +7567,11 @@ private:
         if (k + 5 > end || !is_none(tail[k])) return 0;
         for (size_t j = k + 1; j < k + 3; ++j)
             if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return 0;
-        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3) || tail[k + 4]->kind != N::Pop)
-            return 0;
-        k += 5;
+        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3)) return 0;
+        // (An async with statement's __aexit__ result is awaited first.)
+        size_t awaited = tail[k + 4]->kind == N::Await ? 1 : 0;
+        if (k + 5 + awaited > end || tail[k + 4 + awaited]->kind != N::Pop) return 0;
+        k += 5 + awaited;
         while (k < end && tail[k]->kind == N::PopBlock) ++k;
         return k;
     }
