@@ -3163,6 +3163,19 @@ def f(g, a, b):
         if a:
             h()
 """, "run(f, 2)"),
+    # A break the same way: the copy of the finally body, then the jump out of the loop.
+    "break_in_nested_withs_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    for i in range(2):
+        try:
+            with a:
+                with b:
+                    g(i)
+                    break
+        finally:
+            h(i)
+    return 3
+""", "run(f, 2)"),
     # The same with async with statements (__aexit__'s result awaited before it is dropped).
     "return_in_nested_async_withs_in_try_finally": (SUPPRESSING_CMS + """
 async def f(g, a, b):
@@ -3381,7 +3394,8 @@ EQUIVALENT_NOW |= {(name, v) for name in ("return_after_inner_with", "return_in_
                                          "return_in_three_withs", "return_in_with_in_try_finally",
                                          "return_in_nested_withs_in_try_finally", "return_in_nested_withs_in_try_except",
                                          "clause_return_in_with_in_try_finally", "return_in_nested_withs_in_branching_finally",
-                                         "return_in_nested_async_withs_in_try_finally", "clause_return_in_async_with_in_try_finally")
+                                         "return_in_nested_async_withs_in_try_finally", "clause_return_in_async_with_in_try_finally",
+                                         "break_in_nested_withs_in_try_finally")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("clause_returns_in_withs_in_try_finally", v) for v in ("3.10", "3.11", "3.12")}
 EQUIVALENT_NOW |= {("try_else_returns_in_nested_withs", v) for v in ("3.10", "3.11")}  # 3.8/3.9, 3.12/3.13: else-less

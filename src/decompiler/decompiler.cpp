@@ -7747,10 +7747,11 @@ private:
         return k > 0 && returns_through_finally_copies(cfg_.block(exit).first + k, blocks);
     }
 
-    // Whether the ops from `i` are the way out of a `return` of a constant from inside with
-    // statements inside try/finally statements: __exit__ calls of with statements, then the
-    // compiler's copies of the finally bodies of the open try statements (which may branch), then
-    // at each place they end the return (see is_return_after_branching_copies). The blocks of the
+    // Whether the ops from `i` are the way out of a `return` of a constant, a `break` or a
+    // `continue` from inside with statements inside try/finally statements: __exit__ calls of with
+    // statements, then the compiler's copies of the finally bodies of the open try statements
+    // (which may branch), then at each place they end the return (see
+    // is_return_after_branching_copies) or the jump. The blocks of the
     // copies and returns, which no other code reaches, go to `blocks`.
     bool returns_through_finally_copies(size_t i, std::set<int>& blocks) const {
         for (int steps = 0; i < ops_.size() && steps < 64; ++steps) {
@@ -7766,6 +7767,13 @@ private:
         std::vector<size_t> ends = ends_of_open_finally_copies(start, copies);
         if (ends.empty()) return false;
         for (size_t at : ends) {
+            // (A break or continue: the pops of the for loops it leaves, then the jump.)
+            size_t k = at;
+            while (k < ops_.size() && (ops_[k].kind == N::Nop || ops_[k].kind == N::Pop)) ++k;
+            if (k < ops_.size() && ops_[k].kind == N::Jump) {
+                for (; at <= k; ++at) copies.insert(cfg_.block_of_op(at));
+                continue;
+            }
             std::vector<int> tail_blocks;
             std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
             if (tail.size() < 2 || tail.back()->kind != N::Return || tail[tail.size() - 2]->kind != N::LoadConst) return false;
