@@ -3190,6 +3190,216 @@ def g():
 SNIPPETS.update(CLAUSE_RETURN_SNIPPETS)
 
 
+# Returns, breaks and raises leaving nested with statements (inside try statements, with try
+# statements inside; CPython's test_shutil). f(g, a, b, ...) takes an action g and context managers
+# that log and may suppress: run(f, n) gives every outcome of every combination.
+SUPPRESSING_CMS = """
+L = []
+class CM:
+    def __init__(self, tag, suppress):
+        self.tag, self.suppress = tag, suppress
+    def __enter__(self):
+        L.append(('enter', self.tag))
+        return self.tag
+    def __exit__(self, et, ev, tb):
+        L.append(('exit', self.tag, et.__name__ if et else None))
+        return self.suppress
+    async def __aenter__(self):
+        return self.__enter__()
+    async def __aexit__(self, et, ev, tb):
+        return self.__exit__(et, ev, tb)
+def h(*v):
+    L.append(('h',) + v)
+def result(r):
+    if hasattr(r, 'send'):  # an async def's coroutine: run to its end
+        try:
+            r.send(None)
+        except StopIteration as e:
+            return e.value
+    return r
+def run(f, n):
+    def ok(*v):
+        L.append(('ok',) + v)
+        return 'v'
+    def oserror(*v):
+        raise OSError
+    def keyerror(*v):
+        raise KeyError
+    out = []
+    for g in (ok, oserror, keyerror):
+        for mask in range(2 ** n):
+            del L[:]
+            try:
+                out.append((result(f(g, *[CM(i, bool(mask >> i & 1)) for i in range(n)])), list(L)))
+            except Exception as e:
+                out.append((type(e).__name__, list(L)))
+    return out
+"""
+WITH_RETURN_SNIPPETS = {
+    # A return after an inner with statement, in the outer one: where the inner __exit__ suppresses,
+    # the return still runs (printed as `with a, b:` it did not).
+    "return_after_inner_with": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    with a:
+        with b:
+            g()
+        return 2
+""", "run(f, 2)"),
+    # A return of a constant inside nested with statements: where the inner __exit__ suppresses,
+    # the outer body goes on to its end (3.10+ lay that out as one more way out of it).
+    "return_in_nested_withs": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    with a:
+        with b:
+            g()
+            return 2
+""", "run(f, 2)"),
+    "return_in_nested_withs_then_return": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    with a:
+        with b:
+            g()
+            return 1
+    return 2
+""", "run(f, 2)"),
+    "return_in_three_withs": (SUPPRESSING_CMS + """
+def f(g, a, b, c):
+    with a:
+        with b:
+            with c:
+                g()
+                return 1
+""", "run(f, 3)"),
+    # The same inside try statements: where an __exit__ suppresses, the try body goes on to its
+    # end (the normal exit, found through the with statements' handlers); a return runs the
+    # finally body's copy after the __exit__ calls.
+    "return_in_with_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a):
+    try:
+        with a:
+            g()
+            return 2
+    finally:
+        h()
+""", "run(f, 1)"),
+    "return_in_nested_withs_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    try:
+        with a:
+            with b:
+                g()
+                return 2
+    finally:
+        h()
+""", "run(f, 2)"),
+    "return_in_nested_withs_in_try_except": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    try:
+        with a:
+            with b:
+                g()
+                return 2
+    except OSError:
+        h()
+""", "run(f, 2)"),
+    # Every path of a try statement inside nested withs returns: the suppressed path goes on from
+    # the values the statements started with (3.11+: 'stack underflow').
+    "try_else_returns_in_nested_withs": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    with a:
+        with b:
+            try:
+                g()
+            except OSError:
+                return 1
+            else:
+                return 2
+""", "run(f, 2)"),
+    # An except clause's return through the __exit__ calls and then the copy of a finally body:
+    # statements below the stack of the clause's region, kept.
+    "clause_return_in_with_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a):
+    try:
+        with a:
+            try:
+                g()
+            except OSError:
+                return 1
+    finally:
+        h()
+""", "run(f, 1)"),
+    # A finally body that branches: the return's way out is no normal exit though it branches.
+    "return_in_nested_withs_in_branching_finally": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    try:
+        with a:
+            with b:
+                g()
+                return 2
+    finally:
+        if a:
+            h()
+""", "run(f, 2)"),
+    # A break the same way: the copy of the finally body, then the jump out of the loop.
+    "break_in_nested_withs_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    for i in range(2):
+        try:
+            with a:
+                with b:
+                    g(i)
+                    break
+        finally:
+            h(i)
+    return 3
+""", "run(f, 2)"),
+    # The same with async with statements (__aexit__'s result awaited before it is dropped).
+    "return_in_nested_async_withs_in_try_finally": (SUPPRESSING_CMS + """
+async def f(g, a, b):
+    try:
+        async with a:
+            async with b:
+                g()
+                return 2
+    finally:
+        h()
+""", "run(f, 2)"),
+    "clause_return_in_async_with_in_try_finally": (SUPPRESSING_CMS + """
+async def f(g, a, b):
+    try:
+        async with a:
+            with b:
+                try:
+                    g()
+                except OSError:
+                    return 1
+    finally:
+        h()
+""", "run(f, 2)"),
+    # CPython's test_shutil (supports_file2file_sendfile), simplified: an except clause's return
+    # through the __exit__ calls, then a copy of the finally body that branches.
+    "clause_returns_in_withs_in_try_finally": (SUPPRESSING_CMS + """
+def f(g, a, b, c):
+    src = None
+    try:
+        with a as s:
+            src = s
+        with c as x:
+            with b as y:
+                try:
+                    g(x, y)
+                except OSError:
+                    return False
+                else:
+                    return True
+    finally:
+        if src is not None:
+            h(src)
+""", "run(f, 3)"),
+}
+SNIPPETS.update(WITH_RETURN_SNIPPETS)
+
+
 # Round trips that are equivalent today; a regression here fails the test. The others must at least
 # fail loudly (see test_never_silently_wrong).
 EQUIVALENT_NOW = {
@@ -3363,6 +3573,15 @@ EQUIVALENT_NOW |= {("while_true_except_break", v) for v in ("3.8", "3.9", "3.10"
 EQUIVALENT_NOW |= {("with_loop_or_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("or_test_with_inner_short_circuit", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_try_first_clause_if", v) for v in ("3.8", "3.9")}  # 3.10: not equivalent; 3.11+: refused (a block reached twice)
+EQUIVALENT_NOW |= {(name, v) for name in ("return_after_inner_with", "return_in_nested_withs", "return_in_nested_withs_then_return",
+                                         "return_in_three_withs", "return_in_with_in_try_finally",
+                                         "return_in_nested_withs_in_try_finally", "return_in_nested_withs_in_try_except",
+                                         "clause_return_in_with_in_try_finally", "return_in_nested_withs_in_branching_finally",
+                                         "return_in_nested_async_withs_in_try_finally", "clause_return_in_async_with_in_try_finally",
+                                         "break_in_nested_withs_in_try_finally")
+                   for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("clause_returns_in_withs_in_try_finally", v) for v in ("3.10", "3.11", "3.12")}
+EQUIVALENT_NOW |= {("try_else_returns_in_nested_withs", v) for v in ("3.10", "3.11")}  # 3.8/3.9, 3.12/3.13: else-less
 
 # ---- match statements (3.10+): every pattern kind, guards, a computed subject, loops, returns.
 # 3.13 classes store __firstlineno__, which the round trip does not reproduce yet: only the
@@ -7925,6 +8144,11 @@ DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9"
 DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.8", "3.9", "3.10", "3.11")}
 DECOMPILED_NOW |= {("while_break_after_raise", v) for v in ("3.8", "3.9")}  # (an else and a continue where the source has none)
+# (With statements: the return of an else clause whose except clause returns read as code after
+# the try statement (3.8/3.9, 3.12/3.13), 3.13's `with c as x, b as y` on one line; the same
+# outcomes.)
+DECOMPILED_NOW |= {("clause_returns_in_withs_in_try_finally", v) for v in ("3.8", "3.9", "3.13")}
+DECOMPILED_NOW |= {("try_else_returns_in_nested_withs", v) for v in ("3.8", "3.9", "3.12", "3.13")}
 
 # An if/elif chain in a loop body whose last arm leaves (`continue` through the compiler's copy of
 # __exit__, `break`): that arm takes the post-dominator away, past the with body's end or the loop;

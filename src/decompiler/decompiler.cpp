@@ -9,6 +9,7 @@
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "ast.h"
 #include "block_stack.h"
@@ -2077,8 +2078,9 @@ private:
             }
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
-            // would lose: the region ran past its end.)
-            if (stack.size() < base_) {
+            // would lose: the region ran past its end. Not in the copies of finally bodies that a
+            // return runs after the __exit__ calls of with statements around the region.)
+            if (stack.size() < base_ && !copies_after_exit_.count(cfg_.block_of_op(current_op_))) {
                 if (!is_marker_value(v) && effect_span(v).second) unsupported("a statement below the stack of its region (unusual control flow)");
                 return;
             }
@@ -2812,6 +2814,13 @@ private:
             with_exit_offset_ = op.offset;
             with_exit_called_ = callable.get();
             with_exit_block_ = &op >= ops_.data() && &op < ops_.data() + ops_.size() ? cfg_.block_of_op(size_t(&op - ops_.data())) : -1;
+            // (The __exit__ of a with statement around the region: a return leaving it may run the
+            // copies of finally bodies next, statements below the region's stack it keeps.)
+            if (with_exit_block_ >= 0 && stack.size() < base_ && op.kind == N::Call) {
+                size_t next = size_t(&op - ops_.data()) + 1;
+                if (next < ops_.size() && ops_[next].kind == N::Await) ++next;  // (__aexit__'s result)
+                if (next + 1 < ops_.size() && ops_[next].kind == N::Pop) returns_through_finally_copies(next + 1, copies_after_exit_);
+            }
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
             return stack.push_back(done);
@@ -5992,18 +6001,25 @@ private:
         // A with statement whose code after it ends the function: of the ways out that only end,
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
-        if (best < 0 && best_break < 0 && handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With) {
+        bool with = handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With;
+        if (best < 0 && best_break < 0 && with)
             if (int after = suppressed_continuation(handler); after >= 0)
                 for (int e : exits)
                     if (straight_path_reaches(e, after)) return e;
-            // ...but where no way out goes on (each is the path of a `return` in the body), one
-            // only where a nested with statement goes on after its __exit__ suppressed the exception
-            // (3.11+ handlers: PUSH_EXC_INFO ... POP_EXCEPT) is the normal exit: nested withs whose
-            // body returns, the outer's clean-up copied there and then a jump to the code after the
-            // statement, which other code reaches too (not a copy of a `return` of its own).
+        // ...but where no way out goes on (each is the path of a `return` in the body), one only
+        // where a nested with statement goes on after its __exit__ suppressed the exception is the
+        // normal exit (of a with or try statement): nested withs whose body returns, the outer's
+        // clean-up copied there, then a jump to the code after the statement, which other code
+        // reaches too, or the end of the function (`with a: with b: return 1`, then `return None`).
+        // Not where that is another way out, or a jump there (3.13), or the compiler's copy of one
+        // (3.10 copies `return x()` after the statement into it).
+        // (A way out that branches but ends on every path, a return through the copy of a finally
+        // body with an if, goes on nowhere either.)
+        if ((best < 0 || ends_on_every_path(best)) && best_break < 0 && handlers_.count(handler) &&
+            (with || handlers_.at(handler).kind == HandlerKind::Try))
             for (int e : body_exits(start, handler, uncovered, true))
-                if (!exits.count(e) && !(loop && e == loop->break_to) && joins_other_code(e)) best = e;
-        }
+                if (!exits.count(through_jumps(e)) && !(loop && e == loop->break_to) && (joins_other_code(e) || !copies_way_out(e, exits)))
+                    best = e;
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
 
@@ -6018,6 +6034,33 @@ private:
         int to = cfg_.block_at_offset(jump.target);
         return (to == loop.header || to == loop.break_to) &&
                same_ops(std::vector<const NeutralOp*>(body.begin() + 1, body.end() - 1), std::vector<const NeutralOp*>(copy.begin(), copy.end() - 1));
+    }
+
+    // Whether every path from `block` ends (returns or raises) within a few blocks, going forward.
+    bool ends_on_every_path(int block) const {
+        std::vector<int> work = {block};
+        std::set<int> seen;
+        while (!work.empty()) {
+            int b = work.back();
+            work.pop_back();
+            if (!seen.insert(b).second) continue;
+            if (seen.size() > 32) return false;
+            const Block& blk = cfg_.block(b);
+            N last = ops_[blk.last - 1].kind;
+            if (last == N::Return || last == N::Raise || last == N::Reraise) continue;
+            if (blk.succs.empty()) return false;
+            for (int s : blk.succs) {
+                if (s <= b) return false;
+                work.push_back(s);
+            }
+        }
+        return true;
+    }
+
+    // Whether the chain of blocks from `block` does op for op what that from one of `exits` does.
+    bool copies_way_out(int block, const std::set<int>& exits) const {
+        std::vector<const NeutralOp*> ops = straight_ops(block);
+        return std::any_of(exits.begin(), exits.end(), [&](int e) { return same_ops(ops, straight_ops(e)); });
     }
 
     // Whether code from `block` returns a value that was on the stack before it, on some path (a
@@ -6406,8 +6449,8 @@ private:
         if (!is_with && body_flows && exit >= 0 && body_stack.size() == normal_depth + 1)
             body_flows = return_from_body(exit, body, loop, body_stack, base);
         if (is_with) {
-            stack = std::move(body_stack);
-            return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, normal_depth, base, handler);
+            std::vector<ExprPtr> stack_at_start = std::exchange(stack, std::move(body_stack));
+            return finish_with(entered, body, body_flows, exit, stop, out, loop, stack, stack_at_start, normal_depth, base, handler);
         }
 
         if (info.lasti || (info.depth != stack.size() && !values_across_try))
@@ -7500,13 +7543,19 @@ private:
     }
 
     // Past the ops from `i` that only drop values (the way out of an except clause or for loop
-    // before a finally copy: POP_EXCEPT or POP_TOP, a value kept on top swapped below first), which
-    // no finally body starts with; their blocks go to `blocks`.
+    // before a finally copy: POP_EXCEPT or POP_TOP, a value kept on top swapped below first) or call
+    // the __exit__ of with statements (the way out of those), which no finally body starts with;
+    // their blocks go to `blocks`.
     size_t past_unwinding(size_t i, std::set<int>& blocks) const {
         auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
         for (; i < ops_.size();) {
             bool swap_drop = ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1);
             size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : swap_drop ? 2 : 0;
+            if (n == 0) {
+                std::vector<const NeutralOp*> ahead;
+                for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
+                n = with_exit_call_end(ahead, 0, ahead.size(), true, true);
+            }
             if (n == 0) return i;
             for (size_t k = i; k < i + n; ++k) blocks.insert(cfg_.block_of_op(k));
             i += n;
@@ -7719,8 +7768,9 @@ private:
     }
 
     int finish_with(const ExprPtr& entered, Body& body, bool body_flows, int exit, int stop, Body& out, Loop* loop,
-                    std::vector<ExprPtr>& stack, size_t normal_depth, size_t base, int handler) {
-        // `stack` is the caller's: what follows the statement continues from it.
+                    std::vector<ExprPtr>& stack, std::vector<ExprPtr>& stack_at_start, size_t normal_depth, size_t base, int handler) {
+        // `stack` is the caller's: what follows the statement continues from it (`stack_at_start`:
+        // what it was when the statement started).
         // Where the handler goes on after __exit__ suppressed an exception: the code after the
         // statement. Reachable only that way when the body always returns or raises
         // (`with cm: return x` followed by more code); it must then be printed after the statement.
@@ -7732,9 +7782,26 @@ private:
         w->items.push_back({with_context_.at(entered.get()), target});
         w->body = std::move(body);
         size_t emitted_before = out.size();
-        std::vector<ExprPtr> stack_at_end = stack;
-        finishing_with_exit_ = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
+        // (Where the body never goes on, its ways out popped the values below the statement too: the
+        // suppressed path has those the statement started with.)
+        std::vector<ExprPtr> stack_at_end = stack.size() < normal_depth ? std::move(stack_at_start) : stack;
+        const Expr* own_exit = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
+        finishing_with_exit_ = own_exit;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        next = finish_with_ways_on(w, own_exit, suppressed, joins, next, exit, stop, out, loop, stack, stack_at_end, normal_depth,
+                                   base, emitted_before);
+        // (Only now: a way out moved into the body above makes it more than the nested statement.)
+        merge_nested_with(w);
+        return next;
+    }
+
+    // The rest of finish_with, once with statement `w` (at out[emitted_before], its exit function
+    // `own_exit`) and what its normal path runs after __exit__ (`next`: where that goes on) are out: where its handler goes on
+    // after __exit__ suppressed an exception (`suppressed`, `joins`: see mark_handler_region).
+    int finish_with_ways_on(const StmtPtr& w, const Expr* own_exit, const std::vector<std::pair<int, size_t>>& suppressed,
+                            const std::vector<int>& joins,
+                            int next, int exit, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack,
+                            std::vector<ExprPtr>& stack_at_end, size_t normal_depth, size_t base, size_t emitted_before) {
         if (suppressed.empty()) {
             // A clean-up that ends with its block may go on where the region around the statement
             // ends (a loop's next iteration, the code after an if), past what the normal path ran
@@ -7754,7 +7821,7 @@ private:
             // ending a finally body pops the exception the suppressed path still has.)
             if (stack.size() < std::min(stack_at_end.size(), normal_depth)) stack = std::move(stack_at_end);
             stack.resize(std::min(stack.size(), normal_depth));
-            if (!stack.empty() && with_exits_.count(stack.back().get())) stack.pop_back();
+            if (!stack.empty() && stack.back().get() == own_exit) stack.pop_back();
             Body after;
             // (Where that is where the statement ends, nothing follows in it: a region starting at its
             // stop would be a loop's body.)
@@ -7832,10 +7899,13 @@ private:
     }
 
     // What the normal path of with statement `w` (at out[emitted_before]) ran after its __exit__
-    // call, where a suppressed exception does not go on: a break, continue or return of a constant
-    // or a local, compiled as the call, then the jump, is the body's own way out (`with cm:
-    // continue`), printed in the body; so is the compiler's copy of the code a `break` goes to (3.12+
-    // copy a loop's short exit, a `return`, after the call: `with cm: break`). Anything else is refused.
+    // call (in block `exit`), where a suppressed exception does not go on: a break, continue or
+    // return of a constant or a local, compiled as the call, then the jump, is the body's own way
+    // out (`with cm: continue`), printed in the body; so is the compiler's copy of the code a
+    // `break` goes to (3.12+ copy a loop's short exit, a `return`, after the call: `with cm:
+    // break`), and so are the compiler's copies of the finally bodies of open try statements
+    // before it, which the way out leaves too (taken out again when those statements are: see
+    // strip_final_copies); anything else is refused.
     void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before, int exit, Loop* loop) const {
         size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
         if (tail == 0) return;
@@ -7850,11 +7920,62 @@ private:
         bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
                        (last->kind == StmtKind::Return &&
                         (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
-        if (tail != 1 || out[emitted_before] != w || !way_out)
+        if ((tail != 1 && !leaves_through_finally_copies(exit)) || out[emitted_before] != w || !way_out)
             unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
         if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
-        w->body.push_back(last);
-        out.pop_back();
+        w->body.insert(w->body.end(), out.end() - long(tail), out.end());
+        out.resize(out.size() - tail);
+    }
+
+    // Whether what the normal path of a with statement runs after the __exit__ call that starts
+    // block `exit` is copies of the finally bodies of open try statements (see
+    // returns_through_finally_copies).
+    bool leaves_through_finally_copies(int exit) const {
+        if (exit < 0) return false;
+        std::vector<const NeutralOp*> ahead;
+        for (size_t i = cfg_.block(exit).first; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
+        size_t k = with_exit_call_end(ahead, 0, ahead.size(), true, true);
+        std::set<int> blocks;
+        return k > 0 && returns_through_finally_copies(cfg_.block(exit).first + k, blocks);
+    }
+
+    // Whether the ops from `i` are the way out of a `return` of a constant, a `break` or a
+    // `continue` from inside with statements inside try/finally statements: __exit__ calls of with
+    // statements, then the compiler's copies of the finally bodies of the open try statements
+    // (which may branch), then at each place they end the return (see
+    // is_return_after_branching_copies) or the jump. The blocks of the
+    // copies and returns, which no other code reaches, go to `blocks`.
+    bool returns_through_finally_copies(size_t i, std::set<int>& blocks) const {
+        for (int steps = 0; i < ops_.size() && steps < 64; ++steps) {
+            std::vector<const NeutralOp*> ahead;
+            for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
+            if (size_t n = with_exit_call_end(ahead, 0, ahead.size(), true, true)) i += n;
+            else if (ops_[i].kind == N::Nop) ++i;
+            else break;
+        }
+        if (i == 0 || i >= ops_.size() || cfg_.block(cfg_.block_of_op(i)).first != i) return false;
+        int from = cfg_.block_of_op(i - 1), start = cfg_.block_of_op(i);
+        std::set<int> copies = {start};
+        std::vector<size_t> ends = ends_of_open_finally_copies(start, copies);
+        if (ends.empty()) return false;
+        for (size_t at : ends) {
+            // (A break or continue: the pops of the for loops it leaves, then the jump.)
+            size_t k = at;
+            while (k < ops_.size() && (ops_[k].kind == N::Nop || ops_[k].kind == N::Pop)) ++k;
+            if (k < ops_.size() && ops_[k].kind == N::Jump) {
+                for (; at <= k; ++at) copies.insert(cfg_.block_of_op(at));
+                continue;
+            }
+            std::vector<int> tail_blocks;
+            std::vector<const NeutralOp*> tail = straight_ops_from(at, &tail_blocks);
+            if (tail.size() < 2 || tail.back()->kind != N::Return || tail[tail.size() - 2]->kind != N::LoadConst) return false;
+            size_t end = tail.size() - 2, exits = 0;
+            if (unwinding_end(tail, 0, end, true, exits) != end) return false;
+            copies.insert(tail_blocks.begin(), tail_blocks.end());
+        }
+        if (!reached_only_from_within(from, copies)) return false;
+        blocks.insert(copies.begin(), copies.end());
+        return true;
     }
 
     int finish_finally(Body& body, const Body& final_body, int handler, bool body_flows, int exit, int stop, Body& out, Loop* loop,
@@ -8087,15 +8208,6 @@ private:
             refuse_code_after_exit();
         }
         if (statement->body.empty()) statement->body.push_back(make_stmt(StmtKind::Pass));
-        if (statement->kind == StmtKind::With && statement->body.size() == 1) {  // (merged below: its exits are this one's)
-            auto inner = with_statement_exits_.find(statement->body[0].get());
-            if (inner != with_statement_exits_.end()) {
-                std::vector<const Expr*> exits = inner->second;
-                auto& own = with_statement_exits_[statement.get()];
-                own.insert(own.end(), exits.begin(), exits.end());
-            }
-        }
-        merge_nested_with(statement);
         emit_stmt(out, statement);
         for (auto& st : rest) emit_stmt(out, st);
         return rest_flows ? stop : kFlowEnded;  // `stack` (the caller's) is where `rest` left it
@@ -8335,10 +8447,17 @@ private:
         return split;
     }
 
-    static void merge_nested_with(const StmtPtr& w) {
+    // `with a: with b: ...` as `with a, b: ...` (the same code); the inner statement's exits are
+    // then this one's.
+    void merge_nested_with(const StmtPtr& w) {
         if (w->kind != StmtKind::With || w->body.size() != 1 || w->body[0]->kind != StmtKind::With || w->body[0]->is_async != w->is_async)
             return;
         StmtPtr inner = w->body[0];
+        if (auto it = with_statement_exits_.find(inner.get()); it != with_statement_exits_.end()) {
+            std::vector<const Expr*> exits = it->second;
+            auto& own = with_statement_exits_[w.get()];
+            own.insert(own.end(), exits.begin(), exits.end());
+        }
         w->items.insert(w->items.end(), inner->items.begin(), inner->items.end());
         w->body = inner->body;
     }
@@ -9178,6 +9297,7 @@ private:
     std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
+    std::set<int> copies_after_exit_;  // see returns_through_finally_copies
     std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
     const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
     const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
