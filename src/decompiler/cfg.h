@@ -2,8 +2,10 @@
 // Basic blocks over neutral operations, and post-dominators (the merge point of an `if`).
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "neutral_op.h"
 
 namespace uncompile {
@@ -28,7 +30,13 @@ public:
     ControlFlowGraph& operator=(const ControlFlowGraph&) = delete;
 
     const std::vector<Block>& blocks() const { return blocks_; }
-    const Block& block(int id) const { return blocks_[id]; }
+    // (Checked: a structuring step that asks for a block that is not there, such as the latch of a
+    // loop without one, is a refusal of that function, never a read out of bounds.)
+    const Block& block(int id) const {
+        if (static_cast<size_t>(id) >= blocks_.size()) [[unlikely]]
+            throw Error(Error::Kind::Unsupported, "control flow the structurer lost track of (no block " + std::to_string(id) + ")");
+        return blocks_[static_cast<size_t>(id)];
+    }
     int size() const { return static_cast<int>(blocks_.size()); }
     // The block whose first op is at or after `offset` (jump targets may name dropped instructions).
     int block_at_offset(int64_t offset) const;

@@ -5901,6 +5901,7 @@ private:
     // Whether `handler` is in handler_chain(block) (walked without building the chain: past a
     // cycle the walk only meets handlers it has checked already).
     bool inside(int block, int handler) const {
+        if (block < 0 || block >= cfg_.size()) return false;  // (a loop without a jump back has no latch: -1)
         int steps = 0;
         for (int h = cfg_.block(block).handler; h >= 0 && steps < 256; h = cfg_.block(h).handler, ++steps)
             if (h == handler) return true;
