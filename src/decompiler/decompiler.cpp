@@ -1893,6 +1893,13 @@ private:
     }
 
     void step(const NeutralOp& op, std::vector<ExprPtr>& stack, Body& out) {
+        // (Put back however the step ends: a probe catches the refusal of a step it simulates, and
+        // its stack, a copy, is gone when the structuring goes on; emit_stmt must not use it.)
+        struct Restore {
+            std::vector<ExprPtr>*& at;
+            std::vector<ExprPtr>* was;
+            ~Restore() { at = was; }
+        } restore{current_stack_, current_stack_};
         current_stack_ = &stack;
         current_op_ = size_t(&op - ops_.data());
         std::vector<ExprPtr> shared = shared_values(stack);
@@ -1903,7 +1910,6 @@ private:
         if (!shared.empty()) after_shared_use(op, shared, stack, out);
         if (!stack.empty() && (stack.size() != depth || stack.back().get() != top) && is_shareable(stack.back()))
             keep_evaluation_order(stack.back(), out);
-        current_stack_ = nullptr;
     }
 
     // Effect serials (creation order of nodes that run code) of a tree: [lowest, highest], {0, 0}
