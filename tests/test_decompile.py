@@ -48,6 +48,17 @@ class CM:
         self.log.append('exit')
 """
 
+# h(k): 1 raises KeyError, 2 ValueError, anything else comes back (the prelude of snippets whose
+# functions go every way out of their try statements).
+RAISES_BY_K = """
+def h(k):
+    if k == 1:
+        raise KeyError(k)
+    if k == 2:
+        raise ValueError(k)
+    return k
+"""
+
 # A context manager CM(log, name, suppress) of a class made at run time (its __exit__ a plain
 # function), which logs entering and leaving and suppresses an exception when told.
 NAMED_CM = """
@@ -8662,14 +8673,7 @@ EQUIVALENT_NOW |= {("with_break_to_copied_loop_exit", v) for v in ("3.10", "3.11
 # nothing, so nothing is left after the clauses where the re-raise of an unmatched exception would
 # be. Was refused (except clauses without a final re-raise) where the code after the statement is
 # not copied into it (3.8, 3.9, 3.11, and 3.10/3.13 with a longer tail).
-SNIPPETS["bare_except_pass_after_typed_clauses"] = ("""
-def h(k):
-    if k == 1:
-        raise KeyError(k)
-    if k == 2:
-        raise ValueError(k)
-    return k
-
+SNIPPETS["bare_except_pass_after_typed_clauses"] = (RAISES_BY_K + """
 def last(k, log):
     try:
         h(k)
@@ -8798,14 +8802,7 @@ EQUIVALENT_NOW |= {("try_in_clause_several_clauses", v) for v in ALL_VERSIONS}
 # the try statement goes on, which the body's normal path shows), and 3.12+ lay it out after the
 # body's way out, which is still the statement's normal exit. Was refused (a way out of a
 # try/finally statement without the compiler's copy of the finally body) on every version.
-SNIPPETS["continue_in_clause_of_try_finally"] = ("""
-def h(k):
-    if k == 1:
-        raise KeyError(k)
-    if k == 2:
-        raise ValueError(k)
-    return k
-
+SNIPPETS["continue_in_clause_of_try_finally"] = (RAISES_BY_K + """
 def after(a, log):
     for x in a:
         try:
