@@ -1794,7 +1794,7 @@ private:
             auto y = make_stmt(StmtKind::Expr);
             y->value = make_expr(ExprKind::Yield);
             never->body.push_back(y);
-            if (def->body.size() == 1 && def->body[0]->kind == StmtKind::Pass) def->body.clear();
+            drop_lone_pass(def->body);
             def->body.push_back(never);
         }
         return def;
@@ -7559,9 +7559,7 @@ private:
             bool swap_drop = ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1);
             size_t n = ops_[i].kind == N::Nop || drops(i) ? 1 : swap_drop ? 2 : 0;
             if (n == 0) {
-                std::vector<const NeutralOp*> ahead;
-                for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
-                n = with_exit_call_end(ahead, 0, ahead.size(), true, true);
+                n = exit_call_at(i, true, true);
             }
             if (n == 0) return i;
             for (size_t k = i; k < i + n; ++k) blocks.insert(cfg_.block_of_op(k));
@@ -7689,9 +7687,7 @@ private:
         bool kept = true;  // (a jump drops it too)
         for (; k < ops_.size(); ++k) {
             if (blocks) blocks->insert(cfg_.block_of_op(k));
-            std::vector<const NeutralOp*> ahead;
-            for (size_t i = k; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
-            if (size_t n = with_exit_call_end(ahead, 0, ahead.size(), !(kept && depth == 0))) {
+            if (size_t n = exit_call_at(k, !(kept && depth == 0))) {
                 for (size_t i = k; i < k + n; ++i)
                     if (blocks) blocks->insert(cfg_.block_of_op(i));
                 k += n - 1, ++out.exits;
@@ -7752,6 +7748,19 @@ private:
         ++k;
         while (k < end && tail[k]->kind == N::PopBlock) ++k;
         return k;
+    }
+
+    // A body about to get statements loses the `pass` that stood for its being empty.
+    static void drop_lone_pass(Body& body) {
+        if (body.size() == 1 && body[0]->kind == StmtKind::Pass) body.clear();
+    }
+
+    // with_exit_call_end over the ops from `i` (a window of the 8 that can hold the call): how many
+    // ops the __exit__ call there takes, 0 where there is none.
+    size_t exit_call_at(size_t i, bool constant, bool awaited = false) const {
+        std::vector<const NeutralOp*> ahead;
+        for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
+        return with_exit_call_end(ahead, 0, ahead.size(), constant, awaited);
     }
 
     // Where a chain of blocks that only jump leads.
@@ -7871,7 +7880,7 @@ private:
             // jump of its own: the body ends in `continue`.
             if (loop && next == stop && out.size() == emitted_before + 1 && out.back() == w && stack.size() <= normal_depth &&
                 runs_same_to_next_iteration(i, next, *loop, copy_blocks)) {
-                if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+                drop_lone_pass(w->body);
                 w->body.push_back(make_stmt(StmtKind::Continue));
                 for (int cb : copy_blocks) emitted_[cb] = true;
                 return next;
@@ -7881,7 +7890,7 @@ private:
             if (!loop || next != stop || stop != next_iteration(loop) || out.size() != emitted_before + 1 || out.back() != w ||
                 stack.size() > normal_depth)
                 unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
-            if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+            drop_lone_pass(w->body);
             // (A body that is a with statement ending in `continue` of its own, merged, has it.)
             if (w->body.empty() || w->body.back()->kind != StmtKind::Continue) w->body.push_back(make_stmt(StmtKind::Continue));
             Body after;
@@ -7917,7 +7926,7 @@ private:
         size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
         if (tail == 0) return;
         if (loop && loop->break_to >= 0 && out[emitted_before] == w && runs_copy_after_exit(exit, through_jumps(loop->break_to))) {
-            if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+            drop_lone_pass(w->body);
             w->body.push_back(make_stmt(StmtKind::Break));
             ++loop->breaks;
             out.resize(emitted_before + 1);
@@ -7929,7 +7938,7 @@ private:
                         (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
         if ((tail != 1 && !leaves_through_finally_copies(exit)) || out[emitted_before] != w || !way_out)
             unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
-        if (w->body.size() == 1 && w->body[0]->kind == StmtKind::Pass) w->body.clear();
+        drop_lone_pass(w->body);
         w->body.insert(w->body.end(), out.end() - long(tail), out.end());
         out.resize(out.size() - tail);
     }
@@ -7939,9 +7948,7 @@ private:
     // returns_through_finally_copies).
     bool leaves_through_finally_copies(int exit) const {
         if (exit < 0) return false;
-        std::vector<const NeutralOp*> ahead;
-        for (size_t i = cfg_.block(exit).first; i < ops_.size() && ahead.size() < 8; ++i) ahead.push_back(&ops_[i]);
-        size_t k = with_exit_call_end(ahead, 0, ahead.size(), true, true);
+        size_t k = exit_call_at(cfg_.block(exit).first, true, true);
         std::set<int> blocks;
         return k > 0 && returns_through_finally_copies(cfg_.block(exit).first + k, blocks);
     }
@@ -7954,9 +7961,7 @@ private:
     // copies and returns, which no other code reaches, go to `blocks`.
     bool returns_through_finally_copies(size_t i, std::set<int>& blocks) const {
         for (int steps = 0; i < ops_.size() && steps < 64; ++steps) {
-            std::vector<const NeutralOp*> ahead;
-            for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
-            if (size_t n = with_exit_call_end(ahead, 0, ahead.size(), true, true)) i += n;
+            if (size_t n = exit_call_at(i, true, true)) i += n;
             else if (ops_[i].kind == N::Nop) ++i;
             else break;
         }
@@ -8203,7 +8208,7 @@ private:
                 stop == protected_bodies_.back().exit)
                 rest_flows = return_from_body(stop, rest, loop, stack, base);
             if (rest.empty() || depth_at_exit != normal_depth + 1) unsupported("a protected body that leaves values on the stack");
-            if (last_body.size() == 1 && last_body[0]->kind == StmtKind::Pass) last_body.clear();
+            drop_lone_pass(last_body);
             last_body.push_back(rest.front());
             rest.erase(rest.begin());
         }

@@ -188,7 +188,6 @@ private:
             } else if (jump_to >= 0 && c.fail == jump_to) {
                 consumed_.insert(k);
                 c.dead_guard = true;
-                c.fail = jump_to;
             } else if (next_case && ops_[k].kind == N::Copy && ops_[k].arg == 1) {
                 c.dead_guard = true;
                 c.fail = int64_t(k);
