@@ -1357,6 +1357,52 @@ def name_length(text):
 def f():
     return [name_length(t) for t in ('abc-9 x', '', '_', 'Z', 'a1b2c3')]
 """, "f()"),
+    # A while test that is a comparison chain and'ed with another test, as in the bounds-checked
+    # scan `while 0 <= i < len(xs) and xs[i]`: 3.10+ repeat the test at the bottom with the chain's
+    # clean-up (POP_TOP) between the repeated test's blocks (3.12+ with a copy of the `return` in
+    # it), which the reading of the repeated test did not take: refused on 3.10-3.13.
+    "while_chain_and_test": ("""
+def skip_digits(s, i, y):
+    while '0' <= s[i] <= '9' and y:
+        i += 1
+    return i
+
+
+def scan(xs, z):
+    i = 0
+    while z and 0 <= i < len(xs) and xs[i]:
+        i += 1
+    return i
+
+
+def scan_then(xs):
+    i = 0
+    while 0 <= i < len(xs) < 9 and xs[i] or i == 2:
+        i += 1
+    else:
+        i = -i
+    return i * 2
+
+
+def f():
+    return ([skip_digits(s, 0, y) for s in ('12a', 'x', '99.') for y in (True, False)],
+            [scan(xs, z) for xs in ([1, 1, 0, 1], [], [2, 2]) for z in (0, 1)],
+            [scan_then(xs) for xs in ([1, 1, 0, 1], [], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])])
+""", "f()"),
+    # An if ending the function whose `and` test is split over lines: 3.10+ give each copy of the
+    # implicit `return None` the line of the jump it replaces, and copies of different lines were
+    # not read as the one end of the function, so 3.12 printed nested ifs and an explicit `return
+    # None` that compile to other code (imghdr.test_pbm).
+    "multiline_test_at_function_end": ("""
+def is_pbm(h):
+    if len(h) >= 3 and \\
+            h[0] == ord(b'P') and h[1] in b'14' and h[2] in b' \\t\\n\\r':
+        return 'pbm'
+
+
+def f():
+    return [is_pbm(h) for h in (b'P1 ', b'P4\\n', b'P7 ', b'Q1 ', b'P1', b'P1x')]
+""", "f()"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3513,6 +3559,8 @@ EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.
 EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_chain_and_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("multiline_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_in_conditional_expression", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("return_through_finally_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {(name, v) for name in ("finally_clause_jumps_back", "finally_if_else_ends", "finally_ends_with_conditional",

@@ -3712,7 +3712,9 @@ private:
         std::vector<int> copy_path, original_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
         // (Copies of `return None` only where the caller joins them: see reduce_condition.)
-        if (!same_copied_ops(a, b, 0) || (is_return_none_block(original) && !return_none_too)) return false;
+        if (is_return_none_block(original) && !return_none_too) return false;
+        if (!same_copied_ops(a, b, 0) && !(return_none_too && has_line_of_jump_in(copy) && has_line_of_jump_in(original)))
+            return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || seen_emitted(k) || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
@@ -3745,6 +3747,26 @@ private:
         if (kind != N::Return && kind != N::Raise) return false;
         return last == from || (blk.preds.size() == 1 && blk.preds[0] == last - 1 && cfg_.block(last - 1).succs.size() == 1 &&
                                 cfg_.block(last - 1).succs[0] == last);
+    }
+
+    // `block` is a `return None` that only jumps reach, each with its line: 3.10+ give each copy of
+    // the implicit return the line of the jump it replaces, so copies reached from tests on
+    // different lines (a condition split over lines) are still the one end of the function. (An
+    // explicit `return`, even one on the line of its test, is reached by falling into it.)
+    // (Only where nothing but such ends follows: a condition ending the then-side of an `if` whose
+    // else-side comes after reads as the compiler's layout only with that `else`, which the copies
+    // show only apart.)
+    bool has_line_of_jump_in(int block) const {
+        if (!is_return_none_block(block) || cfg_.block(block).preds.empty()) return false;
+        for (int k = block + 1; k < cfg_.size(); ++k)
+            if (!is_return_none_block(k)) return false;
+        int line = ops_[cfg_.block(block).first].line;
+        for (int p : cfg_.block(block).preds) {
+            const NeutralOp& jump = ops_[cfg_.block(p).last - 1];
+            if ((jump.kind != N::Jump && jump.kind != N::JumpIf) || cfg_.block_at_offset(jump.target) != block || jump.line != line)
+                return false;
+        }
+        return true;
     }
 
     bool is_return_none_block(int block) const {
@@ -5239,12 +5261,14 @@ private:
                 return -1;
             }
             if (block == body_from_bottom || (block > bottom && block <= latch && is_bare_back_jump(block, body))) return -2;
-            // (Reached from the repeated test's links only: each but the last jumps there.)
+            // (Reached from the repeated test's links only: each but the last jumps there. It is
+            // laid out after the loop, or, when a later test of an `and` follows the chain (3.11+),
+            // between the repeated test's blocks.)
             std::span<const int> preds = cfg_.block(block).preds;
             bool from_test = std::all_of(preds.begin(), preds.end(), [&](int p) {
                 return std::find(bottom_blocks.begin(), bottom_blocks.end(), p) != bottom_blocks.end();
             });
-            if (block > latch && starts_with_pop(block) && from_test) {
+            if ((block > latch || (block > bottom && block < latch)) && starts_with_pop(block) && from_test) {
                 std::vector<int> blocks;
                 if (cleanup_goes_to(block, exit, blocks)) {
                     cleanups.insert(cleanups.end(), blocks.begin(), blocks.end());
@@ -5254,16 +5278,21 @@ private:
             auto at = std::find(bottom_blocks.begin(), bottom_blocks.end(), block);
             return at == bottom_blocks.end() ? -3 : int(at - bottom_blocks.begin());
         };
-        for (int k = 0; k <= n; ++k)
+        for (int k = 0; k <= n; ++k) {
+            // (Both copies of a comparison chain's clean-up, where the chain is followed by another
+            // test of an `and`: each is the way out, 3.12+ with a copy of the exit in it.)
+            if (k > 0 && top_role(header + k) == -4 && bottom_role(bottom_blocks[size_t(k)]) == -4) continue;
             if (!same_test_block(header + k, bottom_blocks[size_t(k)], k > 0, top_role, bottom_role)) return std::nullopt;
+        }
         for (int k : copies) {
             if (std::find(exit_copy.begin(), exit_copy.end(), k) != exit_copy.end()) continue;
             std::vector<int> blocks;  // (reached only from the repeated test)
             if (!copies_exit(k, exit, blocks)) return std::nullopt;
             exit_copy.insert(exit_copy.end(), blocks.begin(), blocks.end());
         }
+        // (A clean-up between the repeated test's blocks is one of them already.)
         for (int k : cleanups)
-            if (std::find(exit_copy.begin(), exit_copy.end(), k) == exit_copy.end()) exit_copy.push_back(k);
+            if (k > latch && std::find(exit_copy.begin(), exit_copy.end(), k) == exit_copy.end()) exit_copy.push_back(k);
         // The first block of the repeated test: on its own when it simulates to just the same value.
         bool pure = false, only_test = false;
         {
