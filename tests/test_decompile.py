@@ -1403,6 +1403,26 @@ def is_pbm(h):
 def f():
     return [is_pbm(h) for h in (b'P1 ', b'P4\\n', b'P7 ', b'Q1 ', b'P1', b'P1x')]
 """, "f()"),
+    # A while loop with an else clause ending a for body: 3.12+ thread its `break` straight to the
+    # for loop's next iteration, which the rotated while did not take for a break (it knew no
+    # enclosing loop): refused on 3.12/3.13.
+    "while_else_break_in_for": ("""
+def first_steps(xs, n):
+    out = []
+    for x in xs:
+        while x < n:
+            x += 1
+            if x == 3:
+                out.append('b')
+                break
+        else:
+            out.append('e')
+    return out
+
+
+def f():
+    return [first_steps(xs, n) for xs in ([0, 1, 2, 5, 9], [], [3, 4, 10]) for n in (0, 3, 6)]
+""", "f()"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3560,6 +3580,7 @@ EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.1
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_and_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_else_break_in_for", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("multiline_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_in_conditional_expression", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("return_through_finally_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -5432,6 +5432,7 @@ private:
         loop.body_start = m->body_start;
         loop.latch = m->latch;
         loop.exit = m->exit;
+        loop.outer = outer;  // (for a `break` 3.12+ thread to the enclosing loop's next iteration)
         if (m->bottom_is_pure) {
             loop.bottom = m->bottom_first;
         } else {

@@ -656,8 +656,6 @@ class DumpSession:
             code = getattr(fn, "__code__", None)
             if isinstance(code, types.CodeType):
                 self.resume_names.setdefault(code, name)
-                if self.api.resume_metadata is None:
-                    pass
                 record.resume_sources[name] = code  # decompiled once the directory is known
 
     def _write_resume_files(self, record: CompileRecord) -> None:
