@@ -1423,6 +1423,55 @@ def first_steps(xs, n):
 def f():
     return [first_steps(xs, n) for xs in ([0, 1, 2, 5, 9], [], [3, 4, 10]) for n in (0, 3, 6)]
 """, "f()"),
+    # A comparison chain tested in an except clause: the chain's clean-up (POP_TOP) goes on through
+    # the compiler's copy of the clause's end (POP_EXCEPT and the jump past the try statement, 3.13;
+    # with the return after it, 3.10-3.13 in the last clause) instead of jumping to it, which was not
+    # read as the same way out: refused on 3.13, the chain split into nested ifs on 3.10-3.12.
+    "chain_test_in_except_clause": ("""
+def note(a, c, log):
+    try:
+        a()
+    except ValueError:
+        if 0 < c <= 3:
+            log.append(2)
+    log.append(3)
+    return log
+
+
+def two_clauses(a, c, log):
+    try:
+        a()
+    except (ValueError, KeyError) as e:
+        if 0 < log.pop() <= 3 and c != 2:
+            log.append(2)
+    except TypeError:
+        if c < 0 < c * c:
+            log.append(7)
+    return log
+
+
+def early(a, c, log):
+    try:
+        a()
+    except ValueError:
+        if 0 < c <= 3:
+            return 9
+    log.append(3)
+    return log
+
+
+def f():
+    def ok():
+        pass
+
+    def ve():
+        raise ValueError
+
+    def te():
+        raise TypeError
+    calls = [(note, ok), (note, ve), (early, ok), (early, ve), (two_clauses, ok), (two_clauses, ve), (two_clauses, te)]
+    return [fn(a, c, [1, 5]) for fn, a in calls for c in (-2, 0, 2, 3, 4)]
+""", "f()"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3580,6 +3629,7 @@ EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.1
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_and_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("chain_test_in_except_clause", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_else_break_in_for", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("multiline_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_in_conditional_expression", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

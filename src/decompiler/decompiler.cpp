@@ -3376,7 +3376,15 @@ private:
             if (ops_[i].kind != N::Jump && ops_[i].kind != N::Nop) only_jumps = false;
         int dest = through_jumps(side);
         if (only_jumps) {
-            if (blk.succs.size() != 1 || through_jumps(blk.succs[0]) != dest) return false;
+            if (blk.succs.size() != 1) return false;
+            if (through_jumps(blk.succs[0]) != dest) {
+                // (3.13 copies a short block that goes on, an except clause's end (POP_EXCEPT and
+                // the jump past the try statement), into the clean-up's way out.)
+                if (!copies_block_going_on(blk.succs[0], dest)) return false;
+                blocks.push_back(cleanup);
+                blocks.push_back(blk.succs[0]);
+                return true;
+            }
             blocks.push_back(cleanup);
             // (Its jump may be a block of its own, outside the exception table's range, 3.13.)
             for (int k = blk.succs[0]; k != dest && cfg_.block(k).preds.size() == 1 && blocks.size() < 64;
@@ -3393,6 +3401,28 @@ private:
             if (k != cleanup && cfg_.block(k).preds.size() != 1) return false;
             blocks.push_back(k);
             if (cfg_.block(k).succs.empty() || blocks.size() > 64) break;
+        }
+        return true;
+    }
+
+    // `copy`, reached from one block only, is the compiler's copy of the short block `original`
+    // that goes on elsewhere by a jump or ends the function: the same ops under the same handler,
+    // a jump to the same place.
+    bool copies_block_going_on(int copy, int original) const {
+        if (copy == original || cfg_.block(copy).preds.size() != 1) return false;
+        const Block& a = cfg_.block(copy);
+        const Block& b = cfg_.block(original);
+        if (a.handler != b.handler || a.last - a.first != b.last - b.first || a.last - a.first < 2) return false;
+        const NeutralOp& end = ops_[a.last - 1];
+        if (end.kind != N::Jump && end.kind != N::Return) return false;
+        for (size_t k = 0; k < a.last - a.first; ++k) {
+            const NeutralOp& x = ops_[a.first + k];
+            const NeutralOp& y = ops_[b.first + k];
+            if (x.kind == N::Jump && y.kind == N::Jump) {
+                if (through_jumps(cfg_.block_at_offset(x.target)) != through_jumps(cfg_.block_at_offset(y.target))) return false;
+            } else if (!same_op(x, y)) {
+                return false;
+            }
         }
         return true;
     }
