@@ -1472,6 +1472,42 @@ def f():
     calls = [(note, ok), (note, ve), (early, ok), (early, ve), (two_clauses, ok), (two_clauses, ve), (two_clauses, te)]
     return [fn(a, c, [1, 5]) for fn, a in calls for c in (-2, 0, 2, 3, 4)]
 """, "f()"),
+    # A `break` out of a while loop in an except clause: 3.12+ copy the loop's exit (POP_EXCEPT, then
+    # the return after the try statement, or the jump past it) into the break instead of jumping
+    # there, and the body's if joined the loop's repeated test: refused on 3.12/3.13.
+    "while_break_in_except_clause": ("""
+def drain(a, items):
+    try:
+        a()
+    except ValueError:
+        while items:
+            if items.pop() == 3:
+                break
+    return items
+
+
+def drain_then(a, items):
+    try:
+        a()
+    except KeyError:
+        pass
+    except ValueError:
+        while items:
+            if items.pop() == 3:
+                break
+    items.append(0)
+    return items
+
+
+def f():
+    def ok():
+        pass
+
+    def ve():
+        raise ValueError
+    calls = [(fn, a) for fn in (drain, drain_then) for a in (ok, ve)]
+    return [fn(a, list(items)) for fn, a in calls for items in ([], [1, 3, 2], [3], [1, 2])]
+""", "f()"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3629,6 +3665,7 @@ EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.1
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_and_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("while_break_in_except_clause", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_test_in_except_clause", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_else_break_in_for", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("multiline_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

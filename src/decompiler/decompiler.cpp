@@ -3592,10 +3592,14 @@ private:
     // Merges conditions of following blocks into `c` as `and` / `or` while they share a target.
     // (Copies of `return None` join too (3.10+): the false sides of `if a and b or c and d:` at the
     // end of a function each go to one, and so do the exits of a `while` ending the function.)
-    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack) {
+    // (Never with the test at `barrier`: a rotated while's repeated test, where its body ends. A
+    // test in the body whose side is a copy of the loop's exit (3.12+: `break`) would otherwise join
+    // it, and the loop test would run twice.)
+    Condition reduce_condition(Condition c, const std::vector<ExprPtr>& stack, int barrier = -1) {
         for (bool changed = true; changed;) {
             changed = false;
             for (int side : {c.then_block, c.else_block}) {
+                if (side == barrier) continue;
                 auto next = pure_condition(side, stack, c);
                 if (!next) continue;
                 if (starts_loop_after(c, side, *next, stack)) continue;
@@ -3953,6 +3957,13 @@ private:
             // statement's __exit__ call: `with cm: break`.)
             if (loop && b == loop->break_to && b != stop &&
                 ((loop->blocks.count(b) == 0 && start == b && entered_from_loop(b, *loop)) || (b == loop->exit && !loop->is_for && start != b))) {
+                ++loop->breaks;
+                out.push_back(make_stmt(StmtKind::Break));
+                return false;
+            }
+            // (Or reaches the compiler's copy of that exit, see break_copy_blocks.)
+            if (std::vector<int> copy = b != stop ? break_copy_blocks(b, loop) : std::vector<int>(); !copy.empty()) {
+                for (int k : copy) emitted_[k] = true;
                 ++loop->breaks;
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
@@ -4962,10 +4973,18 @@ private:
 
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
         Condition read = read_condition(b, jump, stack);
-        Condition c = reduce_condition(read, stack);
+        Condition c = reduce_condition(read, stack, loop ? loop->bottom : -1);
         take_condition(c);
         if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
+        // (Sides that meet nowhere, one of them the compiler's copy of the loop's exit that ends
+        // the function, a `break`: they meet where they would if it went to the exit.)
+        if (merge < 0) {
+            Condition sides = c;
+            if (!break_copy_blocks(c.then_block, loop).empty()) sides.then_block = loop->exit;
+            if (!break_copy_blocks(c.else_block, loop).empty()) sides.else_block = loop->exit;
+            if (sides.then_block != c.then_block || sides.else_block != c.else_block) merge = merge_point(sides, loop, stop);
+        }
         // In a loop body, sides meet at the end of the enclosing region at the latest where one of
         // them goes on to it: past it (a with body's end, the next iteration, which a side that
         // leaves by `break` or `continue` takes the post-dominator to), that side would hold the
@@ -6278,6 +6297,38 @@ private:
             from = blk.succs[0];
         }
         return false;
+    }
+
+    // `block`, in the body of `loop` (which has no else clause), is the compiler's copy of the
+    // loop's exit, a short block (an except clause's POP_EXCEPT, then `return x` or the jump past
+    // the try statement), in place of a `break` (3.12+): the same ops under the same handlers, its
+    // blocks reached only that way. (Its first op has the line of the `break`.) Read as that
+    // `break`: the copy runs what the break would. (The exit's other ops keep their lines, or the
+    // exit has none: an explicit `return x` in the body, the same code as a `return x` after the
+    // loop, has lines of its own.) Returns the copy's blocks (none: no copy).
+    std::vector<int> break_copy_blocks(int block, const Loop* loop) const {
+        if (!loop || !exits_copied_ || loop->is_for || loop->exit < 0 || loop->break_to != loop->exit || block == loop->exit ||
+            !loop->blocks.count(block) || emitted_[block])
+            return {};
+        auto same_lines_past_first = [](const std::vector<const NeutralOp*>& copy, const std::vector<const NeutralOp*>& exit) {
+            for (size_t i = 1; i < copy.size() && i < exit.size(); ++i)
+                if (exit[i]->line >= 0 && copy[i]->line != exit[i]->line) return false;
+            return true;
+        };
+        auto ops_of = [&](int k) {
+            std::vector<const NeutralOp*> v;
+            for (size_t i = cfg_.block(k).first; i < cfg_.block(k).last; ++i) v.push_back(&ops_[i]);
+            return v;
+        };
+        if (copies_block_going_on(block, loop->exit)) return same_lines_past_first(ops_of(block), ops_of(loop->exit)) ? std::vector<int>{block} : std::vector<int>{};
+        if (!ends_without_going_on(loop->exit)) return {};
+        std::vector<int> copy_path, exit_path;
+        std::vector<const NeutralOp*> a = straight_ops(block, &copy_path), b = straight_ops(loop->exit, &exit_path);
+        if (!same_ops(a, b) || !same_lines_past_first(a, b) || copy_path.size() != exit_path.size()) return {};
+        for (size_t i = 0; i < copy_path.size(); ++i)
+            if (cfg_.block(copy_path[i]).handler != cfg_.block(exit_path[i]).handler || cfg_.block(copy_path[i]).preds.size() != 1)
+                return {};
+        return copy_path;
     }
 
     bool ends_without_going_on(int block) const {
