@@ -1508,6 +1508,39 @@ def f():
     calls = [(fn, a) for fn in (drain, drain_then) for a in (ok, ve)]
     return [fn(a, list(items)) for fn, a in calls for items in ([], [1, 3, 2], [3], [1, 2])]
 """, "f()"),
+    # A `return` written at the end of a function after an if: 3.10+ copy the implicit return (which
+    # has no line) into each way that reaches it, but not a written one, so stripping it as the
+    # implicit return compiled to other code (tarfile.copyfileobj, dis.findlinestarts).
+    "explicit_return_at_function_end": ("""
+def copy_blocks(src, dst, n):
+    if n:
+        dst.extend(src[:n])
+        if len(dst) > 5:
+            raise ValueError(len(dst))
+        dst.append(n)
+    return
+
+
+def lines(pairs):
+    last = False
+    for start, line in pairs:
+        if line is not last:
+            last = line
+            yield start, line
+    return
+
+
+def f():
+    out = []
+    for n in (0, 2, 9):
+        dst = []
+        try:
+            copy_blocks([1, 2, 3], dst, n)
+        except ValueError as e:
+            dst.append(e.args)
+        out.append(dst)
+    return out, list(lines([(0, 1), (2, 1), (4, None), (6, 3)]))
+""", "f()"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3665,6 +3698,7 @@ EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.1
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_and_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("explicit_return_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_break_in_except_clause", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("chain_test_in_except_clause", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_else_break_in_for", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -1837,7 +1837,7 @@ private:
             declared = inner.declarations();  // now with the names a comprehension's walrus binds here
             check_no_markers(body);
             if (auto why = unprintable_reason(body, print_options(code.version))) unsupported(*why);
-            strip_implicit_return(body);
+            strip_implicit_return(body, inner.written_returns_);
             if (code.flags & kCoAsyncGenerator) bare_returns(body);
             if (may_have_docstring && !code.consts.empty() && code.consts[0]->kind == PyValue::Kind::Str &&
                 !starts_with_docstring(body)) {
@@ -3803,6 +3803,22 @@ private:
         return true;
     }
 
+    // `block` is a `return None` written in the source (`return` ending a function after an if):
+    // 3.10+ copy the implicit return, which has no line, into each way that reaches it, so one
+    // reached from two places, with a line none of them has, is a statement of its own. Printed
+    // (not stripped as the implicit return), or the compiler would copy it.
+    bool is_written_return_none(int block) const {
+        if (!exits_copied_ || !is_return_none_block(block)) return false;
+        int line = ops_[cfg_.block(block).first].line;
+        std::span<const int> preds = cfg_.block(block).preds;
+        if (line < 0 || preds.size() < 2) return false;
+        // (A line of its own: the implicit return may take the line of the statement before it.)
+        size_t first = cfg_.block(block).first;
+        for (size_t i = 0; i < ops_.size(); ++i)
+            if (ops_[i].line == line && i != first && i != first + 1) return false;
+        return true;
+    }
+
     bool is_return_none_block(int block) const {
         const Block& blk = cfg_.block(block);
         if (blk.last - blk.first != 2) return false;
@@ -4067,6 +4083,7 @@ private:
             case N::Return: {
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
+                if (term == &ops_[cfg_.block(b).first + 1] && is_written_return_none(b)) written_returns_.insert(s.get());
                 if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
                 if (ExitBefore how = computed_after_with_exit(b, term, s->value); how == kStraight) {
                     tail_after_with_.insert(s.get());
@@ -9095,10 +9112,11 @@ private:
         }
     }
 
-    void strip_implicit_return(Body& body) {
+    // (`written`: the body's `return None` statements that the source wrote, see is_written_return_none.)
+    void strip_implicit_return(Body& body, const std::set<const Stmt*>& written) {
         if (!body.empty() && is_return_none(body.back())) {
             // Keep an explicit `return None` only if the line table would show it; the bytecode is the same.
-            body.pop_back();
+            if (!written.count(body.back().get())) body.pop_back();
         } else if (!body.empty() && code_.version >= PyVersion{3, 10} && is_branching(*body.back()) &&
                    leaves_on_every_path(body)) {
             strip_copied_returns(*body.back());
@@ -9418,6 +9436,7 @@ private:
     uint64_t with_exit_serial_ = 0;                // the result's serial of the last __exit__(None, None, None) simulated
     uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
     std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
+    std::set<const Stmt*> written_returns_;        // `return None` statements of the source (is_written_return_none)
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
     std::set<int> copies_after_exit_;  // see returns_through_finally_copies
