@@ -3584,6 +3584,16 @@ private:
                     if (dead_code_kept_ && to >= 0 && is_lone_jump(to) && through_jumps(to) == other &&
                         !is_back_edge_target(c.first_block))
                         return true;
+                    // And a lone jump back to a loop's header (3.10+ thread a jump to a jump only
+                    // where both have the same line: the tests of a condition written over several
+                    // lines jump to the loop's jump back, its last one on the jump's line past it).
+                    // (Only a jump that other code reaches too: one that only the tests reach is
+                    // a `continue` of its own, `if a: continue` before `if b: break`.)
+                    if (to >= 0 && other >= 0 && is_lone_jump(other) && through_jumps_once(other) == to && is_loop_edge(other, to) &&
+                        !is_back_edge_target(c.first_block)) {
+                        const auto& preds = cfg_.block(other).preds;
+                        return std::any_of(preds.begin(), preds.end(), [&](int p) { return !in_condition(c, p) && !in_condition(*next, p); });
+                    }
                     return false;
                 };
                 if (side == c.then_block && joins(next->else_block)) {
