@@ -8889,6 +8889,79 @@ def run():
 """, "run()")
 EQUIVALENT_NOW |= {("conditional_expression_in_finally_way_out", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: not equivalent
 
+# `for y in [f(x)]` after a comprehension's first loop: 3.9+ compile a loop over a one-item list or
+# tuple display as an assignment to the loop's target, which was refused (unusual comprehension
+# body; 3.12+: an inlined comprehension of an unusual shape; moto's VPCEndPoint.groups). An
+# assignment expression's target lives in the enclosing scope and stays one.
+SNIPPETS["comprehension_one_item_loop"] = ("""
+def pairs(xs, g):
+    return [a + b for x in xs for a, b in [g(x)] if a]
+
+def chained(xs):
+    return [y + z for x in xs if x for y in [x * 2] for z in [y] if z]
+
+def walrus(xs, g):
+    return [y for x in xs if (w := g(x)) for y in [w]], w
+
+def kinds(xs):
+    return {y: x for x in xs for y in (x,)}, {y for x in xs for y in [x, x]}, list(y for x in xs for y in [x])
+
+def nested(xs):
+    return [[y for y in [x]] for x in xs]
+
+def captured(xs):
+    return [f() for x in xs for y in [x] for f in [lambda: y]]
+
+def starred(xs):
+    return [(*r,) for x in xs for *r, s in [x]]
+
+ys = [y for x in range(3) for y in [x + 1]]
+
+class K:
+    zs = [y for x in range(3) for y in [x + 1]]
+
+def run():
+    return [pairs([1, 2], lambda x: (x - 1, x)), chained([0, 1, 2]), walrus([1, 0, 2], lambda x: x * 3), kinds([1, 2]),
+            nested([1, 2]), captured([1, 2]), starred([(1, 2, 3)]), ys, K.zs]
+""", "run()")
+EQUIVALENT_NOW |= {("comprehension_one_item_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A comprehension's condition `a or (b and c)`: 3.12 lays it out as `if not a: if not b: continue;
+# if not c: continue` before the element, which was refused (moto, graphql's separate_operations).
+SNIPPETS["comprehension_or_of_and_filter"] = ("""
+def lists(xs, a, b, c, d):
+    return ([x for x in xs if a or (b and (c or d))], [x for x in xs if (a or b) and (c or d)],
+            [x for x in xs if not (a and b) or c], [x for x in xs if x is a or (b and c)])
+
+def others(xs, a, b, c):
+    return ({x: 1 for x in xs if x is a or (b and c)}, {x for x in xs if x is a or (b and c)},
+            list(x for x in xs if x > a or (x < b and x != c)))
+
+def run():
+    out = []
+    for a in (0, 1):
+        for b in (0, 1):
+            for c in (0, 1):
+                out.append(lists([0, 1, 2], a, b, c, 1 - c))
+                out.append(others([0, 1, 2], a, b, c))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("comprehension_or_of_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A generator expression whose element is None yields the constant, which the generator's code
+# printed as a bare `yield`: refused (unusual comprehension body; torch's _memory_profiler).
+SNIPPETS["generator_of_none"] = ("""
+def nones(xs):
+    return tuple(None for _ in xs)
+
+def mutable(flags, t):
+    return tuple(flags or (None for _ in t))
+
+def run():
+    return [nones([1, 2]), mutable([], 'ab'), mutable([True], 'ab')]
+""", "run()")
+EQUIVALENT_NOW |= {("generator_of_none", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 # A comprehension's condition written over several lines: 3.10+ thread a jump to a jump only within
 # a line, so the tests of `b and c` jump to the loop's `continue` jump and the last one, on that
 # jump's line, to the loop itself; the condition's two sides were not joined and the function was

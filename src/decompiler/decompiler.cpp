@@ -2651,6 +2651,40 @@ private:
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
 
+    // The test under which a comprehension goes on past `s`, a condition laid out as statements:
+    // `if c: continue` goes on when `not c`, and an `if t:` without else holding only such
+    // statements when `not t` or all of theirs (3.12 lays `a or (b and c)` out as `if not a: if not
+    // b: continue ...`). Null for anything else.
+    ExprPtr filter_test(const StmtPtr& s) {
+        if (is_continue_guard(s)) return negate(s->test);
+        if (s->kind != StmtKind::If || !s->orelse.empty() || s->body.empty()) return nullptr;
+        ExprPtr all;
+        for (const StmtPtr& inner : s->body) {
+            ExprPtr test = filter_test(inner);
+            if (!test) return nullptr;
+            all = all ? bool_op("and", all, test) : test;
+        }
+        return bool_op("or", negate(s->test), all);
+    }
+
+    // `for y in [f(x)]` after a comprehension's first loop, which 3.9+ compile as `y = f(x)`: an
+    // assignment to the comprehension's own variables (`own`; an assignment expression's target
+    // lives in the enclosing scope), as a loop over a one-item list.
+    template <class Own>
+    static std::optional<ast::Comprehension> one_item_loop(const StmtPtr& s, Own&& own) {
+        if (s->kind != StmtKind::Assign || s->targets.size() != 1) return std::nullopt;
+        std::function<bool(const ExprPtr&)> binds_own = [&](const ExprPtr& t) {
+            if (t->kind == ExprKind::Name) return own(t->id);
+            if (t->kind == ExprKind::Starred) return binds_own(t->value);
+            if (t->kind != ExprKind::Tuple && t->kind != ExprKind::List) return false;
+            return std::all_of(t->elts.begin(), t->elts.end(), binds_own);
+        };
+        if (!binds_own(s->targets[0])) return std::nullopt;
+        auto items = make_expr(ExprKind::List);
+        items->elts.push_back(s->value);
+        return ast::Comprehension{s->targets[0], items, {}, false, {}};
+    }
+
     // A comprehension's loop or `if` whose body is empty: a condition that is always false (`if
     // False`, `if x and 0`) made the compiler drop the element (and any loop after it). Any element
     // says the same: the loop's target, read back.
@@ -2747,11 +2781,12 @@ private:
     // The loop statement of an inlined comprehension, as the comprehension. Its body must be the
     // compiler's shape: `if c: continue` guards, then one nested `for`, one `if` without else, or
     // the element, and nothing after.
-    ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc) {
+    ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc, const std::set<std::string>& saved) {
         if (!loop.orelse.empty()) unsupported("an inlined comprehension loop with else");
         auto comp = make_expr(accumulators_.at(acc.get()));
         comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
+        auto own = [&](const std::string& name) { return saved.count(name) > 0; };
         std::function<void(const Body&)> walk = [&](const Body& body) {
             if (is_dropped_element(body) && !found) {
                 std::vector<ExprPtr> element;
@@ -2768,6 +2803,10 @@ private:
                     add_comprehension_if(comp->generators.back(), negate(s->test), false);
                 } else if (ExprPtr test = always_true_condition(s); test && !last) {
                     add_comprehension_if(comp->generators.back(), test, false);
+                } else if (ExprPtr test = filter_test(s); test && !last) {
+                    add_comprehension_if(comp->generators.back(), test, false);
+                } else if (auto loop_over_one = one_item_loop(s, own); loop_over_one && !last) {
+                    comp->generators.push_back(*loop_over_one);
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
@@ -3179,6 +3218,10 @@ private:
         while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
         if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
         bool dropped = false;
+        auto own = [&c](const std::string& name) {
+            return std::find(c.varnames.begin(), c.varnames.end(), name) != c.varnames.end() ||
+                   std::find(c.cellvars.begin(), c.cellvars.end(), name) != c.cellvars.end();
+        };
         std::function<void(const Body&)> walk = [&](const Body& b) {
             if (is_dropped_element(b) && !comp->generators.empty() && inner.element_.empty()) {
                 drop_element(comp->generators.back(), inner.element_, kind == ExprKind::DictComp);
@@ -3196,14 +3239,19 @@ private:
                 } else if (ExprPtr test = always_true_condition(s); test && k + 1 < b.size()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), test, false);
+                } else if (ExprPtr test = filter_test(s); test && k + 1 < b.size()) {
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    add_comprehension_if(comp->generators.back(), test, false);
+                } else if (auto loop_over_one = one_item_loop(s, own); loop_over_one && !comp->generators.empty()) {
+                    comp->generators.push_back(*loop_over_one);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (s->kind == StmtKind::Expr && inner.element_marker_.is(s->value)) {
-                } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
-                           s->value->value && !dropped) {
-                    inner.element_ = {s->value->value};
+                } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp && !dropped) {
+                    // (`(None for _ in xs)` yields the constant, printed as a bare `yield`.)
+                    inner.element_ = {s->value->value ? s->value->value : make_constant(std::make_shared<PyValue>())};
                 } else if (s->kind == StmtKind::Return) {
                 } else {
                     unsupported("unusual comprehension body");
@@ -5519,7 +5567,10 @@ private:
             stack.pop_back();  // the iterator
             if (!stack.empty() && accumulators_.count(stack.back().get())) {
                 if (loop.break_to != loop.exit) unsupported("an inlined comprehension loop with else or break");
-                stack.back() = inlined_comprehension(*s, stack.back());
+                std::set<std::string> saved;
+                for (const ExprPtr& e : stack)
+                    if (auto it = saved_bindings_.find(e.get()); it != saved_bindings_.end()) saved.insert(it->second);
+                stack.back() = inlined_comprehension(*s, stack.back(), saved);
                 return loop.break_to;
             }
             strip_trailing_continue(s->body);
