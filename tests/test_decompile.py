@@ -9009,6 +9009,29 @@ def run():
 EQUIVALENT_NOW |= {("break_test_beside_loop_test", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("break_test_beside_loop_test", v) for v in ("3.8", "3.9")}  # 3.8/3.9: as nested ifs
 
+# A condition over several lines ending a function, `(a and b) or (c and (d or e))`: 3.10+ give each
+# copy of the implicit `return None` the line of the jump it replaces, so the false sides of `c`
+# and `e` went to copies of different lines, taken for code of their own; the function was refused
+# on 3.10-3.13 (a block reached twice; torch's prune._validate_pruning_amount_init).
+SNIPPETS["condition_over_lines_ends_function"] = ("""
+def validate(amount, Integral):
+    if (isinstance(amount, Integral) and amount < 0) or (
+        not isinstance(amount, Integral)
+        and (float(amount) > 1.0 or float(amount) < 0.0)
+    ):
+        raise ValueError(amount)
+
+def run():
+    out = []
+    for amount in (-1, 0, 3, 0.5, 1.5, -0.5, True):
+        try:
+            out.append(validate(amount, int))
+        except ValueError as e:
+            out.append(repr(e))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("condition_over_lines_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))
 def test_tables_in_source_order(cli, tmp_path, version, name):

@@ -3500,7 +3500,16 @@ private:
         int before = cfg_.block(block).preds[0];
         if (cfg_.block(before).handler < 0 && before > 0 && is_lone_jump_after(before - 1)) --before;
         if (cfg_.block(block).handler != cfg_.block(before).handler) return std::nullopt;
-        return probe_condition(block, stack);
+        operand_sides_.emplace_back(owner.then_block, owner.else_block);
+        std::optional<Condition> c;
+        try {
+            c = probe_condition(block, stack);
+        } catch (...) {
+            operand_sides_.pop_back();
+            throw;
+        }
+        operand_sides_.pop_back();
+        return c;
     }
 
     static bool in_condition(const Condition& c, int block) {
@@ -3512,7 +3521,7 @@ private:
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
     std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack) {
-        ProbeKey key{block, stack};
+        ProbeKey key{block, stack, operand_sides_.empty() ? std::pair{-2, -2} : operand_sides_.back()};
         if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) {
             if (still_holds(hit->second.reads)) {
                 note_reads(hit->second.reads);
@@ -3628,6 +3637,12 @@ private:
                 auto joins = [&](int to) {
                     copy_blocks.clear();
                     if (other == to || is_exit_copy(other, to, c, copy_blocks, true)) return true;
+                    // (Copies of the implicit `return None` of other lines, in an operand going on
+                    // where its owner does: see is_implicit_return_copy.)
+                    int rest = to == next->else_block ? next->then_block : next->else_block;
+                    if (!operand_sides_.empty() && (rest == operand_sides_.back().first || rest == operand_sides_.back().second) &&
+                        is_exit_copy(other, to, c, copy_blocks, true, true))
+                        return true;
                     // (Not from a loop's own test, whose exit the break leaves by too.)
                     if (dead_code_kept_ && to >= 0 && is_lone_jump(to) && through_jumps(to) == other &&
                         !is_back_edge_target(c.first_block))
@@ -3763,14 +3778,18 @@ private:
     // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
     // code at `original` that ends the function (3.10+ copy small exit blocks into each path that
     // reaches them): the same ops under the same handler. Its blocks go to `blocks`.
-    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false) const {
+    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false,
+                      bool other_lines = false) const {
         if (!exits_copied_ || copy < 0 || original < 0 || copy == original || seen_emitted(copy)) return false;
         for (int p : cfg_.block(copy).preds)
             if (!in_condition(owner, p)) return false;
         std::vector<int> copy_path, original_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
-        // (Copies of `return None` only where the caller joins them: see reduce_condition.)
-        if (!same_copied_ops(a, b, 0) || (is_return_none_block(original) && !return_none_too)) return false;
+        // (Copies of `return None` only where the caller joins them: see reduce_condition; with
+        // `other_lines`, copies of the implicit one with lines of their own too.)
+        bool returns_none = is_return_none_block(original);
+        bool copies = returns_none && other_lines && is_implicit_return_copy(copy) && is_implicit_return_copy(original);
+        if ((returns_none && !return_none_too) || !(same_copied_ops(a, b, 0) || copies)) return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || seen_emitted(k) || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
@@ -3803,6 +3822,19 @@ private:
         if (kind != N::Return && kind != N::Raise) return false;
         return last == from || (blk.preds.size() == 1 && blk.preds[0] == last - 1 && cfg_.block(last - 1).succs.size() == 1 &&
                                 cfg_.block(last - 1).succs[0] == last);
+    }
+
+    // A copy of the implicit `return None` that took the line of the jump it replaces, not a
+    // `return` written on a line of its own: 3.10+ give each copy its jump's line, so the tests of
+    // a condition over several lines at the end of a function go to copies of different lines
+    // (`if (a and b) or (c and (d or e)):` over three lines). Nested ifs (`if a:` then `if b:` on
+    // the next line) compile alike, so they join only in an operand of a condition that goes on
+    // where that condition does (which no if of its own would).
+    bool is_implicit_return_copy(int block) const {
+        const Block& blk = cfg_.block(block);
+        if (!is_return_none_block(block) || blk.preds.size() != 1) return false;
+        const NeutralOp& jump = ops_[cfg_.block(blk.preds[0]).last - 1];
+        return jump.kind == N::JumpIf && cfg_.block_at_offset(jump.target) == block && jump.line == ops_[blk.first].line;
     }
 
     bool is_return_none_block(int block) const {
@@ -9393,6 +9425,7 @@ private:
         // The stack's values themselves, not their addresses: holding them keeps a freed value's
         // address from being taken by a new value that would match this entry.
         std::vector<ExprPtr> stack;
+        std::pair<int, int> owner_sides;  // probed as an operand of another condition: its sides (operand_sides_)
         auto operator<=>(const ProbeKey&) const = default;
     };
     struct ProbeResult {
@@ -9400,6 +9433,7 @@ private:
         std::vector<std::pair<int, bool>> reads;  // (block, emitted) read while probing
     };
     std::map<ProbeKey, ProbeResult> probe_memo_;
+    std::vector<std::pair<int, int>> operand_sides_;  // the sides of the conditions whose operands are being probed
     mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     // The class cell a class body stores as __classcell__ for its methods' super() (LOAD_CLOSURE);
