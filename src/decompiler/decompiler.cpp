@@ -9131,9 +9131,13 @@ public:
         };
         no_return(body);
         // A module's STORE_GLOBAL: a function declared the name global (whether or not it stores
-        // it), which a module-level `global` statement reproduces (and means nothing more).
+        // it), which a module-level `global` statement reproduces (and means nothing more). It
+        // goes after the docstring (here still a store to __doc__) and the `from __future__`
+        // imports, which must come first.
         Body declared = declarations();
-        body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
+        size_t at = !body.empty() && is_assign_to(body[0], "__doc__") && body[0]->value->kind == ExprKind::Constant ? 1 : 0;
+        while (at < body.size() && body[at]->kind == StmtKind::ImportFrom && body[at]->name == "__future__") ++at;
+        body.insert(body.begin() + std::ptrdiff_t(at), declared.begin(), declared.end());
         return body;
     }
 
