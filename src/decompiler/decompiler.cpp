@@ -5672,11 +5672,22 @@ private:
 
     // A `while True` whose only way back is an except clause's `continue` (try: return f() /
     // except E: continue) ends with that clause: the re-raise of an unmatched exception and the
-    // clause's clean-up handler are laid out after it. They are the loop's, not its exit.
+    // clause's clean-up handler are laid out after it. They are the loop's, not its exit. So is
+    // the rest of the clause after its `continue` where it leaves the function (except E: if n:
+    // continue / raise, or return v), and a later clause's test and its raise.
     void take_reraises_after_latch(Loop& loop) const {
         for (int k = loop.exit; k >= 0 && k == loop.exit && k < cfg_.size(); ++k) {
             const Block& blk = cfg_.block(k);
-            if (ops_[blk.last - 1].kind != N::Reraise) return;
+            N end = ops_[blk.last - 1].kind;
+            // (A return's value is computed under the clause's handler, its POP_EXCEPT after.)
+            bool falls_on = !is_block_terminator(end) && blk.succs.size() == 1 && blk.succs[0] == k + 1;
+            if (((end == N::Raise || end == N::Return || falls_on || tests_exception_match(k)) && is_clause_block_of(k, loop)) ||
+                (end == N::Return && is_clause_return_of(k, loop))) {
+                loop.blocks.insert(k);
+                loop.exit = k + 1 < cfg_.size() ? k + 1 : -1;
+                continue;
+            }
+            if (end != N::Reraise) return;
             bool handler_of_loop = false;
             for (int b : loop.blocks) handler_of_loop = handler_of_loop || cfg_.block(b).handler == k;
             // (Reached from the loop only by an `except E` test failing: not the re-raise ending a
@@ -5689,6 +5700,32 @@ private:
             loop.exit = k + 1 < cfg_.size() ? k + 1 : -1;
         }
     }
+
+    // Whether block `k` is reached only from `loop` and is under the clean-up handler of an except
+    // clause inside `loop` (one that blocks of `loop` are under too, but not its header: code after
+    // a loop inside a clause is under it as well).
+    bool is_clause_block_of(int k, const Loop& loop) const {
+        const Block& blk = cfg_.block(k);
+        int h = blk.handler;
+        if (!is_clause_cleanup(h) || h == cfg_.block(loop.header).handler || blk.preds.empty()) return false;
+        for (int p : blk.preds)
+            if (!loop.blocks.count(p)) return false;
+        return std::any_of(loop.blocks.begin(), loop.blocks.end(), [&](int b) { return cfg_.block(b).handler == h; });
+    }
+
+    // Whether block `k` is an except clause's return (POP_EXCEPT first, then the return, outside
+    // the clause's handler) reached only from blocks of that clause in `loop`.
+    bool is_clause_return_of(int k, const Loop& loop) const {
+        const Block& blk = cfg_.block(k);
+        if (ops_[blk.first].kind != N::PopExcept || blk.preds.empty()) return false;
+        for (int p : blk.preds) {
+            int h = cfg_.block(p).handler;
+            if (!loop.blocks.count(p) || !is_clause_cleanup(h) || h == cfg_.block(loop.header).handler) return false;
+        }
+        return true;
+    }
+
+    bool is_clause_cleanup(int h) const { return h >= 0 && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Cleanup; }
 
     // Whether block `b` ends in the jump of an `except E` clause's test.
     bool tests_exception_match(int b) const {
