@@ -9058,17 +9058,22 @@ EQUIVALENT_NOW |= {("module_global_after_docstring_and_future", v) for v in ("3.
 # underflow, CHECK_EXC_MATCH of an unusual stack; pyparsing's _trim_arity wrapper). Still refused
 # on 3.10.
 SNIPPETS["while_true_clause_continue_then_leaves"] = ("""
-def retry_raise(f, limit):
+def retry_raise(f, limit, found=False):
     while True:
         try:
             return f(limit)
         except TypeError as te:
-            if limit < 3:
-                limit += 1
-                continue
+            if found:
+                raise
+            else:
+                tb = te.__traceback__
+                del tb
+                if limit < 3:
+                    limit += 1
+                    continue
             raise
-        except IndexError:
-            raise ValueError(limit)
+        except IndexError as ie:
+            raise ValueError(limit) from ie
 
 def retry_return(f, n):
     while True:

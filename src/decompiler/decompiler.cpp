@@ -5703,14 +5703,17 @@ private:
 
     // Whether block `k` is reached only from `loop` and is under the clean-up handler of an except
     // clause inside `loop` (one that blocks of `loop` are under too, but not its header: code after
-    // a loop inside a clause is under it as well).
+    // a loop inside a clause is under it as well), or under a clean-up inside that one (the
+    // unbinding of a later clause's `as` name).
     bool is_clause_block_of(int k, const Loop& loop) const {
         const Block& blk = cfg_.block(k);
-        int h = blk.handler;
-        if (!is_clause_cleanup(h) || h == cfg_.block(loop.header).handler || blk.preds.empty()) return false;
+        if (blk.preds.empty()) return false;
         for (int p : blk.preds)
             if (!loop.blocks.count(p)) return false;
-        return std::any_of(loop.blocks.begin(), loop.blocks.end(), [&](int b) { return cfg_.block(b).handler == h; });
+        int outside = cfg_.block(loop.header).handler;
+        for (int h = blk.handler, n = 0; is_clause_cleanup(h) && h != outside && n < 8; h = cfg_.block(h).handler, ++n)
+            if (std::any_of(loop.blocks.begin(), loop.blocks.end(), [&](int b) { return cfg_.block(b).handler == h; })) return true;
+        return false;
     }
 
     // Whether block `k` is an except clause's return (POP_EXCEPT first, then the return, outside
