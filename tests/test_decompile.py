@@ -9134,6 +9134,42 @@ def run():
 """, "run()")
 EQUIVALENT_NOW |= {("while_true_clause_continue_then_leaves", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
 
+# A `while test:` body that goes back only by `continue` and otherwise returns (a search loop:
+# if n in seen: continue / ... / return n): the code after the continue is laid out after the jump
+# back, before the loop's exit, and was not taken for the body's; refused on every version (a
+# block reached twice; torch's decomp_comms.find_all_gather_ancestor).
+SNIPPETS["while_continue_otherwise_returns"] = ("""
+def first_new(queue, seen, bump):
+    while queue:
+        n = queue.pop()
+        if n in seen:
+            continue
+        entry = n
+        if bump(n):
+            entry = n + 1
+        return entry
+    return None
+
+# (A guard: a break still leaves the loop past its else.)
+def first_small(queue, seen):
+    while queue:
+        n = queue.pop()
+        if n in seen:
+            continue
+        if n > 5:
+            break
+        return n
+    else:
+        return -1
+    return -2
+
+def run():
+    odd = lambda n: n % 2
+    return [first_new([1, 2, 3], {3}, odd), first_new([4, 3], {3}, odd), first_new([3], {3}, odd),
+            first_small([1, 9], {3}), first_small([3, 2], {3}), first_small([3], {3})]
+""", "run()")
+EQUIVALENT_NOW |= {("while_continue_otherwise_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))
 def test_tables_in_source_order(cli, tmp_path, version, name):

@@ -5640,6 +5640,7 @@ private:
                 take_condition(c);
                 s->test = c.test;
                 loop.exit = c.else_block;
+                take_body_before_exit(loop);
                 loop.break_to = find_break_target(loop, c.merged_blocks);  // (the test's copies of the exit are no breaks)
                 loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
@@ -5668,6 +5669,17 @@ private:
         if (loop.breaks == 0 && (loop.break_to < 0 || !entered_from_loop(loop.break_to, loop) || emitted_[loop.break_to]))
             return kFlowEnded;
         return loop.break_to;
+    }
+
+    // A `while test:` body that goes back only by `continue` and otherwise returns or raises (if x:
+    // continue / ... / return y) is laid out up to the loop's exit: the blocks after the jump back
+    // and before the exit that only the loop reaches are its code (a `break` jumps past the exit).
+    void take_body_before_exit(Loop& loop) const {
+        for (int k = loop.latch + 1; k < loop.exit; ++k) {
+            std::span<const int> preds = cfg_.block(k).preds;
+            if (preds.empty() || !std::all_of(preds.begin(), preds.end(), [&](int p) { return loop.blocks.count(p) > 0; })) return;
+            loop.blocks.insert(k);
+        }
     }
 
     // A `while True` whose only way back is an except clause's `continue` (try: return f() /
