@@ -9079,6 +9079,287 @@ def run():
 """, "run()")
 EQUIVALENT_NOW |= {("conditional_expression_in_finally_way_out", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: not equivalent
 
+# `for y in [f(x)]` after a comprehension's first loop: 3.9+ compile a loop over a one-item list or
+# tuple display as an assignment to the loop's target, which was refused (unusual comprehension
+# body; 3.12+: an inlined comprehension of an unusual shape; moto's VPCEndPoint.groups). An
+# assignment expression's target lives in the enclosing scope and stays one.
+SNIPPETS["comprehension_one_item_loop"] = ("""
+def pairs(xs, g):
+    return [a + b for x in xs for a, b in [g(x)] if a]
+
+def chained(xs):
+    return [y + z for x in xs if x for y in [x * 2] for z in [y] if z]
+
+def walrus(xs, g):
+    return [y for x in xs if (w := g(x)) for y in [w]], w
+
+def kinds(xs):
+    return {y: x for x in xs for y in (x,)}, {y for x in xs for y in [x, x]}, list(y for x in xs for y in [x])
+
+def nested(xs):
+    return [[y for y in [x]] for x in xs]
+
+def captured(xs):
+    return [f() for x in xs for y in [x] for f in [lambda: y]]
+
+def starred(xs):
+    return [(*r,) for x in xs for *r, s in [x]]
+
+ys = [y for x in range(3) for y in [x + 1]]
+
+class K:
+    zs = [y for x in range(3) for y in [x + 1]]
+
+def run():
+    return [pairs([1, 2], lambda x: (x - 1, x)), chained([0, 1, 2]), walrus([1, 0, 2], lambda x: x * 3), kinds([1, 2]),
+            nested([1, 2]), captured([1, 2]), starred([(1, 2, 3)]), ys, K.zs]
+""", "run()")
+EQUIVALENT_NOW |= {("comprehension_one_item_loop", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A comprehension's condition `a or (b and c)`: 3.12 lays it out as `if not a: if not b: continue;
+# if not c: continue` before the element, which was refused (moto, graphql's separate_operations).
+SNIPPETS["comprehension_or_of_and_filter"] = ("""
+def lists(xs, a, b, c, d):
+    return ([x for x in xs if a or (b and (c or d))], [x for x in xs if (a or b) and (c or d)],
+            [x for x in xs if not (a and b) or c], [x for x in xs if x is a or (b and c)])
+
+def others(xs, a, b, c):
+    return ({x: 1 for x in xs if x is a or (b and c)}, {x for x in xs if x is a or (b and c)},
+            list(x for x in xs if x > a or (x < b and x != c)))
+
+def run():
+    out = []
+    for a in (0, 1):
+        for b in (0, 1):
+            for c in (0, 1):
+                out.append(lists([0, 1, 2], a, b, c, 1 - c))
+                out.append(others([0, 1, 2], a, b, c))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("comprehension_or_of_and_filter", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A generator expression whose element is None yields the constant, which the generator's code
+# printed as a bare `yield`: refused (unusual comprehension body; torch's _memory_profiler).
+SNIPPETS["generator_of_none"] = ("""
+def nones(xs):
+    return tuple(None for _ in xs)
+
+def mutable(flags, t):
+    return tuple(flags or (None for _ in t))
+
+def run():
+    return [nones([1, 2]), mutable([], 'ab'), mutable([True], 'ab')]
+""", "run()")
+EQUIVALENT_NOW |= {("generator_of_none", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A comprehension's condition written over several lines: 3.10+ thread a jump to a jump only within
+# a line, so the tests of `b and c` jump to the loop's `continue` jump and the last one, on that
+# jump's line, to the loop itself; the condition's two sides were not joined and the function was
+# refused on 3.10 and 3.11 (unusual comprehension body; torch's quack epi_composable). Printed on
+# one line, it is decompiled but not equivalent there.
+SNIPPETS["comprehension_condition_over_lines"] = ("""
+class Args:
+    def __init__(self, feeds, dim):
+        self.feeds, self.dim = feeds, dim
+
+def active(ops, args):
+    return tuple(
+        op
+        for op in ops
+        if getattr(args, op, None) is not None
+        or (
+            op == "m"
+            and args.feeds
+            and args.dim == 0
+        )
+    )
+
+def run():
+    return [active(['feeds', 'm', 'x'], Args(f, d)) for f in (None, 1) for d in (0, 1)]
+""", "run()")
+EQUIVALENT_NOW |= {("comprehension_condition_over_lines", v) for v in ("3.8", "3.9", "3.12", "3.13")}
+DECOMPILED_NOW |= {("comprehension_condition_over_lines", v) for v in ("3.10", "3.11")}
+
+# A guard for the join above: the test's jump to a `break` (a lone jump forward, which other code
+# reaches too) stays apart from the inner loop's own test.
+SNIPPETS["break_test_beside_loop_test"] = ("""
+def nested_break(a, y):
+    n = 0
+    while a:
+        while a:
+            a -= 1
+            n += 1
+            if a < y or a != 9:
+                break
+    return n
+
+def run():
+    return [nested_break(12, 3), nested_break(3, 5), nested_break(0, 1)]
+""", "run()")
+EQUIVALENT_NOW |= {("break_test_beside_loop_test", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+DECOMPILED_NOW |= {("break_test_beside_loop_test", v) for v in ("3.8", "3.9")}  # 3.8/3.9: as nested ifs
+
+# A condition over several lines ending a function, `(a and b) or (c and (d or e))`: 3.10+ give each
+# copy of the implicit `return None` the line of the jump it replaces, so the false sides of `c`
+# and `e` went to copies of different lines, taken for code of their own; the function was refused
+# on 3.10-3.13 (a block reached twice; torch's prune._validate_pruning_amount_init).
+SNIPPETS["condition_over_lines_ends_function"] = ("""
+def validate(amount, Integral):
+    if (isinstance(amount, Integral) and amount < 0) or (
+        not isinstance(amount, Integral)
+        and (float(amount) > 1.0 or float(amount) < 0.0)
+    ):
+        raise ValueError(amount)
+
+def run():
+    out = []
+    for amount in (-1, 0, 3, 0.5, 1.5, -0.5, True):
+        try:
+            out.append(validate(amount, int))
+        except ValueError as e:
+            out.append(repr(e))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("condition_over_lines_ends_function", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A name a function declares global is stored with STORE_GLOBAL by the module too, which a
+# module-level `global` reproduces: it was printed first, before the docstring (then a plain
+# store to __doc__, not equivalent) and before `from __future__` imports (a SyntaxError; pyparsing's
+# core module, whose _trim_arity declares two globals).
+SNIPPETS["module_global_after_docstring_and_future"] = ('''
+"""A module."""
+from __future__ import annotations
+calls = 0
+
+def count():
+    global calls
+    calls += 1
+    return calls
+
+def run():
+    return [count(), count(), __doc__]
+''', "run()")
+EQUIVALENT_NOW |= {("module_global_after_docstring_and_future", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
+# A `while True` whose only way back is an except clause's `continue` and whose try body returns:
+# 3.11+ lay out the rest of the clause (its raise or return), a later clause's test and body, and
+# the re-raise of an unmatched exception after the jump back, where they were taken for the code
+# after the loop; the unmatched test became a `break` and the function was refused (stack
+# underflow, CHECK_EXC_MATCH of an unusual stack; pyparsing's _trim_arity wrapper). Still refused
+# on 3.10.
+SNIPPETS["while_true_clause_continue_then_leaves"] = ("""
+def retry_raise(f, limit, found=False):
+    while True:
+        try:
+            return f(limit)
+        except TypeError as te:
+            if found:
+                raise
+            else:
+                tb = te.__traceback__
+                del tb
+                if limit < 3:
+                    limit += 1
+                    continue
+            raise
+        except IndexError as ie:
+            raise ValueError(limit) from ie
+
+def retry_return(f, n):
+    while True:
+        try:
+            return f(n)
+        except TypeError:
+            if n < 2:
+                n += 1
+                continue
+            return -n
+
+def retry_after(f, n):
+    while True:
+        try:
+            f(n)
+        except TypeError:
+            if n < 2:
+                n += 1
+                continue
+            raise
+        return n
+
+# (A guard: code after a loop inside an except clause is under the clause's handler too, and
+# stays after the loop.)
+def loop_in_clause(f, n):
+    try:
+        return f(n)
+    except TypeError as e:
+        while n < 3:
+            n += 1
+        else:
+            n += 10
+        for j in range(n):
+            n += j
+    except:
+        pass
+    return n
+
+def g(n):
+    if n < 2:
+        raise TypeError(n)
+    if n == 5:
+        raise IndexError(n)
+    return n * 10
+
+def h(n):
+    raise TypeError(n)
+
+def run():
+    out = []
+    for fn in (retry_raise, retry_return, retry_after, loop_in_clause):
+        for f, n in ((g, 0), (g, 5), (h, 0), (g, 3)):
+            try:
+                out.append(fn(f, n))
+            except Exception as e:
+                out.append(repr(e))
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("while_true_clause_continue_then_leaves", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}
+
+# A `while test:` body that goes back only by `continue` and otherwise returns (a search loop:
+# if n in seen: continue / ... / return n): the code after the continue is laid out after the jump
+# back, before the loop's exit, and was not taken for the body's; refused on every version (a
+# block reached twice; torch's decomp_comms.find_all_gather_ancestor).
+SNIPPETS["while_continue_otherwise_returns"] = ("""
+def first_new(queue, seen, bump):
+    while queue:
+        n = queue.pop()
+        if n in seen:
+            continue
+        entry = n
+        if bump(n):
+            entry = n + 1
+        return entry
+    return None
+
+# (A guard: a break still leaves the loop past its else.)
+def first_small(queue, seen):
+    while queue:
+        n = queue.pop()
+        if n in seen:
+            continue
+        if n > 5:
+            break
+        return n
+    else:
+        return -1
+    return -2
+
+def run():
+    odd = lambda n: n % 2
+    return [first_new([1, 2, 3], {3}, odd), first_new([4, 3], {3}, odd), first_new([3], {3}, odd),
+            first_small([1, 9], {3}), first_small([3, 2], {3}), first_small([3], {3})]
+""", "run()")
+EQUIVALENT_NOW |= {("while_continue_otherwise_returns", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))
 def test_tables_in_source_order(cli, tmp_path, version, name):

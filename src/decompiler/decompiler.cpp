@@ -2651,6 +2651,40 @@ private:
         return s->kind == StmtKind::If && s->orelse.empty() && s->body.size() == 1 && s->body[0]->kind == StmtKind::Continue;
     }
 
+    // The test under which a comprehension goes on past `s`, a condition laid out as statements:
+    // `if c: continue` goes on when `not c`, and an `if t:` without else holding only such
+    // statements when `not t` or all of theirs (3.12 lays `a or (b and c)` out as `if not a: if not
+    // b: continue ...`). Null for anything else.
+    ExprPtr filter_test(const StmtPtr& s) {
+        if (is_continue_guard(s)) return negate(s->test);
+        if (s->kind != StmtKind::If || !s->orelse.empty() || s->body.empty()) return nullptr;
+        ExprPtr all;
+        for (const StmtPtr& inner : s->body) {
+            ExprPtr test = filter_test(inner);
+            if (!test) return nullptr;
+            all = all ? bool_op("and", all, test) : test;
+        }
+        return bool_op("or", negate(s->test), all);
+    }
+
+    // `for y in [f(x)]` after a comprehension's first loop, which 3.9+ compile as `y = f(x)`: an
+    // assignment to the comprehension's own variables (`own`; an assignment expression's target
+    // lives in the enclosing scope), as a loop over a one-item list.
+    template <class Own>
+    static std::optional<ast::Comprehension> one_item_loop(const StmtPtr& s, Own&& own) {
+        if (s->kind != StmtKind::Assign || s->targets.size() != 1) return std::nullopt;
+        std::function<bool(const ExprPtr&)> binds_own = [&](const ExprPtr& t) {
+            if (t->kind == ExprKind::Name) return own(t->id);
+            if (t->kind == ExprKind::Starred) return binds_own(t->value);
+            if (t->kind != ExprKind::Tuple && t->kind != ExprKind::List) return false;
+            return std::all_of(t->elts.begin(), t->elts.end(), binds_own);
+        };
+        if (!binds_own(s->targets[0])) return std::nullopt;
+        auto items = make_expr(ExprKind::List);
+        items->elts.push_back(s->value);
+        return ast::Comprehension{s->targets[0], items, {}, false, {}};
+    }
+
     // A comprehension's loop or `if` whose body is empty: a condition that is always false (`if
     // False`, `if x and 0`) made the compiler drop the element (and any loop after it). Any element
     // says the same: the loop's target, read back.
@@ -2747,11 +2781,12 @@ private:
     // The loop statement of an inlined comprehension, as the comprehension. Its body must be the
     // compiler's shape: `if c: continue` guards, then one nested `for`, one `if` without else, or
     // the element, and nothing after.
-    ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc) {
+    ExprPtr inlined_comprehension(const Stmt& loop, const ExprPtr& acc, const std::set<std::string>& saved) {
         if (!loop.orelse.empty()) unsupported("an inlined comprehension loop with else");
         auto comp = make_expr(accumulators_.at(acc.get()));
         comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
+        auto own = [&](const std::string& name) { return saved.count(name) > 0; };
         std::function<void(const Body&)> walk = [&](const Body& body) {
             if (is_dropped_element(body) && !found) {
                 std::vector<ExprPtr> element;
@@ -2768,6 +2803,10 @@ private:
                     add_comprehension_if(comp->generators.back(), negate(s->test), false);
                 } else if (ExprPtr test = always_true_condition(s); test && !last) {
                     add_comprehension_if(comp->generators.back(), test, false);
+                } else if (ExprPtr test = filter_test(s); test && !last) {
+                    add_comprehension_if(comp->generators.back(), test, false);
+                } else if (auto loop_over_one = one_item_loop(s, own); loop_over_one && !last) {
+                    comp->generators.push_back(*loop_over_one);
                 } else if (!last) {
                     unsupported("an inlined comprehension of an unusual shape");
                 } else if (s->kind == StmtKind::For && s->orelse.empty()) {
@@ -3179,6 +3218,10 @@ private:
         while (start < level->size() && (*level)[start]->kind == StmtKind::Expr && is_null((*level)[start]->value)) ++start;
         if (start >= level->size() || (*level)[start]->kind != StmtKind::For) unsupported("unusual comprehension");
         bool dropped = false;
+        auto own = [&c](const std::string& name) {
+            return std::find(c.varnames.begin(), c.varnames.end(), name) != c.varnames.end() ||
+                   std::find(c.cellvars.begin(), c.cellvars.end(), name) != c.cellvars.end();
+        };
         std::function<void(const Body&)> walk = [&](const Body& b) {
             if (is_dropped_element(b) && !comp->generators.empty() && inner.element_.empty()) {
                 drop_element(comp->generators.back(), inner.element_, kind == ExprKind::DictComp);
@@ -3196,14 +3239,19 @@ private:
                 } else if (ExprPtr test = always_true_condition(s); test && k + 1 < b.size()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), test, false);
+                } else if (ExprPtr test = filter_test(s); test && k + 1 < b.size()) {
+                    if (comp->generators.empty()) unsupported("unusual comprehension");
+                    add_comprehension_if(comp->generators.back(), test, false);
+                } else if (auto loop_over_one = one_item_loop(s, own); loop_over_one && !comp->generators.empty()) {
+                    comp->generators.push_back(*loop_over_one);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
                     if (comp->generators.empty()) unsupported("unusual comprehension");
                     add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (s->kind == StmtKind::Expr && inner.element_marker_.is(s->value)) {
-                } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp &&
-                           s->value->value && !dropped) {
-                    inner.element_ = {s->value->value};
+                } else if (s->kind == StmtKind::Expr && s->value->kind == ExprKind::Yield && kind == ExprKind::GeneratorExp && !dropped) {
+                    // (`(None for _ in xs)` yields the constant, printed as a bare `yield`.)
+                    inner.element_ = {s->value->value ? s->value->value : make_constant(std::make_shared<PyValue>())};
                 } else if (s->kind == StmtKind::Return) {
                 } else {
                     unsupported("unusual comprehension body");
@@ -3482,7 +3530,16 @@ private:
         int before = cfg_.block(block).preds[0];
         if (cfg_.block(before).handler < 0 && before > 0 && is_lone_jump_after(before - 1)) --before;
         if (cfg_.block(block).handler != cfg_.block(before).handler) return std::nullopt;
-        return probe_condition(block, stack);
+        operand_sides_.emplace_back(owner.then_block, owner.else_block);
+        std::optional<Condition> c;
+        try {
+            c = probe_condition(block, stack);
+        } catch (...) {
+            operand_sides_.pop_back();
+            throw;
+        }
+        operand_sides_.pop_back();
+        return c;
     }
 
     static bool in_condition(const Condition& c, int block) {
@@ -3494,7 +3551,7 @@ private:
     // holds nothing else and leaves `stack` as it was (a comparison chain's first test leaves its
     // shared operand too, which the rest of the chain takes).
     std::optional<Condition> probe_condition(int block, const std::vector<ExprPtr>& stack) {
-        ProbeKey key{block, stack};
+        ProbeKey key{block, stack, operand_sides_.empty() ? std::pair{-2, -2} : operand_sides_.back()};
         if (auto hit = probe_memo_.find(key); hit != probe_memo_.end()) {
             if (still_holds(hit->second.reads)) {
                 note_reads(hit->second.reads);
@@ -3614,10 +3671,26 @@ private:
                 auto joins = [&](int to) {
                     copy_blocks.clear();
                     if (other == to || is_exit_copy(other, to, c, copy_blocks, true)) return true;
+                    // (Copies of the implicit `return None` of other lines, in an operand going on
+                    // where its owner does: see is_implicit_return_copy.)
+                    int rest = to == next->else_block ? next->then_block : next->else_block;
+                    if (!operand_sides_.empty() && (rest == operand_sides_.back().first || rest == operand_sides_.back().second) &&
+                        is_exit_copy(other, to, c, copy_blocks, true, true))
+                        return true;
                     // (Not from a loop's own test, whose exit the break leaves by too.)
                     if (dead_code_kept_ && to >= 0 && is_lone_jump(to) && through_jumps(to) == other &&
                         !is_back_edge_target(c.first_block))
                         return true;
+                    // And a lone jump back to a loop's header (3.10+ thread a jump to a jump only
+                    // where both have the same line: the tests of a condition written over several
+                    // lines jump to the loop's jump back, its last one on the jump's line past it).
+                    // (Only a jump that other code reaches too: one that only the tests reach is
+                    // a `continue` of its own, `if a: continue` before `if b: break`.)
+                    if (to >= 0 && other >= 0 && is_lone_jump(other) && through_jumps_once(other) == to && is_loop_edge(other, to) &&
+                        !is_back_edge_target(c.first_block)) {
+                        const auto& preds = cfg_.block(other).preds;
+                        return std::any_of(preds.begin(), preds.end(), [&](int p) { return !in_condition(c, p) && !in_condition(*next, p); });
+                    }
                     return false;
                 };
                 if (side == c.then_block && joins(next->else_block)) {
@@ -3739,16 +3812,20 @@ private:
     // Whether `copy` (reached only from the blocks of `owner`) is the compiler's copy of the short
     // code at `original` that ends the function (3.10+ copy small exit blocks into each path that
     // reaches them): the same ops under the same handler. Its blocks go to `blocks`.
-    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false) const {
+    bool is_exit_copy(int copy, int original, const Condition& owner, std::vector<int>& blocks, bool return_none_too = false,
+                      bool other_lines = false) const {
         if (!exits_copied_ || copy < 0 || original < 0 || copy == original || seen_emitted(copy)) return false;
         for (int p : cfg_.block(copy).preds)
             if (!in_condition(owner, p)) return false;
         std::vector<int> copy_path, original_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(original, &original_path);
-        // (Copies of `return None` only where the caller joins them: see reduce_condition.)
-        if (is_return_none_block(original) && !return_none_too) return false;
-        if (!same_copied_ops(a, b, 0) && !(return_none_too && has_line_of_jump_in(copy) && has_line_of_jump_in(original)))
-            return false;
+        // (Copies of `return None` only where the caller joins them: see reduce_condition; with
+        // `other_lines`, copies of the implicit one with lines of their own too, and so where they
+        // end the function, see has_line_of_jump_in.)
+        bool returns_none = is_return_none_block(original);
+        bool copies = returns_none && ((other_lines && is_implicit_return_copy(copy) && is_implicit_return_copy(original)) ||
+                                       (return_none_too && has_line_of_jump_in(copy) && has_line_of_jump_in(original)));
+        if ((returns_none && !return_none_too) || !(same_copied_ops(a, b, 0) || copies)) return false;
         int handler = cfg_.block(copy).handler;
         for (int k : copy_path)
             if (cfg_.block(k).handler != handler || seen_emitted(k) || (k != copy && cfg_.block(k).preds.size() != 1)) return false;
@@ -3783,6 +3860,25 @@ private:
                                 cfg_.block(last - 1).succs[0] == last);
     }
 
+    // A copy of the implicit `return None` that took the line of the jump it replaces, not a
+    // `return` written on a line of its own: 3.10+ give each copy its jump's line, so the tests of
+    // a condition over several lines at the end of a function go to copies of different lines
+    // (`if (a and b) or (c and (d or e)):` over three lines). Nested ifs (`if a:` then `if b:` on
+    // the next line) compile alike, so they join only in an operand of a condition that goes on
+    // where that condition does (which no if of its own would). (`lone`: reached from one
+    // conditional jump; else from any jumps, each with the copy's line.)
+    bool is_implicit_return_copy(int block, bool lone = true) const {
+        const Block& blk = cfg_.block(block);
+        if (!is_return_none_block(block) || blk.preds.empty() || (lone && blk.preds.size() != 1)) return false;
+        for (int p : blk.preds) {
+            const NeutralOp& jump = ops_[cfg_.block(p).last - 1];
+            if ((jump.kind != N::JumpIf && (lone || jump.kind != N::Jump)) || cfg_.block_at_offset(jump.target) != block ||
+                jump.line != ops_[blk.first].line)
+                return false;
+        }
+        return true;
+    }
+
     // `block` is a `return None` that only jumps reach, each with its line: 3.10+ give each copy of
     // the implicit return the line of the jump it replaces, so copies reached from tests on
     // different lines (a condition split over lines) are still the one end of the function. (An
@@ -3791,16 +3887,9 @@ private:
     // else-side comes after reads as the compiler's layout only with that `else`, which the copies
     // show only apart.)
     bool has_line_of_jump_in(int block) const {
-        if (!is_return_none_block(block) || cfg_.block(block).preds.empty()) return false;
         for (int k = block + 1; k < cfg_.size(); ++k)
             if (!is_return_none_block(k)) return false;
-        int line = ops_[cfg_.block(block).first].line;
-        for (int p : cfg_.block(block).preds) {
-            const NeutralOp& jump = ops_[cfg_.block(p).last - 1];
-            if ((jump.kind != N::Jump && jump.kind != N::JumpIf) || cfg_.block_at_offset(jump.target) != block || jump.line != line)
-                return false;
-        }
-        return true;
+        return is_implicit_return_copy(block, false);
     }
 
     // `block` is a `return None` written in the source (`return` ending a function after an if):
@@ -5605,7 +5694,10 @@ private:
             stack.pop_back();  // the iterator
             if (!stack.empty() && accumulators_.count(stack.back().get())) {
                 if (loop.break_to != loop.exit) unsupported("an inlined comprehension loop with else or break");
-                stack.back() = inlined_comprehension(*s, stack.back());
+                std::set<std::string> saved;
+                for (const ExprPtr& e : stack)
+                    if (auto it = saved_bindings_.find(e.get()); it != saved_bindings_.end()) saved.insert(it->second);
+                stack.back() = inlined_comprehension(*s, stack.back(), saved);
                 return loop.break_to;
             }
             strip_trailing_continue(s->body);
@@ -5643,6 +5735,7 @@ private:
                 take_condition(c);
                 s->test = c.test;
                 loop.exit = c.else_block;
+                take_body_before_exit(loop);
                 loop.break_to = find_break_target(loop, c.merged_blocks);  // (the test's copies of the exit are no breaks)
                 loop.outer = outer;
                 loop.continues_explicit = while_test_repeated_;
@@ -5673,13 +5766,35 @@ private:
         return loop.break_to;
     }
 
+    // A `while test:` body that goes back only by `continue` and otherwise returns or raises (if x:
+    // continue / ... / return y) is laid out up to the loop's exit: the blocks after the jump back
+    // and before the exit that only the loop reaches are its code (a `break` jumps past the exit).
+    void take_body_before_exit(Loop& loop) const {
+        for (int k = loop.latch + 1; k < loop.exit; ++k) {
+            std::span<const int> preds = cfg_.block(k).preds;
+            if (preds.empty() || !std::all_of(preds.begin(), preds.end(), [&](int p) { return loop.blocks.count(p) > 0; })) return;
+            loop.blocks.insert(k);
+        }
+    }
+
     // A `while True` whose only way back is an except clause's `continue` (try: return f() /
     // except E: continue) ends with that clause: the re-raise of an unmatched exception and the
-    // clause's clean-up handler are laid out after it. They are the loop's, not its exit.
+    // clause's clean-up handler are laid out after it. They are the loop's, not its exit. So is
+    // the rest of the clause after its `continue` where it leaves the function (except E: if n:
+    // continue / raise, or return v), and a later clause's test and its raise.
     void take_reraises_after_latch(Loop& loop) const {
         for (int k = loop.exit; k >= 0 && k == loop.exit && k < cfg_.size(); ++k) {
             const Block& blk = cfg_.block(k);
-            if (ops_[blk.last - 1].kind != N::Reraise) return;
+            N end = ops_[blk.last - 1].kind;
+            // (A return's value is computed under the clause's handler, its POP_EXCEPT after.)
+            bool falls_on = !is_block_terminator(end) && blk.succs.size() == 1 && blk.succs[0] == k + 1;
+            if (((end == N::Raise || end == N::Return || falls_on || tests_exception_match(k)) && is_clause_block_of(k, loop)) ||
+                (end == N::Return && is_clause_return_of(k, loop))) {
+                loop.blocks.insert(k);
+                loop.exit = k + 1 < cfg_.size() ? k + 1 : -1;
+                continue;
+            }
+            if (end != N::Reraise) return;
             bool handler_of_loop = false;
             for (int b : loop.blocks) handler_of_loop = handler_of_loop || cfg_.block(b).handler == k;
             // (Reached from the loop only by an `except E` test failing: not the re-raise ending a
@@ -5692,6 +5807,35 @@ private:
             loop.exit = k + 1 < cfg_.size() ? k + 1 : -1;
         }
     }
+
+    // Whether block `k` is reached only from `loop` and is under the clean-up handler of an except
+    // clause inside `loop` (one that blocks of `loop` are under too, but not its header: code after
+    // a loop inside a clause is under it as well), or under a clean-up inside that one (the
+    // unbinding of a later clause's `as` name).
+    bool is_clause_block_of(int k, const Loop& loop) const {
+        const Block& blk = cfg_.block(k);
+        if (blk.preds.empty()) return false;
+        for (int p : blk.preds)
+            if (!loop.blocks.count(p)) return false;
+        int outside = cfg_.block(loop.header).handler;
+        for (int h = blk.handler, n = 0; is_clause_cleanup(h) && h != outside && n < 8; h = cfg_.block(h).handler, ++n)
+            if (std::any_of(loop.blocks.begin(), loop.blocks.end(), [&](int b) { return cfg_.block(b).handler == h; })) return true;
+        return false;
+    }
+
+    // Whether block `k` is an except clause's return (POP_EXCEPT first, then the return, outside
+    // the clause's handler) reached only from blocks of that clause in `loop`.
+    bool is_clause_return_of(int k, const Loop& loop) const {
+        const Block& blk = cfg_.block(k);
+        if (ops_[blk.first].kind != N::PopExcept || blk.preds.empty()) return false;
+        for (int p : blk.preds) {
+            int h = cfg_.block(p).handler;
+            if (!loop.blocks.count(p) || !is_clause_cleanup(h) || h == cfg_.block(loop.header).handler) return false;
+        }
+        return true;
+    }
+
+    bool is_clause_cleanup(int h) const { return h >= 0 && handlers_.count(h) && handlers_.at(h).kind == HandlerKind::Cleanup; }
 
     // Whether block `b` ends in the jump of an `except E` clause's test.
     bool tests_exception_match(int b) const {
@@ -9167,9 +9311,13 @@ public:
         };
         no_return(body);
         // A module's STORE_GLOBAL: a function declared the name global (whether or not it stores
-        // it), which a module-level `global` statement reproduces (and means nothing more).
+        // it), which a module-level `global` statement reproduces (and means nothing more). It
+        // goes after the docstring (here still a store to __doc__) and the `from __future__`
+        // imports, which must come first.
         Body declared = declarations();
-        body.insert(body.begin() + (starts_with_docstring(body) ? 1 : 0), declared.begin(), declared.end());
+        size_t at = !body.empty() && is_assign_to(body[0], "__doc__") && body[0]->value->kind == ExprKind::Constant ? 1 : 0;
+        while (at < body.size() && body[at]->kind == StmtKind::ImportFrom && body[at]->name == "__future__") ++at;
+        body.insert(body.begin() + std::ptrdiff_t(at), declared.begin(), declared.end());
         return body;
     }
 
@@ -9462,6 +9610,7 @@ private:
         // The stack's values themselves, not their addresses: holding them keeps a freed value's
         // address from being taken by a new value that would match this entry.
         std::vector<ExprPtr> stack;
+        std::pair<int, int> owner_sides;  // probed as an operand of another condition: its sides (operand_sides_)
         auto operator<=>(const ProbeKey&) const = default;
     };
     struct ProbeResult {
@@ -9469,6 +9618,7 @@ private:
         std::vector<std::pair<int, bool>> reads;  // (block, emitted) read while probing
     };
     std::map<ProbeKey, ProbeResult> probe_memo_;
+    std::vector<std::pair<int, int>> operand_sides_;  // the sides of the conditions whose operands are being probed
     mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     // The class cell a class body stores as __classcell__ for its methods' super() (LOAD_CLOSURE);
