@@ -8888,6 +8888,60 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("conditional_expression_in_finally_way_out", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: not equivalent
+# `return <conditional expression>` inside an if in a try/finally body whose finally body branches
+# or loops: the expression's sides meet in the copy of the finally body that the return runs, after
+# the body's end; that is where the expression ends, not at the body's normal exit. Was refused (a
+# block reached twice) on every version.
+SNIPPETS["conditional_expression_returned_through_branching_finally"] = ("""
+def branch(a, b, log):
+    try:
+        if a:
+            return a if b else 0
+        log.append('body')
+    finally:
+        if b:
+            log.append('finally')
+
+def loop(a, b, log):
+    try:
+        if a:
+            return a if b else 0
+    finally:
+        for x in b:
+            log.append(x)
+
+def clause(a, b, log):
+    try:
+        if a:
+            return a if b else 0
+        log.append(1 // len(b))
+    except ZeroDivisionError:
+        log.append('zero')
+    finally:
+        if b:
+            log.append('finally')
+
+def in_for(a, b, log):
+    for x in range(a + 1):
+        try:
+            if x:
+                return x if b else 0
+        finally:
+            if b:
+                log.append(x)
+    return log
+
+def run():
+    out = []
+    for fn in (branch, loop, clause, in_for):
+        for a in (0, 3):
+            for b in ([], [1, 2]):
+                log = []
+                out.append(fn(a, b, log))
+                out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("conditional_expression_returned_through_branching_finally", v) for v in ALL_VERSIONS}
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

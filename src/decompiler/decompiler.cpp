@@ -4535,13 +4535,18 @@ private:
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
             // (Not a return both sides reach first: a conditional expression returned from the body,
-            // whose return the compiler puts after the body's end. Nor where the sides meet inside
-            // the body first: one that leaves it, `continue` through the compiler's copy of __exit__,
-            // takes the post-dominator away. Nor for a test after the body: an if in the compiler's
-            // copy of a finally body that a `return` runs, whose sides meet in that copy.)
+            // whose return the compiler puts after the body's end, after the copies of the finally
+            // bodies it runs, which may branch. Nor where the sides meet inside the body first: one
+            // that leaves it, `continue` through the compiler's copy of __exit__, takes the
+            // post-dominator away. Nor for a test after the body: an if in the compiler's copy of a
+            // finally body that a `return` runs, whose sides meet in that copy.)
             int common = first_common_block(c.then_block, c.else_block, block);
+            auto returns_after = [&](int k) {
+                std::set<int> copies = {k};
+                return ends_without_going_on(k) || returns_after_branching_copies(k, copies);
+            };
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
-                in_body(block, p.handler, p.uncovered) && !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
+                in_body(block, p.handler, p.uncovered) && !(common == m && returns_after(m)) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -7447,6 +7452,13 @@ private:
     // reach their own blocks and the returns', so the tail belongs to the clause alone.
     bool is_return_after_branching_copies(int block, int from) const {
         std::set<int> blocks = {block};
+        return returns_after_branching_copies(block, blocks) && reached_only_from_within(from, blocks);
+    }
+
+    // Whether the code at `block` is copies of the finally bodies of open try statements that
+    // branch, then the same return at each place they end. Their blocks and the returns' go into
+    // `blocks`.
+    bool returns_after_branching_copies(int block, std::set<int>& blocks) const {
         std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
         if (ends.empty()) return false;
         std::vector<const NeutralOp*> first;
@@ -7461,7 +7473,7 @@ private:
             else if (!same_ops(first, tail)) return false;
             blocks.insert(tail_blocks.begin(), tail_blocks.end());
         }
-        return reached_only_from_within(from, blocks);
+        return true;
     }
 
     // Where the jump after copies of finally bodies from `block` goes (-1: no such copies, or
