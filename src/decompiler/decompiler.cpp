@@ -4500,6 +4500,15 @@ private:
         return cond;
     }
 
+    // Whether block `k` is in the innermost open try or with body, whose region ends at `stop`, its
+    // only way out, a `return`'s (the compiler's copy of the clean-up before it): the body goes on
+    // in the layout past that way out.
+    bool past_return_exit(int k, int stop) const {
+        if (protected_bodies_.empty()) return false;
+        const ProtectedBody& p = protected_bodies_.back();
+        return stop == p.exit && ends_without_going_on(stop) && in_body(k, p.handler, p.uncovered);
+    }
+
     // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
     // each side leaves by break/continue, so they meet at the next iteration.
     int merge_point(const Condition& c, Loop* loop, int stop) const {
@@ -4571,7 +4580,8 @@ private:
         bool m_at_header = loop && m == loop->header;
         auto meet_at = [&](int k) {
             return k >= 0 && (m < 0 || k < m || (m_at_header && !is_bare_back_jump(k, loop->header))) &&
-                   (!loop || loop->blocks.count(k) || in_clause_after_loop(block, k, *loop)) && (stop <= block || k <= stop);
+                   (!loop || loop->blocks.count(k) || in_clause_after_loop(block, k, *loop)) &&
+                   (stop <= block || k <= stop || past_return_exit(k, stop));
         };
         if (meet_at(common)) return common;
         // An if in an except clause laid out after the loop body ends where its sides meet in the
@@ -4925,7 +4935,7 @@ private:
         // code after the region.
         // (Not where the region ends at a bare jump back to the header: that is the next iteration.)
         if (loop && stop > c.last_block && merge != stop && (merge > stop || merge == next_iteration(loop)) &&
-            loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) &&
+            loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) && !past_return_exit(merge, stop) &&
             (reachable_above(c.then_block, c.last_block)[size_t(stop)] || reachable_above(c.else_block, c.last_block)[size_t(stop)]))
             merge = stop;
         std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
