@@ -8987,6 +8987,84 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("body_ends_in_raise_after_nested_return", v) for v in ALL_VERSIONS}
+# `return v` from inside a for loop or a with statement (in an except clause or the body) of a
+# try/finally statement: its way out pops the iterator or calls __exit__ and pops the exception,
+# leaving the stack of the region the return is in, then runs the copy of the finally body, whose
+# statements were refused as below that stack (a statement below the stack of its region, on every
+# version).
+SNIPPETS["return_from_loop_or_with_through_finally"] = (RAISES_BY_K + NAMED_CM + """
+def clause_for(k, a, log):
+    try:
+        log.append(h(k))
+    except KeyError:
+        for x in a:
+            return x
+    finally:
+        log.append('finally')
+
+def clause_for_if(k, a, log):
+    try:
+        log.append(h(k))
+    except KeyError:
+        for x in a:
+            if x:
+                return x
+    finally:
+        if log:
+            log.append('finally')
+
+def body_nested_for(k, a, log):
+    try:
+        for x in a:
+            for y in range(x):
+                return h(k) + y
+    finally:
+        log.append('finally')
+
+def clause_with(k, a, log):
+    try:
+        log.append(h(k))
+    except KeyError:
+        with CM(log, 'w', False):
+            if a:
+                log.append(a[0])
+            else:
+                return log
+    finally:
+        log.append('finally')
+
+def in_loop(k, a, log):
+    for x in a:
+        try:
+            log.append(h(k))
+        except KeyError:
+            for y in a:
+                return x
+        finally:
+            log.append(x)
+
+def finally_returns(k, a, log):
+    try:
+        for x in a:
+            return x
+    finally:
+        if k:
+            return 9
+
+def run():
+    out = []
+    for fn in (clause_for, clause_for_if, body_nested_for, clause_with, in_loop, finally_returns):
+        for k in (0, 1, 2):
+            for a in ([], [0, 2], [3, 1]):
+                log = []
+                try:
+                    out.append(fn(k, list(a), log))
+                except Exception as e:
+                    out.append(repr(e))
+                out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("return_from_loop_or_with_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12/3.13: clause_for_if's if is `if not x: continue`; 3.13 refuses it
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

@@ -2069,7 +2069,12 @@ private:
                 return;
             }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
-            if (loop_iterators_.count(v.get())) return;
+            // (A return leaving the loop may run the copies of finally bodies next, statements below
+            // the region's stack it keeps.)
+            if (loop_iterators_.count(v.get())) {
+                if (!open_handlers_.empty() && return_through_branching_copies(current_op_ + 1, copies_after_exit_)) note_returned(stack);
+                return;
+            }
             // A value a try body returns, dropped in the compiler's copy of its finally body (a
             // `return`, `continue` or `break` there discards the return): the source's `return v`,
             // which ran the copy. Marked here, before the copy's way out, and put in the copy's place
@@ -2085,8 +2090,9 @@ private:
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
             // would lose: the region ran past its end. Not in the copies of finally bodies that a
-            // return runs after the __exit__ calls of with statements around the region.)
-            if (stack.size() < base_ && !copies_after_exit_.count(cfg_.block_of_op(current_op_))) {
+            // return runs after leaving with statements or for loops around the region, but for the
+            // value it returns: see note_returned.)
+            if (stack.size() < base_ && (!copies_after_exit_.count(cfg_.block_of_op(current_op_)) || returned_through_copies_.count(v.get()))) {
                 if (!is_marker_value(v) && effect_span(v).second) unsupported("a statement below the stack of its region (unusual control flow)");
                 return;
             }
@@ -2821,11 +2827,16 @@ private:
             with_exit_called_ = callable.get();
             with_exit_block_ = &op >= ops_.data() && &op < ops_.data() + ops_.size() ? cfg_.block_of_op(size_t(&op - ops_.data())) : -1;
             // (The __exit__ of a with statement around the region: a return leaving it may run the
-            // copies of finally bodies next, statements below the region's stack it keeps.)
-            if (with_exit_block_ >= 0 && stack.size() < base_ && op.kind == N::Call) {
+            // copies of finally bodies next, statements below the region's stack it keeps. So may
+            // one of a value computed in the with statement, whose way out leaves the region's stack
+            // after the call, popping the except clauses around it.)
+            if (with_exit_block_ >= 0 && op.kind == N::Call) {
                 size_t next = size_t(&op - ops_.data()) + 1;
                 if (next < ops_.size() && ops_[next].kind == N::Await) ++next;  // (__aexit__'s result)
-                if (next + 1 < ops_.size() && ops_[next].kind == N::Pop) returns_through_finally_copies(next + 1, copies_after_exit_);
+                if (next + 1 < ops_.size() && ops_[next].kind == N::Pop &&
+                    !(stack.size() < base_ && returns_through_finally_copies(next + 1, copies_after_exit_)) && !open_handlers_.empty() &&
+                    return_through_branching_copies(next + 1, copies_after_exit_))
+                    note_returned(stack);
             }
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
@@ -7465,6 +7476,33 @@ private:
         return returns_after_branching_copies(block, blocks) && reached_only_from_within(from, blocks);
     }
 
+    // The values on the stack when a return's way out leaves for copies_after_exit_'s copies: the
+    // returned value, which a way out of a copy drops (`return` in the finally body), is no
+    // statement of theirs.
+    void note_returned(const std::vector<ExprPtr>& stack) {
+        for (const ExprPtr& v : stack) returned_through_copies_.insert(keep(v));
+    }
+
+    // Whether the ops from `i` are the way out of a `return` of a value computed before it from
+    // inside for loops, except clauses or with statements inside try/finally statements: the pops
+    // of the iterators and exceptions it leaves and the __exit__ calls (the value swapped above
+    // each), then returns_after_branching_copies. Their blocks, which no other code reaches, go to
+    // `blocks`.
+    bool return_through_branching_copies(size_t i, std::set<int>& blocks) const {
+        auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
+        for (int steps = 0; i < ops_.size() && steps < 64; ++steps)
+            if (size_t n = exit_call_at(i, false, true)) i += n;
+            else if (ops_[i].kind == N::Nop || drops(i)) ++i;
+            else if (ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1)) i += 2;
+            else break;
+        if (i == 0 || i >= ops_.size() || cfg_.block(cfg_.block_of_op(i)).first != i) return false;
+        int start = cfg_.block_of_op(i);
+        std::set<int> copies = {start};
+        if (!returns_after_branching_copies(start, copies) || !reached_only_from_within(cfg_.block_of_op(i - 1), copies)) return false;
+        blocks.insert(copies.begin(), copies.end());
+        return true;
+    }
+
     // Whether the code at `block` is copies of the finally bodies of open try statements that
     // branch, then the same return at each place they end. Their blocks and the returns' go into
     // `blocks`.
@@ -9332,6 +9370,7 @@ private:
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
     std::set<int> copies_after_exit_;  // see returns_through_finally_copies
+    std::set<const Expr*> returned_through_copies_;  // values computed before those copies (see note_returned)
     std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
     const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
     const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
