@@ -4280,7 +4280,7 @@ def f(items):
 SNIPPETS.update(TWICE2_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("if_continue_nest_in_for", "try_return_in_if_else")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: refused
+EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 
 # 3.12+ lay a loop body's except clauses out after the body's end (a bare jump back, or the
@@ -9065,6 +9065,40 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("return_from_loop_or_with_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12/3.13: clause_for_if's if is `if not x: continue`; 3.13 refuses it
+# `else: continue` in a while loop, code after the if: 3.8/3.9 jump from the test straight to the
+# loop's header (the `continue` is left dead). The else side is that `continue` where the sides
+# meet after the if; it was structured as code from the header (refused: a block reached twice).
+SNIPPETS["else_continue_in_while"] = ("""
+def f(xs):
+    out = []
+    i = 0
+    while i < len(xs):
+        v = xs[i]
+        i += 1
+        if v > 5:
+            out.append('big')
+        elif v > 0:
+            out.append('small')
+        else:
+            continue
+        out.append(v)
+    return out
+
+def g(n, flags):
+    out = []
+    while n:
+        n -= 1
+        if flags[n % len(flags)]:
+            if n % 2:
+                out.append(n)
+            else:
+                continue
+        out.append(-n)
+    else:
+        out.append('done')
+    return out
+""", "f([7, 0, 3, -1, 9]), g(7, [1, 0, 1])")
+EQUIVALENT_NOW |= {("else_continue_in_while", v) for v in ALL_VERSIONS}
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

@@ -4955,8 +4955,10 @@ private:
         // chain's jump over its clean-up goes to the code after the if.)
         bool then_flows = c.then_block == merge && merge >= 0 ? true : emit_region(c.then_block, merge, then_body, loop, then_stack, base);
         std::vector<bool> before_else = emitted_;
-        // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`.
-        bool else_continues = loop && loop->body_start >= 0 && c.else_block == loop->header;
+        // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`;
+        // so is one to the header of any loop where the sides meet elsewhere (3.8/3.9 jump there
+        // for `else: continue`, past the dead jump the statement left).
+        bool else_continues = loop && c.else_block == loop->header && (loop->body_start >= 0 || merge != loop->header);
         if (else_continues) else_body.push_back(make_stmt(StmtKind::Continue));
         bool else_flows = else_continues ? false
                           : c.else_block == merge ? true
