@@ -9099,6 +9099,33 @@ def g(n, flags):
     return out
 """, "f([7, 0, 3, -1, 9]), g(7, [1, 0, 1])")
 EQUIVALENT_NOW |= {("else_continue_in_while", v) for v in ALL_VERSIONS}
+# Ifs that each return in an `except E as e:` clause of a try/finally statement (3.11): neither
+# side goes on, and walking through handlers they met at the clause's own clean-up handler (around
+# the unbinding of `e`), taken as where the first if ends (refused: a block reached twice).
+SNIPPETS["as_clause_ifs_return_in_try_finally"] = (RAISES_BY_K + """
+def f(k, a, b, log):
+    try:
+        log.append(h(k))
+    except KeyError as e:
+        if a:
+            return b
+        if b:
+            return a
+    except ValueError:
+        log.append('value')
+    finally:
+        log.append('finally')
+
+def run():
+    out = []
+    for k in (0, 1, 2):
+        for a, b in ((0, 0), (0, 5), (4, 0)):
+            log = []
+            out.append(f(k, a, b, log))
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("as_clause_ifs_return_in_try_finally", v) for v in ALL_VERSIONS}
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

@@ -4906,9 +4906,11 @@ private:
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
     // (With `through_handlers`, also through the handlers of try statements inside the sides; the
-    // handler covering `floor` itself is no way for the sides to meet.)
+    // handler covering `floor` itself is no way for the sides to meet, nor, where that is the
+    // unbinding of an except clause's name (3.11+), the clause's clean-up around it.)
     int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
         int own_handler = cfg_.block(floor).handler;
+        int clause_cleanup = through_handlers && own_handler >= 0 && unbinds_name(own_handler) ? cfg_.block(own_handler).handler : -1;
         // Blocks reached from `a` get bit 1, from `b` bit 2 (one mark vector and one work list for
         // both walks: this runs for every if statement).
         std::vector<uint8_t> reached;
@@ -4922,7 +4924,7 @@ private:
                 if (k <= floor || (reached[k] & bit)) continue;
                 reached[k] |= bit;
                 for (int s : cfg_.block(k).succs) work.push_back(s);
-                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler) work.push_back(h);
+                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler && h != clause_cleanup) work.push_back(h);
             }
         };
         if (a < 0 || b < 0) return -1;
@@ -5879,11 +5881,18 @@ private:
         bool reraise_last = !ops.empty() && ops.back()->kind == N::Reraise && ops.back()->arg == 1;
         if (!reraise_last) return HandlerKind::Unknown;
         if (ops.size() == 3 && is(0, N::Copy) && ops[0]->arg == 3 && is(1, N::PopExcept)) return HandlerKind::Cleanup;
-        if (ops.size() == 4 && is(0, N::LoadConst) && ops[0]->value && ops[0]->value->kind == PyValue::Kind::None &&
-            is(1, N::Store) && is(2, N::Delete) && ops[1]->name == ops[2]->name)
-            return HandlerKind::Cleanup;
+        if (unbinds_name(h)) return HandlerKind::Cleanup;
         if (ops.size() == 2 && is(0, N::StopIterationError)) return HandlerKind::Cleanup;
         return HandlerKind::Unknown;
+    }
+
+    // Whether handler `h` is the unbinding of an except clause's name: `name = None; del name`, re-raise.
+    bool unbinds_name(int h) const {
+        const Block& hb = cfg_.block(h);
+        if (hb.last - hb.first != 4) return false;
+        const NeutralOp* ops = &ops_[hb.first];
+        return ops[0].kind == N::LoadConst && ops[0].value && ops[0].value->kind == PyValue::Kind::None && ops[1].kind == N::Store &&
+               ops[2].kind == N::Delete && ops[1].name == ops[2].name && ops[3].kind == N::Reraise && ops[3].arg == 1;
     }
 
     // A LOAD_GLOBAL in a module or class body outside an inlined comprehension (whose accumulator
