@@ -9126,6 +9126,33 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("as_clause_ifs_return_in_try_finally", v) for v in ALL_VERSIONS}
+# `if not test: break` in a while loop that ends the body of a for loop (3.12+): the while's exit
+# is a bare jump back to the for loop's header, and the break jumps straight there. That side was
+# structured as code from the header (refused: a block reached twice).
+SNIPPETS["break_from_while_ending_for"] = ("""
+def f(items, n, log):
+    for j in items:
+        while n:
+            if not j % n:
+                break
+            log.append((j, n))
+            n -= 1
+    return log
+
+def g(items, n, log):
+    for j in items:
+        k = n
+        while k:
+            k -= 1
+            if not j:
+                break
+        log.append(k)
+    return log
+
+def run():
+    return [f([3, 4, 6], 3, []), f([], 2, []), g([0, 1, 2], 2, [])]
+""", "run()")
+EQUIVALENT_NOW |= {("break_from_while_ending_for", v) for v in ALL_VERSIONS}
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("name", sorted(EQ_ORDER_SNIPPETS))

@@ -4951,6 +4951,10 @@ private:
             loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) && !past_return_exit(merge, stop) &&
             (reachable_above(c.then_block, c.last_block)[size_t(stop)] || reachable_above(c.else_block, c.last_block)[size_t(stop)]))
             merge = stop;
+        // 3.12+ jump from a while loop's body straight to where its exit jumps back, for `break`: that
+        // side is `if not test: break`, the code after it the other side.
+        bool else_breaks = c.else_block != merge && breaks_through_bare_exit(loop, c.else_block) && c.then_block > c.last_block;
+        if (else_breaks) merge = c.then_block;
         std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
         Body then_body, else_body;
         // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
@@ -4960,11 +4964,22 @@ private:
         // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`;
         // so is one to the header of any loop where the sides meet elsewhere (3.8/3.9 jump there
         // for `else: continue`, past the dead jump the statement left).
-        bool else_continues = loop && c.else_block == loop->header && (loop->body_start >= 0 || merge != loop->header);
+        bool else_continues = loop && c.else_block == loop->header && (loop->body_start >= 0 || merge != loop->header) && !else_breaks;
         if (else_continues) else_body.push_back(make_stmt(StmtKind::Continue));
-        bool else_flows = else_continues ? false
+        if (else_breaks) {
+            ++loop->breaks;
+            else_body.push_back(make_stmt(StmtKind::Break));
+        }
+        bool else_flows = else_continues || else_breaks ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        if (else_breaks && then_body.empty() && test_placeable(negate_folding(c.test), none_tests_)) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = negate_folding(c.test);
+            s->body = else_body;
+            emit_stmt(out, s);
+            return merge;
+        }
         // `if test: continue` (the then-side going straight on to the next iteration) followed by
         // the rest of the loop body, which only this test reaches, where `test` cannot be printed
         // so (`not a is b`, which the optimizer folds into `a is not b`): `if not test:` around the
