@@ -4470,7 +4470,7 @@ def f(items):
 SNIPPETS.update(TWICE2_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in ("if_continue_nest_in_for", "try_return_in_if_else")
                    for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: refused
+EQUIVALENT_NOW |= {("else_continue_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
 
 # 3.12+ lay a loop body's except clauses out after the body's end (a bare jump back, or the
@@ -9078,6 +9078,271 @@ def run():
     return out
 """, "run()")
 EQUIVALENT_NOW |= {("conditional_expression_in_finally_way_out", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: not equivalent
+# `return <conditional expression>` inside an if in a try/finally body whose finally body branches
+# or loops: the expression's sides meet in the copy of the finally body that the return runs, after
+# the body's end; that is where the expression ends, not at the body's normal exit. Was refused (a
+# block reached twice) on every version.
+SNIPPETS["conditional_expression_returned_through_branching_finally"] = ("""
+def branch(a, b, log):
+    try:
+        if a:
+            return a if b else 0
+        log.append('body')
+    finally:
+        if b:
+            log.append('finally')
+
+def loop(a, b, log):
+    try:
+        if a:
+            return a if b else 0
+    finally:
+        for x in b:
+            log.append(x)
+
+def clause(a, b, log):
+    try:
+        if a:
+            return a if b else 0
+        log.append(1 // len(b))
+    except ZeroDivisionError:
+        log.append('zero')
+    finally:
+        if b:
+            log.append('finally')
+
+def in_for(a, b, log):
+    for x in range(a + 1):
+        try:
+            if x:
+                return x if b else 0
+        finally:
+            if b:
+                log.append(x)
+    return log
+
+def run():
+    out = []
+    for fn in (branch, loop, clause, in_for):
+        for a in (0, 3):
+            for b in ([], [1, 2]):
+                log = []
+                out.append(fn(a, b, log))
+                out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("conditional_expression_returned_through_branching_finally", v) for v in ALL_VERSIONS}
+# A try or with body that never ends normally (it ends in a raise), whose only way out is the
+# `return` of a nested if, through the compiler's copy of the clean-up laid out before the raise:
+# the ifs meet at the raise, past that way out. Was refused (a block reached twice) on every version.
+SNIPPETS["body_ends_in_raise_after_nested_return"] = (NAMED_CM + """
+def with_(a, b, log):
+    with CM(log, 'w', False):
+        if a:
+            log.append('a')
+            if b:
+                return a
+        raise KeyError(a)
+
+def try_(a, b, log):
+    try:
+        if a:
+            log.append('a')
+            if b:
+                return a
+        raise KeyError(a)
+    finally:
+        log.append('finally')
+
+def in_for(a, b, log):
+    for x in range(2):
+        with CM(log, str(x), False):
+            if a:
+                log.append(x)
+                if b:
+                    return a
+            raise KeyError(x)
+
+def run():
+    out = []
+    for fn in (with_, try_, in_for):
+        for a in (0, 1):
+            for b in (0, 1):
+                log = []
+                try:
+                    out.append(fn(a, b, log))
+                except KeyError as e:
+                    out.append(repr(e))
+                out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("body_ends_in_raise_after_nested_return", v) for v in ALL_VERSIONS}
+# `return v` from inside a for loop or a with statement (in an except clause or the body) of a
+# try/finally statement: its way out pops the iterator or calls __exit__ and pops the exception,
+# leaving the stack of the region the return is in, then runs the copy of the finally body, whose
+# statements were refused as below that stack (a statement below the stack of its region, on every
+# version).
+SNIPPETS["return_from_loop_or_with_through_finally"] = (RAISES_BY_K + NAMED_CM + """
+def clause_for(k, a, log):
+    try:
+        log.append(h(k))
+    except KeyError:
+        for x in a:
+            return x
+    finally:
+        log.append('finally')
+
+def clause_for_if(k, a, log):
+    try:
+        log.append(h(k))
+    except KeyError:
+        for x in a:
+            if x:
+                return x
+    finally:
+        if log:
+            log.append('finally')
+
+def body_nested_for(k, a, log):
+    try:
+        for x in a:
+            for y in range(x):
+                return h(k) + y
+    finally:
+        log.append('finally')
+
+def clause_with(k, a, log):
+    try:
+        log.append(h(k))
+    except KeyError:
+        with CM(log, 'w', False):
+            if a:
+                log.append(a[0])
+            else:
+                return log
+    finally:
+        log.append('finally')
+
+def in_loop(k, a, log):
+    for x in a:
+        try:
+            log.append(h(k))
+        except KeyError:
+            for y in a:
+                return x
+        finally:
+            log.append(x)
+
+def finally_returns(k, a, log):
+    try:
+        for x in a:
+            return x
+    finally:
+        if k:
+            return 9
+
+def run():
+    out = []
+    for fn in (clause_for, clause_for_if, body_nested_for, clause_with, in_loop, finally_returns):
+        for k in (0, 1, 2):
+            for a in ([], [0, 2], [3, 1]):
+                log = []
+                try:
+                    out.append(fn(k, list(a), log))
+                except Exception as e:
+                    out.append(repr(e))
+                out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("return_from_loop_or_with_through_finally", v) for v in ("3.8", "3.9", "3.10", "3.11")}  # 3.12/3.13: clause_for_if's if is `if not x: continue`; 3.13 refuses it
+# `else: continue` in a while loop, code after the if: 3.8/3.9 jump from the test straight to the
+# loop's header (the `continue` is left dead). The else side is that `continue` where the sides
+# meet after the if; it was structured as code from the header (refused: a block reached twice).
+SNIPPETS["else_continue_in_while"] = ("""
+def f(xs):
+    out = []
+    i = 0
+    while i < len(xs):
+        v = xs[i]
+        i += 1
+        if v > 5:
+            out.append('big')
+        elif v > 0:
+            out.append('small')
+        else:
+            continue
+        out.append(v)
+    return out
+
+def g(n, flags):
+    out = []
+    while n:
+        n -= 1
+        if flags[n % len(flags)]:
+            if n % 2:
+                out.append(n)
+            else:
+                continue
+        out.append(-n)
+    else:
+        out.append('done')
+    return out
+""", "f([7, 0, 3, -1, 9]), g(7, [1, 0, 1])")
+EQUIVALENT_NOW |= {("else_continue_in_while", v) for v in ALL_VERSIONS}
+# Ifs that each return in an `except E as e:` clause of a try/finally statement (3.11): neither
+# side goes on, and walking through handlers they met at the clause's own clean-up handler (around
+# the unbinding of `e`), taken as where the first if ends (refused: a block reached twice).
+SNIPPETS["as_clause_ifs_return_in_try_finally"] = (RAISES_BY_K + """
+def f(k, a, b, log):
+    try:
+        log.append(h(k))
+    except KeyError as e:
+        if a:
+            return b
+        if b:
+            return a
+    except ValueError:
+        log.append('value')
+    finally:
+        log.append('finally')
+
+def run():
+    out = []
+    for k in (0, 1, 2):
+        for a, b in ((0, 0), (0, 5), (4, 0)):
+            log = []
+            out.append(f(k, a, b, log))
+            out.append(log)
+    return out
+""", "run()")
+EQUIVALENT_NOW |= {("as_clause_ifs_return_in_try_finally", v) for v in ALL_VERSIONS}
+# `if not test: break` in a while loop that ends the body of a for loop (3.12+): the while's exit
+# is a bare jump back to the for loop's header, and the break jumps straight there. That side was
+# structured as code from the header (refused: a block reached twice).
+SNIPPETS["break_from_while_ending_for"] = ("""
+def f(items, n, log):
+    for j in items:
+        while n:
+            if not j % n:
+                break
+            log.append((j, n))
+            n -= 1
+    return log
+
+def g(items, n, log):
+    for j in items:
+        k = n
+        while k:
+            k -= 1
+            if not j:
+                break
+        log.append(k)
+    return log
+
+def run():
+    return [f([3, 4, 6], 3, []), f([], 2, []), g([0, 1, 2], 2, [])]
+""", "run()")
+EQUIVALENT_NOW |= {("break_from_while_ending_for", v) for v in ALL_VERSIONS}
 
 # `for y in [f(x)]` after a comprehension's first loop: 3.9+ compile a loop over a one-item list or
 # tuple display as an assignment to the loop's target, which was refused (unusual comprehension

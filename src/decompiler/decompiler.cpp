@@ -2069,7 +2069,12 @@ private:
                 return;
             }
             // An enclosing loop's iterator, dropped by `break`/`return` (below the value returned, after a SWAP).
-            if (loop_iterators_.count(v.get())) return;
+            // (A return leaving the loop may run the copies of finally bodies next, statements below
+            // the region's stack it keeps.)
+            if (loop_iterators_.count(v.get())) {
+                if (!open_handlers_.empty() && return_through_branching_copies(current_op_ + 1, copies_after_exit_)) note_returned(stack);
+                return;
+            }
             // A value a try body returns, dropped in the compiler's copy of its finally body (a
             // `return`, `continue` or `break` there discards the return): the source's `return v`,
             // which ran the copy. Marked here, before the copy's way out, and put in the copy's place
@@ -2085,8 +2090,9 @@ private:
             // (Below the region's own stack: a value of an enclosing statement's, such as its
             // iterator. A value computed here that is dropped there is a statement the region
             // would lose: the region ran past its end. Not in the copies of finally bodies that a
-            // return runs after the __exit__ calls of with statements around the region.)
-            if (stack.size() < base_ && !copies_after_exit_.count(cfg_.block_of_op(current_op_))) {
+            // return runs after leaving with statements or for loops around the region, but for the
+            // value it returns: see note_returned.)
+            if (stack.size() < base_ && (!copies_after_exit_.count(cfg_.block_of_op(current_op_)) || returned_through_copies_.count(v.get()))) {
                 if (!is_marker_value(v) && effect_span(v).second) unsupported("a statement below the stack of its region (unusual control flow)");
                 return;
             }
@@ -2860,11 +2866,16 @@ private:
             with_exit_called_ = callable.get();
             with_exit_block_ = &op >= ops_.data() && &op < ops_.data() + ops_.size() ? cfg_.block_of_op(size_t(&op - ops_.data())) : -1;
             // (The __exit__ of a with statement around the region: a return leaving it may run the
-            // copies of finally bodies next, statements below the region's stack it keeps.)
-            if (with_exit_block_ >= 0 && stack.size() < base_ && op.kind == N::Call) {
+            // copies of finally bodies next, statements below the region's stack it keeps. So may
+            // one of a value computed in the with statement, whose way out leaves the region's stack
+            // after the call, popping the except clauses around it.)
+            if (with_exit_block_ >= 0 && op.kind == N::Call) {
                 size_t next = size_t(&op - ops_.data()) + 1;
                 if (next < ops_.size() && ops_[next].kind == N::Await) ++next;  // (__aexit__'s result)
-                if (next + 1 < ops_.size() && ops_[next].kind == N::Pop) returns_through_finally_copies(next + 1, copies_after_exit_);
+                if (next + 1 < ops_.size() && ops_[next].kind == N::Pop &&
+                    !(stack.size() < base_ && returns_through_finally_copies(next + 1, copies_after_exit_)) && !open_handlers_.empty() &&
+                    return_through_branching_copies(next + 1, copies_after_exit_))
+                    note_returned(stack);
             }
             silent_.insert(keep(done));
             if (async_withs_.count(callable.get())) async_exit_results_.insert(done.get());
@@ -4669,6 +4680,15 @@ private:
         return cond;
     }
 
+    // Whether block `k` is in the innermost open try or with body, whose region ends at `stop`, its
+    // only way out, a `return`'s (the compiler's copy of the clean-up before it): the body goes on
+    // in the layout past that way out.
+    bool past_return_exit(int k, int stop) const {
+        if (protected_bodies_.empty()) return false;
+        const ProtectedBody& p = protected_bodies_.back();
+        return stop == p.exit && ends_without_going_on(stop) && in_body(k, p.handler, p.uncovered);
+    }
+
     // Where the two sides of an `if` meet; inside a loop, a meeting point outside the loop means
     // each side leaves by break/continue, so they meet at the next iteration.
     int merge_point(const Condition& c, Loop* loop, int stop) const {
@@ -4704,13 +4724,18 @@ private:
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
             // (Not a return both sides reach first: a conditional expression returned from the body,
-            // whose return the compiler puts after the body's end. Nor where the sides meet inside
-            // the body first: one that leaves it, `continue` through the compiler's copy of __exit__,
-            // takes the post-dominator away. Nor for a test after the body: an if in the compiler's
-            // copy of a finally body that a `return` runs, whose sides meet in that copy.)
+            // whose return the compiler puts after the body's end, after the copies of the finally
+            // bodies it runs, which may branch. Nor where the sides meet inside the body first: one
+            // that leaves it, `continue` through the compiler's copy of __exit__, takes the
+            // post-dominator away. Nor for a test after the body: an if in the compiler's copy of a
+            // finally body that a `return` runs, whose sides meet in that copy.)
             int common = first_common_block(c.then_block, c.else_block, block);
+            auto returns_after = [&](int k) {
+                std::set<int> copies = {k};
+                return ends_without_going_on(k) || returns_after_branching_copies(k, copies);
+            };
             if (p.loop == loop && p.exit >= 0 && !ends_without_going_on(p.exit) && m >= 0 && !in_body(m, p.handler, p.uncovered) &&
-                in_body(block, p.handler, p.uncovered) && !(ends_without_going_on(m) && common == m) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
+                in_body(block, p.handler, p.uncovered) && !(common == m && returns_after(m)) && !(common >= 0 && common != p.exit && in_body(common, p.handler, p.uncovered)))
                 return p.exit;
         }
         // A side that returns, raises or breaks takes the post-dominator away (or moves it past the
@@ -4735,7 +4760,8 @@ private:
         bool m_at_header = loop && m == loop->header;
         auto meet_at = [&](int k) {
             return k >= 0 && (m < 0 || k < m || (m_at_header && !is_bare_back_jump(k, loop->header))) &&
-                   (!loop || loop->blocks.count(k) || in_clause_after_loop(block, k, *loop)) && (stop <= block || k <= stop);
+                   (!loop || loop->blocks.count(k) || in_clause_after_loop(block, k, *loop)) &&
+                   (stop <= block || k <= stop || past_return_exit(k, stop));
         };
         if (meet_at(common)) return common;
         // An if in an except clause laid out after the loop body ends where its sides meet in the
@@ -5049,9 +5075,11 @@ private:
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
     // `floor` (so not around an enclosing loop); -1 when none.
     // (With `through_handlers`, also through the handlers of try statements inside the sides; the
-    // handler covering `floor` itself is no way for the sides to meet.)
+    // handler covering `floor` itself is no way for the sides to meet, nor, where that is the
+    // unbinding of an except clause's name (3.11+), the clause's clean-up around it.)
     int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
         int own_handler = cfg_.block(floor).handler;
+        int clause_cleanup = through_handlers && own_handler >= 0 && unbinds_name(own_handler) ? cfg_.block(own_handler).handler : -1;
         // Blocks reached from `a` get bit 1, from `b` bit 2 (one mark vector and one work list for
         // both walks: this runs for every if statement).
         std::vector<uint8_t> reached;
@@ -5065,7 +5093,7 @@ private:
                 if (k <= floor || (reached[k] & bit)) continue;
                 reached[k] |= bit;
                 for (int s : cfg_.block(k).succs) work.push_back(s);
-                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler) work.push_back(h);
+                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler && h != clause_cleanup) work.push_back(h);
             }
         };
         if (a < 0 || b < 0) return -1;
@@ -5097,21 +5125,38 @@ private:
         // code after the region.
         // (Not where the region ends at a bare jump back to the header: that is the next iteration.)
         if (loop && stop > c.last_block && merge != stop && (merge > stop || merge == next_iteration(loop)) &&
-            loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) &&
+            loop->blocks.count(stop) && !is_bare_back_jump(stop, loop->header) && !past_return_exit(merge, stop) &&
             (reachable_above(c.then_block, c.last_block)[size_t(stop)] || reachable_above(c.else_block, c.last_block)[size_t(stop)]))
             merge = stop;
+        // 3.12+ jump from a while loop's body straight to where its exit jumps back, for `break`: that
+        // side is `if not test: break`, the code after it the other side.
+        bool else_breaks = c.else_block != merge && breaks_through_bare_exit(loop, c.else_block) && c.then_block > c.last_block;
+        if (else_breaks) merge = c.then_block;
         std::vector<ExprPtr> then_stack = stack_copy(stack), else_stack = stack_copy(stack);
         Body then_body, else_body;
         // (A then-side that is where the sides meet is an empty body: `if a < b < c: pass`, whose
         // chain's jump over its clean-up goes to the code after the if.)
         bool then_flows = c.then_block == merge && merge >= 0 ? true : emit_region(c.then_block, merge, then_body, loop, then_stack, base);
         std::vector<bool> before_else = emitted_;
-        // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`.
-        bool else_continues = loop && loop->body_start >= 0 && c.else_block == loop->header;
+        // In a while loop with its test repeated at the bottom, a jump to the test on top is `continue`;
+        // so is one to the header of any loop where the sides meet elsewhere (3.8/3.9 jump there
+        // for `else: continue`, past the dead jump the statement left).
+        bool else_continues = loop && c.else_block == loop->header && (loop->body_start >= 0 || merge != loop->header) && !else_breaks;
         if (else_continues) else_body.push_back(make_stmt(StmtKind::Continue));
-        bool else_flows = else_continues ? false
+        if (else_breaks) {
+            ++loop->breaks;
+            else_body.push_back(make_stmt(StmtKind::Break));
+        }
+        bool else_flows = else_continues || else_breaks ? false
                           : c.else_block == merge ? true
                                                   : emit_region(c.else_block, merge, else_body, loop, else_stack, base);
+        if (else_breaks && then_body.empty() && test_placeable(negate_folding(c.test), none_tests_)) {
+            auto s = make_stmt(StmtKind::If);
+            s->test = negate_folding(c.test);
+            s->body = else_body;
+            emit_stmt(out, s);
+            return merge;
+        }
         // `if test: continue` (the then-side going straight on to the next iteration) followed by
         // the rest of the loop body, which only this test reaches, where `test` cannot be printed
         // so (`not a is b`, which the optimizer folds into `a is not b`): `if not test:` around the
@@ -6091,11 +6136,18 @@ private:
         bool reraise_last = !ops.empty() && ops.back()->kind == N::Reraise && ops.back()->arg == 1;
         if (!reraise_last) return HandlerKind::Unknown;
         if (ops.size() == 3 && is(0, N::Copy) && ops[0]->arg == 3 && is(1, N::PopExcept)) return HandlerKind::Cleanup;
-        if (ops.size() == 4 && is(0, N::LoadConst) && ops[0]->value && ops[0]->value->kind == PyValue::Kind::None &&
-            is(1, N::Store) && is(2, N::Delete) && ops[1]->name == ops[2]->name)
-            return HandlerKind::Cleanup;
+        if (unbinds_name(h)) return HandlerKind::Cleanup;
         if (ops.size() == 2 && is(0, N::StopIterationError)) return HandlerKind::Cleanup;
         return HandlerKind::Unknown;
+    }
+
+    // Whether handler `h` is the unbinding of an except clause's name: `name = None; del name`, re-raise.
+    bool unbinds_name(int h) const {
+        const Block& hb = cfg_.block(h);
+        if (hb.last - hb.first != 4) return false;
+        const NeutralOp* ops = &ops_[hb.first];
+        return ops[0].kind == N::LoadConst && ops[0].value && ops[0].value->kind == PyValue::Kind::None && ops[1].kind == N::Store &&
+               ops[2].kind == N::Delete && ops[1].name == ops[2].name && ops[3].kind == N::Reraise && ops[3].arg == 1;
     }
 
     // A LOAD_GLOBAL in a module or class body outside an inlined comprehension (whose accumulator
@@ -7719,6 +7771,40 @@ private:
     // reach their own blocks and the returns', so the tail belongs to the clause alone.
     bool is_return_after_branching_copies(int block, int from) const {
         std::set<int> blocks = {block};
+        return returns_after_branching_copies(block, blocks) && reached_only_from_within(from, blocks);
+    }
+
+    // The values on the stack when a return's way out leaves for copies_after_exit_'s copies: the
+    // returned value, which a way out of a copy drops (`return` in the finally body), is no
+    // statement of theirs.
+    void note_returned(const std::vector<ExprPtr>& stack) {
+        for (const ExprPtr& v : stack) returned_through_copies_.insert(keep(v));
+    }
+
+    // Whether the ops from `i` are the way out of a `return` of a value computed before it from
+    // inside for loops, except clauses or with statements inside try/finally statements: the pops
+    // of the iterators and exceptions it leaves and the __exit__ calls (the value swapped above
+    // each), then returns_after_branching_copies. Their blocks, which no other code reaches, go to
+    // `blocks`.
+    bool return_through_branching_copies(size_t i, std::set<int>& blocks) const {
+        auto drops = [&](size_t k) { return k < ops_.size() && (ops_[k].kind == N::Pop || ops_[k].kind == N::PopExcept); };
+        for (int steps = 0; i < ops_.size() && steps < 64; ++steps)
+            if (size_t n = exit_call_at(i, false, true)) i += n;
+            else if (ops_[i].kind == N::Nop || drops(i)) ++i;
+            else if (ops_[i].kind == N::Swap && ops_[i].arg == 2 && drops(i + 1)) i += 2;
+            else break;
+        if (i == 0 || i >= ops_.size() || cfg_.block(cfg_.block_of_op(i)).first != i) return false;
+        int start = cfg_.block_of_op(i);
+        std::set<int> copies = {start};
+        if (!returns_after_branching_copies(start, copies) || !reached_only_from_within(cfg_.block_of_op(i - 1), copies)) return false;
+        blocks.insert(copies.begin(), copies.end());
+        return true;
+    }
+
+    // Whether the code at `block` is copies of the finally bodies of open try statements that
+    // branch, then the same return at each place they end. Their blocks and the returns' go into
+    // `blocks`.
+    bool returns_after_branching_copies(int block, std::set<int>& blocks) const {
         std::vector<size_t> ends = ends_of_open_finally_copies(block, blocks);
         if (ends.empty()) return false;
         std::vector<const NeutralOp*> first;
@@ -7733,7 +7819,7 @@ private:
             else if (!same_ops(first, tail)) return false;
             blocks.insert(tail_blocks.begin(), tail_blocks.end());
         }
-        return reached_only_from_within(from, blocks);
+        return true;
     }
 
     // Where the jump after copies of finally bodies from `block` goes (-1: no such copies, or
@@ -9588,6 +9674,7 @@ private:
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
     std::set<int> copies_after_exit_;  // see returns_through_finally_copies
+    std::set<const Expr*> returned_through_copies_;  // values computed before those copies (see note_returned)
     std::map<const Expr*, const Expr*> exit_of_entered_;   // a with's entered marker -> its exit marker
     const Expr* with_exit_called_ = nullptr;       // the exit of the last __exit__(None, None, None) simulated
     const Expr* finishing_with_exit_ = nullptr;    // the exit of the with statement finish_normal_path is finishing
