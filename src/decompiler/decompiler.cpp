@@ -3542,15 +3542,11 @@ private:
         if (cfg_.block(before).handler < 0 && before > 0 && is_lone_jump_after(before - 1)) --before;
         if (cfg_.block(block).handler != cfg_.block(before).handler) return std::nullopt;
         operand_sides_.emplace_back(owner.then_block, owner.else_block);
-        std::optional<Condition> c;
-        try {
-            c = probe_condition(block, stack);
-        } catch (...) {
-            operand_sides_.pop_back();
-            throw;
-        }
-        operand_sides_.pop_back();
-        return c;
+        struct PopSides {  // (however the probe ends)
+            std::vector<std::pair<int, int>>& sides;
+            ~PopSides() { sides.pop_back(); }
+        } pop{operand_sides_};
+        return probe_condition(block, stack);
     }
 
     static bool in_condition(const Condition& c, int block) {
