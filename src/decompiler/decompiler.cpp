@@ -6516,8 +6516,10 @@ private:
     // exit has none: an explicit `return x` in the body, the same code as a `return x` after the
     // loop, has lines of its own.) Returns the copy's blocks (none: no copy).
     std::vector<int> break_copy_blocks(int block, const Loop* loop) const {
+        // (Asked of every block a while loop's body reaches: the cheap tests first. A copy is reached
+        // from one block only, which both readings below require.)
         if (!loop || !exits_copied_ || loop->is_for || loop->exit < 0 || loop->break_to != loop->exit || block == loop->exit ||
-            !loop->blocks.count(block) || emitted_[block])
+            emitted_[block] || cfg_.block(block).preds.size() != 1 || !loop->blocks.count(block))
             return {};
         auto same_lines_past_first = [](const std::vector<const NeutralOp*>& copy, const std::vector<const NeutralOp*>& exit) {
             for (size_t i = 1; i < copy.size() && i < exit.size(); ++i)
