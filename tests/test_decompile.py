@@ -3449,6 +3449,36 @@ def f(g, a, b):
             g()
             return 2
 """, "run(f, 2)"),
+    # Inner suppression goes on after the inner statement, at the end of the outer body: out
+    # through the outer __exit__, then to the code after both, which the normal path (`continue`)
+    # skips. That code must not be printed inside the outer body, before the outer __exit__ (the
+    # slice store logs without a call, which would make it another shape).
+    "continue_in_nested_withs_then_code": (SUPPRESSING_CMS + """
+def f(g, a, b):
+    n = 0
+    while n < 3:
+        with a, b:
+            n += 1
+            g(n)
+            continue
+        n = n + 10
+        L[99:] = [('after', n)]
+    return n
+""", "run(f, 2)"),
+    # A loop whose body never goes back (printed as an if): the with body's break and the code only
+    # a suppressed exception reaches go on in different places (a flag tells them apart).
+    "break_in_with_in_loop_that_never_loops": (SUPPRESSING_CMS + """
+def f(g, a):
+    n = 0
+    while n < 2:
+        n += 1
+        with a:
+            g(n)
+            break
+        h('after', n)
+        return n
+    h('end')
+""", "run(f, 1)"),
     "return_in_nested_withs_then_return": (SUPPRESSING_CMS + """
 def f(g, a, b):
     with a:
@@ -8341,6 +8371,7 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
 DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+DECOMPILED_NOW |= {("break_in_with_in_loop_that_never_loops", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # (Decompiled, not equivalent: see the snippets.)
 DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("async_with_items_continue_ends_loop", v) for v in ("3.8", "3.9", "3.10", "3.11")}

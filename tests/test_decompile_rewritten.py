@@ -577,3 +577,102 @@ def test_code_named_as_no_def_can_be_is_a_def_under_an_identifier(name, defined)
     assert identifier_for(name) == defined
     found = find_code_for(compile(source, "<decompiled>", "exec"), code)
     assert found is not None and found.co_name == name
+
+
+def _with_exit(handler, cleanup, suppressed, after):
+    """A with statement's normal __exit__ call (jumping to `after`), then its handler, whose
+    suppressed path (label `suppressed`) pops the exception, lasti and __exit__."""
+    return ([("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)] + call(2) +
+            [("POP_TOP", None), ("JUMP_FORWARD", after),
+             ("label", handler), ("PUSH_EXC_INFO", None), ("WITH_EXCEPT_START", None),
+             ("POP_JUMP_FORWARD_IF_TRUE", suppressed), ("RERAISE", 2),
+             ("label", cleanup), ("COPY", 3), ("POP_EXCEPT", None), ("RERAISE", 1),
+             ("label", suppressed), ("POP_TOP", None), ("POP_EXCEPT", None), ("POP_TOP", None), ("POP_TOP", None)])
+
+
+@pytest.mark.parametrize("tail", ["return", "falls_into_return"])
+def test_resume_function_entering_a_with_body_and_going_on_after_it(tail):
+    # Dynamo's resume function after a graph break inside `with cm(x): y = step(x)` followed by
+    # more code: its prologue enters the context manager again (BEFORE_WITH) and jumps into the
+    # middle of the original body, which the prologue's handler protects; after __exit__
+    # suppresses an exception that handler raises None (TypeError), while the normal path calls
+    # __exit__ where the original statement does and goes on with the code after it. No with
+    # statement goes on in two places: the source tests a flag that only the finished body sets.
+    # Not equivalent bytecode (the flag's ops), but the same behaviour on every path: body
+    # finished, exception suppressed, exception not suppressed.
+    make_cm = [("LOAD_GLOBAL", ("make_cm", True)), ("LOAD_FAST", "x")] + call(1)
+    program = [("RESUME", 0)] + make_cm + [
+        ("BEFORE_WITH", None),
+        ("label", "prologue_body"), ("POP_TOP", None),
+        ("LOAD_FAST", "x"),  # the value the graph break left on the stack: the call's result
+        ("JUMP_FORWARD", "resume_point"),
+    ] + [("label", "prologue_exit")] + _with_exit("handler", "cleanup", "suppressed", "raise_none")[:-4] + [
+        # (the prologue's own suppressed path, then its dead normal exit's end, raise None)
+    ] + [("POP_TOP", None), ("POP_EXCEPT", None), ("POP_TOP", None), ("POP_TOP", None), ("LOAD_CONST", None),
+         ("label", "raise_none"), ("NOP", None), ("POP_TOP", None), ("LOAD_CONST", None), ("RAISE_VARARGS", 1),
+         # The original function from its start: unreachable up to the resume point.
+         ] + make_cm + [("BEFORE_WITH", None),
+         ("label", "body"), ("POP_TOP", None),
+         ("LOAD_GLOBAL", ("step", True)), ("LOAD_CONST", "gb")] + call(1) + [
+         ("label", "resume_point"), ("POP_TOP", None),
+         ("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", "x")] + call(1) + [("STORE_FAST", "y"),
+         ("label", "body_end")] + _with_exit("handler2", "cleanup2", "suppressed2", "after") + [
+         ("label", "after")]
+    if tail == "return":
+        program += [("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", "y"), ("LOAD_CONST", 1), ("BINARY_OP", 0)] + call(1) + [
+            ("RETURN_VALUE", None)]
+    else:  # the code after the statement starts with a jump target of its own
+        program += [("NOP", None), ("label", "loop"), ("LOAD_FAST", "y"), ("LOAD_CONST", 30), ("COMPARE_OP", 0),
+                    ("POP_JUMP_FORWARD_IF_FALSE", "done"),
+                    ("LOAD_FAST", "y"), ("LOAD_CONST", 10), ("BINARY_OP", 0), ("STORE_FAST", "y"),
+                    ("JUMP_BACKWARD", "loop"),
+                    ("label", "done"), ("LOAD_FAST", "y"), ("RETURN_VALUE", None)]
+    code = assemble(template.__code__, program, exception_table=[
+        ("prologue_body", "prologue_exit", "handler", 1, True),
+        ("handler", "cleanup", "cleanup", 3, True),
+        ("suppressed", "raise_none", "cleanup", 3, True),
+        ("body", "body_end", "handler", 1, True),
+        ("handler2", "cleanup2", "cleanup2", 3, True),
+        ("suppressed2", "after", "cleanup2", 3, True)])
+    source = uncompile.decompile(code)
+    assert not source.failures, "refused:\n%s" % source
+    compile(source, "<decompiled>", "exec")
+    assert "with make_cm(x):" in source and "__with_body_done" in source, source
+
+    def namespace():
+        events = []
+
+        class CM:
+            def __init__(self, x):
+                self.x = x
+
+            def __enter__(self):
+                events.append(("enter", self.x))
+
+            def __exit__(self, kind, value, tb):
+                events.append(("exit", self.x, kind and kind.__name__))
+                return self.x == 2  # suppresses where x == 2
+
+        def step(v):
+            events.append(("step", v))
+            if v in (2, 3):
+                raise ValueError(v)
+            return v + 10
+        return {"make_cm": CM, "step": step, "events": events}
+
+    for x in (0, 1, 2, 3):
+        results = []
+        for decompiled in (False, True):
+            ns = namespace()
+            if decompiled:
+                exec(str(source), ns)
+                fn = ns["template"]
+            else:
+                fn = types.FunctionType(code, ns)
+            try:
+                value = fn(x)
+            except Exception as exc:
+                value = ("raised", type(exc).__name__)
+            results.append((value, ns["events"]))
+        assert results[0] == results[1], "x=%d: original %r, decompiled %r\n%s" % (x, results[0], results[1], source)
+    assert results[0][0] == ("raised", "ValueError")  # (x == 3: not suppressed)

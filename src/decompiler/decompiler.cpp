@@ -8222,7 +8222,25 @@ private:
             // inside the body leaves to it: a break, continue or return of a constant or a local that
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
             // the call, then the jump), printed in the body.
-            move_way_out_into_with(w, out, emitted_before, exit, loop);
+            if (!move_way_out_into_with(w, out, emitted_before, exit, loop, !may_add_flag(w, out, emitted_before))) {
+                // Or the normal path ran code of its own after __exit__ (see add_body_done_flag):
+                //     if not __with_body_done:       if __with_body_done:
+                //         <the suppressed path>  or      <what the normal path ran>
+                //     <what the normal path ran>     <the suppressed path>
+                // as the suppressed path ends or goes on.
+                Body normal_tail(out.begin() + long(emitted_before) + 1, out.end());
+                out.resize(emitted_before + 1);
+                std::string flag = add_body_done_flag(w, out, emitted_before);
+                auto branch = make_stmt(StmtKind::If);
+                branch->test = make_name(flag);
+                if (!flows) branch->test = negate(branch->test);
+                branch->body = flows ? std::move(normal_tail) : std::move(after);
+                if (branch->body.empty()) branch->body.push_back(make_stmt(StmtKind::Pass));
+                out.push_back(branch);
+                const Body& rest = flows ? after : normal_tail;
+                out.insert(out.end(), rest.begin(), rest.end());
+                return flows ? stop : kFlowEnded;
+            }
             out.insert(out.end(), after.begin(), after.end());
             return flows ? stop : kFlowEnded;
         }
@@ -8245,7 +8263,8 @@ private:
             // the statement, which only the suppressed path runs: the body ends in `continue`.
             if (!loop || next != stop || stop != next_iteration(loop) || out.size() != emitted_before + 1 || out.back() != w ||
                 stack.size() > normal_depth)
-                unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+                return split_ways_on_by_flag(w, own_exit, i, next, loop, stack, stack_at_end, normal_depth, base, out,
+                                             emitted_before);
             drop_lone_pass(w->body);
             // (A body that is a with statement ending in `continue` of its own, merged, has it.)
             if (w->body.empty() || w->body.back()->kind != StmtKind::Continue) w->body.push_back(make_stmt(StmtKind::Continue));
@@ -8256,6 +8275,91 @@ private:
         }
         for (int cb : copy_blocks) emitted_[cb] = true;
         return next;
+    }
+
+    // With statement `w` (at out[emitted_before]) whose normal path goes on at block `next` (after
+    // the statements out holds past `w`) but whose handler, after __exit__ suppressed an exception,
+    // goes on at op `i` elsewhere: see add_body_done_flag. Where both go on at `next`, the
+    // suppressed path skips what the normal path ran after __exit__:
+    //     if not __with_body_done:
+    //         <the suppressed path>
+    //     else:
+    //         <what the normal path ran after __exit__>
+    int split_ways_on_by_flag(const StmtPtr& w, const Expr* own_exit, size_t i, int next, Loop* loop,
+                              std::vector<ExprPtr>& stack, const std::vector<ExprPtr>& stack_at_end, size_t normal_depth,
+                              size_t base, Body& out, size_t emitted_before) {
+        if (!may_add_flag(w, out, emitted_before) || next < 0)
+            unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        // The suppressed path starts from the values the statement started with (its pops dropped
+        // the statement's __exit__).
+        std::vector<ExprPtr> suppressed_stack = stack_at_end;
+        suppressed_stack.resize(std::min(suppressed_stack.size(), normal_depth));
+        if (!suppressed_stack.empty() && suppressed_stack.back().get() == own_exit) suppressed_stack.pop_back();
+        Body suppressed;
+        std::vector<bool> emitted_before_suppressed = emitted_;
+        bool flows = emit_region(enter_at(i), next, suppressed, loop, suppressed_stack, base);
+        // (Printed after the statement, the suppressed path must stay inside the try or with body
+        // around it, whose clean-up it would run before: a nested with statement's suppressed path
+        // that leaves through the outer one's __exit__ call is another shape. In an except clause,
+        // it would run before the clause ends the exception.)
+        if (!open_clauses_.empty() && open_clauses_.back().bodies == protected_bodies_.size())
+            unsupported("a with statement in an except clause that goes on elsewhere after __exit__ suppresses an exception");
+        if (!protected_bodies_.empty()) {
+            const ProtectedBody& p = protected_bodies_.back();
+            for (int k = 0; k < cfg_.size(); ++k)
+                if (emitted_[size_t(k)] && !emitted_before_suppressed[size_t(k)] && !in_body(k, p.handler, p.uncovered))
+                    unsupported("code after a suppressing with statement that leaves the body around it");
+        }
+        // (Where both go on at `next`, they must bring the same values there.)
+        if (flows && (suppressed_stack.size() != stack.size() ||
+                      !std::equal(stack.begin(), stack.end(), suppressed_stack.begin())))
+            unsupported("a with statement whose suppressed exit goes on with other values than its normal exit");
+        Body normal_tail(out.begin() + long(emitted_before) + 1, out.end());
+        out.resize(emitted_before + 1);
+        std::string flag = add_body_done_flag(w, out, emitted_before);
+        auto branch = make_stmt(StmtKind::If);
+        branch->test = negate(make_name(flag));
+        branch->body = suppressed.empty() ? Body{make_stmt(StmtKind::Pass)} : std::move(suppressed);
+        if (flows) {
+            branch->orelse = std::move(normal_tail);
+            normal_tail.clear();
+        }
+        out.push_back(branch);
+        out.insert(out.end(), normal_tail.begin(), normal_tail.end());
+        return next;
+    }
+
+    // Whether with statement `w` (at out[emitted_before]) may get add_body_done_flag's flag: in a
+    // function, whose flag is a local of its own (at module or class level it would be a name
+    // the namespace keeps).
+    bool may_add_flag(const StmtPtr& w, const Body& out, size_t emitted_before) const {
+        return (code_.flags & kCoOptimized) && out.size() > emitted_before && out[emitted_before] == w;
+    }
+
+    // A with statement whose normal path and whose path after __exit__ suppressed an exception go
+    // on in different places is no source with statement: Dynamo's resume functions jump into a with
+    // body re-entered in their prologue, whose handler raises `None` after a suppression while the
+    // normal path goes on with the rest of the function. It is written with a flag that only a
+    // finished body sets, which the code after the statement tests:
+    //     __with_body_done = False
+    //     with cm:
+    //         ...
+    //         __with_body_done = True
+    // This runs the same operations on the same values as the bytecode, with the flag's besides, so
+    // it is never equivalent. Puts both assignments in place around `w` (at out[emitted_before])
+    // and returns the flag's name.
+    std::string add_body_done_flag(const StmtPtr& w, Body& out, size_t emitted_before) {
+        std::string flag = unused_name(code_, "__with_body_done");
+        auto set_flag = [&](ObjectRef value) {
+            auto s = make_stmt(StmtKind::Assign);
+            s->targets.push_back(make_name(flag));
+            s->value = make_constant(std::move(value));
+            return s;
+        };
+        drop_lone_pass(w->body);
+        w->body.push_back(set_flag(true_value()));
+        out.insert(out.begin() + long(emitted_before), set_flag(false_value()));
+        return flag;
     }
 
     // Whether what the normal path of a with statement runs after the __exit__ call (or awaited
@@ -8277,26 +8381,31 @@ private:
     // `break` goes to (3.12+ copy a loop's short exit, a `return`, after the call: `with cm:
     // break`), and so are the compiler's copies of the finally bodies of open try statements
     // before it, which the way out leaves too (taken out again when those statements are: see
-    // strip_final_copies); anything else is refused.
-    void move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before, int exit, Loop* loop) const {
+    // strip_final_copies). Anything else is refused, or where `refuse` is false left in place:
+    // the answer is then false.
+    bool move_way_out_into_with(const StmtPtr& w, Body& out, size_t emitted_before, int exit, Loop* loop,
+                                bool refuse = true) const {
         size_t tail = out.size() - std::min(out.size(), emitted_before + 1);
-        if (tail == 0) return;
+        if (tail == 0) return true;
         if (loop && loop->break_to >= 0 && out[emitted_before] == w && runs_copy_after_exit(exit, through_jumps(loop->break_to))) {
             drop_lone_pass(w->body);
             w->body.push_back(make_stmt(StmtKind::Break));
             ++loop->breaks;
             out.resize(emitted_before + 1);
-            return;
+            return true;
         }
         const StmtPtr& last = out.back();
         bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
                        (last->kind == StmtKind::Return &&
                         (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
-        if ((tail != 1 && !leaves_through_finally_copies(exit)) || out[emitted_before] != w || !way_out)
+        if ((tail != 1 && !leaves_through_finally_copies(exit)) || out[emitted_before] != w || !way_out) {
+            if (!refuse) return false;
             unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        }
         drop_lone_pass(w->body);
         w->body.insert(w->body.end(), out.end() - long(tail), out.end());
         out.resize(out.size() - tail);
+        return true;
     }
 
     // Whether what the normal path of a with statement runs after the __exit__ call that starts
