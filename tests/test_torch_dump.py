@@ -528,3 +528,39 @@ def test_returned_closure_is_verified_and_runs(tmp_path):
     assert entries and all(e["verified"] for e in entries), entries
     texts = [open(os.path.join(tmp_path, e["path"])).read() for e in entries]
     assert any("(lambda: scale).__closure__[0]" in t for t in texts)
+
+
+def _graph_break_in_no_grad_then_more(x):
+    with torch.no_grad():
+        y = x * 2
+        print("graph break")
+        z = y + 1
+    w = z * 3
+    return w + x
+
+
+def test_resume_function_of_a_graph_break_inside_a_with_block_is_readable(tmp_path):
+    # The resume function re-enters `torch.no_grad()` in its prologue and jumps into the with body,
+    # whose handler raises None where __exit__ suppresses an exception, while the normal path goes
+    # on with the code after the block: no with statement does that, so the source tests a flag
+    # that only the finished body sets. It is readable (refused before) but never equivalent, so
+    # Dynamo's bytecode of it is kept; the transformed codes are verified and run.
+    x = torch.randn(4, 3)
+    torch._dynamo.reset()
+    expected = torch.compile(_graph_break_in_no_grad_then_more, backend="eager")(x)
+    torch._dynamo.reset()
+    with uncompile.prepare_debug(str(tmp_path)):
+        got = torch.compile(_graph_break_in_no_grad_then_more, backend="eager")(x)
+    torch._dynamo.reset()
+    assert torch.equal(got, expected)
+    manifest = check_manifest(tmp_path)
+    entries = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
+               if e["kind"] in ("transformed", "resume")]
+    transformed = [e for e in entries if e["kind"] == "transformed"]
+    resumes = [e for e in entries if e["kind"] == "resume"]
+    assert len(transformed) == 2 and all(e["verified"] for e in transformed), transformed
+    assert len(resumes) == 1 and not resumes[0]["verified"] and "kept" in resumes[0]["note"], resumes
+    text = open(os.path.join(tmp_path, resumes[0]["path"])).read()
+    assert "could not decompile" not in text, text
+    assert "__with_body_done = True" in text and "if not __with_body_done:" in text, text
+    assert "w = z * 3" in text and "return w + x" in text, text
