@@ -676,3 +676,101 @@ def test_resume_function_entering_a_with_body_and_going_on_after_it(tail):
             results.append((value, ns["events"]))
         assert results[0] == results[1], "x=%d: original %r, decompiled %r\n%s" % (x, results[0], results[1], source)
     assert results[0][0] == ("raised", "ValueError")  # (x == 3: not suppressed)
+
+
+def test_resume_function_entering_two_nested_with_bodies():
+    # A graph break inside `with outer(): with inner(): ...` followed by more code in the outer
+    # body and after it: the prologue re-enters both context managers and jumps into the inner
+    # body. The inner handler's suppressed path leaves the outer body through a copy of the outer
+    # __exit__ call and then raises None, where the outer handler's suppressed path raises None
+    # too; the normal path runs the rest of the outer body, the outer __exit__ and a return.
+    enter = lambda name: [("LOAD_GLOBAL", (name, True)), ("LOAD_FAST", "x")] + call(1) + [("BEFORE_WITH", None)]
+    exit_call = [("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)] + call(2) + [("POP_TOP", None)]
+
+    def handler(label):
+        return [("label", label), ("PUSH_EXC_INFO", None), ("WITH_EXCEPT_START", None),
+                ("POP_JUMP_FORWARD_IF_TRUE", label + "_suppressed"), ("RERAISE", 2),
+                ("label", label + "_cleanup"), ("COPY", 3), ("POP_EXCEPT", None), ("RERAISE", 1),
+                ("label", label + "_suppressed"), ("POP_TOP", None), ("POP_EXCEPT", None), ("POP_TOP", None),
+                ("POP_TOP", None)]
+    program = [("RESUME", 0)] + enter("outer") + [("label", "p_outer_body"), ("POP_TOP", None)] + enter("inner") + [
+        ("label", "p_inner_body"), ("POP_TOP", None),
+        ("LOAD_FAST", "x"),  # what the graph break left on the stack
+        ("JUMP_FORWARD", "resume_point"),
+        ("label", "p_inner_exit")] + exit_call + [("LOAD_CONST", None), ("JUMP_FORWARD", "p_after_inner"),
+    ] + handler("p_inner") + [("LOAD_CONST", None),
+        ("label", "p_after_inner"), ("NOP", None), ("POP_TOP", None),
+        ("label", "p_outer_exit")] + exit_call + [("LOAD_CONST", None), ("JUMP_FORWARD", "raise_none"),
+    ] + handler("p_outer") + [("LOAD_CONST", None),
+        ("label", "raise_none"), ("NOP", None), ("POP_TOP", None), ("LOAD_CONST", None), ("RAISE_VARARGS", 1),
+        # The original function from its start: unreachable up to the resume point.
+    ] + enter("outer") + [("label", "outer_body"), ("POP_TOP", None)] + enter("inner") + [
+        ("label", "inner_body"), ("POP_TOP", None),
+        ("LOAD_GLOBAL", ("step", True)), ("LOAD_CONST", "gb")] + call(1) + [
+        ("label", "resume_point"), ("POP_TOP", None),
+        ("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", "x")] + call(1) + [("STORE_FAST", "y"),
+        ("label", "inner_exit")] + exit_call + [("JUMP_FORWARD", "after_inner")] + handler("inner") + [
+        ("label", "after_inner"),
+        ("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", "y")] + call(1) + [("STORE_FAST", "y"),
+        ("label", "outer_exit")] + exit_call + [("JUMP_FORWARD", "after_outer")] + handler("outer") + [
+        ("label", "after_outer"), ("LOAD_FAST", "y"), ("RETURN_VALUE", None)]
+    code = assemble(template.__code__, program, exception_table=[
+        ("p_outer_body", "p_inner_body", "p_outer", 1, True),
+        ("p_inner_body", "p_inner_exit", "p_inner", 2, True),
+        ("p_inner_exit", "p_inner", "p_outer", 1, True),
+        ("p_inner", "p_inner_cleanup", "p_inner_cleanup", 4, True),
+        ("p_inner_cleanup", "p_inner_suppressed", "p_outer", 1, True),
+        ("p_inner_suppressed", "p_after_inner", "p_inner_cleanup", 4, True),
+        ("p_after_inner", "p_outer_exit", "p_outer", 1, True),
+        ("p_outer", "p_outer_cleanup", "p_outer_cleanup", 3, True),
+        ("p_outer_suppressed", "raise_none", "p_outer_cleanup", 3, True),
+        ("outer_body", "inner_body", "p_outer", 1, True),
+        ("inner_body", "inner_exit", "p_inner", 2, True),
+        ("inner_exit", "outer_exit", "p_outer", 1, True)])
+    source = uncompile.decompile(code)
+    assert not source.failures, "refused:\n%s" % source
+    compile(source, "<decompiled>", "exec")
+    assert "with outer(x):" in source and "with inner(x):" in source, source
+
+    def namespace(suppress):
+        events = []
+
+        def cm(tag):
+            class CM:
+                def __init__(self, x):
+                    pass
+
+                def __enter__(self):
+                    events.append(("enter", tag))
+
+                def __exit__(self, kind, value, tb):
+                    events.append(("exit", tag, kind and kind.__name__))
+                    return tag in suppress
+            return CM
+
+        def step(v):
+            events.append(("step", v))
+            if v in (2, 14):  # x == 2: in the inner body; x == 4 (y == 14): in the outer body
+                raise ValueError(v)
+            return v + 10
+        return {"outer": cm("outer"), "inner": cm("inner"), "step": step, "events": events}
+
+    seen = set()
+    for suppress in ((), ("inner",), ("outer",), ("inner", "outer")):
+        for x in (0, 2, 4):
+            results = []
+            for decompiled in (False, True):
+                ns = namespace(suppress)
+                if decompiled:
+                    exec(str(source), ns)
+                    fn = ns["template"]
+                else:
+                    fn = types.FunctionType(code, ns)
+                try:
+                    value = fn(x)
+                except Exception as exc:
+                    value = ("raised", type(exc).__name__)
+                results.append((value, ns["events"]))
+            assert results[0] == results[1], "%r x=%d: original %r, decompiled %r\n%s" % (suppress, x, results[0], results[1], source)
+            seen.add(results[0][0] if isinstance(results[0][0], tuple) else "returned")
+    assert seen == {"returned", ("raised", "ValueError"), ("raised", "TypeError")}, seen

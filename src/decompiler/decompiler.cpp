@@ -7652,6 +7652,13 @@ private:
     bool same_way_on(size_t i, int exit, int next, std::vector<int>& blocks) const {
         if (same_ops(straight_ops_from(i, &blocks), straight_ops(next))) return true;
         blocks.clear();
+        return meets_normal_path(i, exit, blocks);
+    }
+
+    // Whether the suppressed path from op `i` and the normal path from the __exit__ call that starts
+    // block `exit` run the same ops (the call aside) up to a block where their chains of single
+    // successors meet (`blocks`: the suppressed path's own blocks before it).
+    bool meets_normal_path(size_t i, int exit, std::vector<int>& blocks) const {
         if (exit < 0) return false;
         auto chain = [&](size_t from, std::vector<int>& visited) {
             for (int b = cfg_.block_of_op(from), steps = 0; b >= 0 && steps < 64; ++steps) {
@@ -8186,6 +8193,15 @@ private:
         if (suppressed.size() > 1) unsupported("a with statement that goes on in several places after __exit__ suppresses an exception");
         // (The block may start with the last of the clean-up, the handler's pops, before the code.)
         size_t i = suppressed[0].second;
+        // (Where the normal path ran code after __exit__ that ends, the suppressed path may run the
+        // same: both meet in it. Dynamo's resume function of a graph break inside two with blocks
+        // leaves the outer one through a copy of its __exit__ call, then both raise None.)
+        std::vector<int> meeting_blocks;
+        if (next == kFlowEnded && out.size() > emitted_before + 1 && out[emitted_before] == w &&
+            meets_normal_path(i, exit, meeting_blocks)) {
+            for (int b : meeting_blocks) emitted_[size_t(b)] = true;
+            return kFlowEnded;
+        }
         if (next == kFlowEnded) {
             // (The handler's pops dropped the statement's __exit__ too, which the normal path keeps
             // until its own call of it.)
