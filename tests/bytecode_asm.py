@@ -41,8 +41,8 @@ def _varint(value, start=False):
 def assemble(template: types.CodeType, program, *, argcount=None, exception_table=()):
     """Returns `template` with its bytecode replaced by `program` (a list of (opname, arg)).
 
-    exception_table: (start label, end label, handler label, stack depth, lasti) per entry; the
-    range is [start, end)."""
+    exception_table: (start label, end label, handler label, stack depth, lasti) per entry, in any
+    order; the range is [start, end)."""
     assert sys.version_info >= (3, 11), "the test assembler writes 3.11+ bytecode"
     consts = list(template.co_consts)
     names = list(template.co_names)
@@ -87,7 +87,9 @@ def assemble(template: types.CodeType, program, *, argcount=None, exception_tabl
         assert 0 <= value < 256, (opname, arg)
         out += bytes([op, value]) + bytes(2 * _cache_count(op))
     table = bytearray()
-    for start, end, target, depth, lasti in exception_table:
+    # (CPython's tables are sorted by start: the interpreter stops scanning at the first entry that
+    # starts past the offset.)
+    for start, end, target, depth, lasti in sorted(exception_table, key=lambda entry: labels[entry[0]]):
         table += _varint(labels[start] // 2, True) + _varint((labels[end] - labels[start]) // 2)
         table += _varint(labels[target] // 2) + _varint(depth << 1 | int(lasti))
     return template.replace(co_code=bytes(out), co_consts=tuple(consts), co_names=tuple(names),

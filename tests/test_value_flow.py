@@ -59,7 +59,40 @@ SAME.append(
     ("def f(g, x, a):\n    return g(*a, **{'k': x})\n",
      "def f(g, x, a):\n    __stack0 = {'k': x}\n    return g(*a, **__stack0)\n"))
 
+SAME.append(
+    # a local a with body binds partway, used after the statement: unbound where the body raised
+    # before it, bound where it raised later (__exit__ may suppress either); a temporary inside
+    ("def f(x):\n    with g(x):\n        y = x + 1\n        h(y)\n        y = y * y\n    return y - 1\n",
+     "def f(x):\n    with g(x):\n        y = x + 1\n        __stack0 = h(y)\n        y = y * y\n    return y - 1\n"))
+SAME.append(
+    # the same with a local that only some ways into the handler have deleted
+    ("def f(x):\n    y = x\n    with g(x):\n        del y\n        h(x)\n        y = k(x)\n    return y\n",
+     "def f(x):\n    y = x\n    with g(x):\n        del y\n        __stack0 = h(x)\n        y = k(x)\n    return y\n"))
+
+SAME.append(
+    # the decompiler's flag that tells a finished with body from a suppressed exception (Dynamo's
+    # resume functions need it): a temporary holding True or False, tested where the paths differ
+    ("def f(x):\n    with g(x):\n        y = h(x)\n    return k(y)\n",
+     "def f(x):\n    __with_body_done = False\n    with g(x):\n        y = h(x)\n        __with_body_done = True\n"
+     "    if not __with_body_done:\n        return k(y)\n    return k(y)\n"))
+
 DIFFERENT = [
+    # the same flag, where the suppressed path does something else
+    ("def f(x):\n    with g(x):\n        y = h(x)\n    return k(y)\n",
+     "def f(x):\n    __with_body_done = False\n    with g(x):\n        y = h(x)\n        __with_body_done = True\n"
+     "    if not __with_body_done:\n        return k(x)\n    return k(y)\n"),
+    # a test of a constant goes one way: the other way's code is not this program's
+    ("def f(x):\n    b = True\n    if b:\n        return g(x)\n    return h(x)\n", "def f(x):\n    return h(x)\n"),
+    # a local bound partway through a with body, bound at another point (after k raised and
+    # __exit__ suppressed it, y is h's result on one side, unbound on the other), or to another value
+    ("def f(x):\n    with g(x):\n        y = h(x)\n        k(x)\n    return y\n",
+     "def f(x):\n    with g(x):\n        __stack0 = h(x)\n        k(x)\n        y = __stack0\n    return y\n"),
+    ("def f(x):\n    with g(x):\n        y = x + 1\n        h(y)\n        y = k(y)\n    return y\n",
+     "def f(x):\n    with g(x):\n        y = x + 1\n        h(y)\n        y = k(x)\n    return y\n"),
+    ("def f(x):\n    with g(x):\n        y = h(x)\n        z = h(x)\n    return (y, z)\n",
+     "def f(x):\n    with g(x):\n        z = h(x)\n        y = h(x)\n    return (y, z)\n"),
+    ("def f(x):\n    with g(x):\n        y = h(x)\n        y = k(y)\n    return y\n",
+     "def f(x):\n    with g(x):\n        y = h(x)\n        y = k(y)\n    return x\n"),
     # the same, the cell's slot lent to an inlined comprehension's variable first (3.12+)
     ("def f(x):\n    y = x\n    z = [y for y in range(3)]\n    def g():\n        return y\n    return h(g, z, 1)\n",
      "def f(x):\n    y = x\n    z = [y for y in range(3)]\n    def g():\n        return y\n    return h(g, z, 2)\n"),

@@ -68,6 +68,10 @@ class _NotShown(Exception):
 _PLAIN_KEYS = ("str", "int", "bytes", "bool", "NoneType")
 
 
+_NONE = ("const", ("NoneType", "None"))
+_KNOWN_TESTS = {("const", ("bool", "True")): True, ("const", ("bool", "False")): False, _NONE: False}
+
+
 def _const_key(value: object) -> object:
     if isinstance(value, types.CodeType):
         return ("code", value.co_name, value.co_code, _const_key(value.co_consts), value.co_names,
@@ -423,6 +427,8 @@ class _Checker:
             return _Event((op, ins.arg, tuple(self._pop(st))), pushes=("unpack", (ins.arg & 0xFF) + 1 + (ins.arg >> 8)))
         elif op == "IMPORT_FROM":
             return _Event((op, ins.argval, stack[-1] if stack else self._pop(st)), pushes=1)
+        elif op == "TO_BOOL" and stack and stack[-1] in _KNOWN_TESTS:
+            stack[-1] = ("const", ("bool", repr(_KNOWN_TESTS[stack[-1]])))  # (3.13: runs no code)
         elif op in _PURE_SHAPE:
             n = _PURE_SHAPE[op]
             if op == "GET_LEN":
@@ -570,7 +576,7 @@ class _Checker:
         st.env[name] = self._pop(st)[0]
         return None
 
-    def _branch(self, side: _Side, st: _State, ins: dis.Instruction, op: str) -> _Event:
+    def _branch(self, side: _Side, st: _State, ins: dis.Instruction, op: str) -> Optional[_Event]:
         value = st.stack[-1] if st.stack else self._pop(st)[0]
         keep_on_jump = op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP")
         st.stack.pop()
@@ -578,6 +584,15 @@ class _Checker:
         # The outcome is what the test found: truth of the value, or `value is None`.
         jump_when = not (op.endswith("IF_FALSE") or op.endswith("FALSE_OR_POP") or op.endswith("NOT_NONE"))
         target = ins.argval
+        if value in _KNOWN_TESTS:
+            # A test of True, False or None runs no code and goes one way only: no event (the
+            # decompiler's flag that tells a finished with body from a suppressed exception).
+            outcome = _KNOWN_TESTS[value] if test == "truth" else value == _NONE
+            if outcome == jump_when:
+                if keep_on_jump:
+                    st.stack.append(value)
+                self._jump(side, st, target)
+            return None
 
         def go(outcome: bool, state: _State) -> _State:
             if outcome == jump_when:
@@ -781,8 +796,9 @@ class _Checker:
         for env, out, translate in ((sa.env, env_a, lambda v: v), (sb.env, env_b, as_a)):
             for name, value in env.items():
                 if name not in self.sides[0].shared:
-                    # A temporary: usable after the join only if it holds a value the other side has too.
-                    out[name] = fresh.get(translate(value), ("deleted",))
+                    # A temporary: usable after the join only if it holds a value the other side has
+                    # too, or a constant (the same wherever it is loaded).
+                    out[name] = value if isinstance(value, tuple) and value[:1] == ("const",) else fresh.get(translate(value), ("deleted",))
         # Containers still private here become ordinary values from now on (their changes after
         # the join are events), so what follows does not depend on their contents.
         for state in (sa, sb):
@@ -811,8 +827,14 @@ class _Checker:
 
     def _join(self, sa: _State, sb: _State) -> Optional[Tuple[_State, _State]]:
         """At an exception handler, reached from every operation it protects: the states joined so
-        far, where a local that differs between the ways in becomes unknown (its use: not shown);
-        None when nothing new reaches the handler."""
+        far (a temporary of one side that differs between the ways in becomes unknown: its use is
+        not shown); None when nothing new reaches the handler.
+
+        A local bound at some ways in and not at others (`with cm: y = f(x); g(y)` then `y` used
+        after the statement: unbound where f raised, bound where g did) becomes one symbol, the
+        same on both sides, for "y as the way in left it": _abstract checked at every way in that
+        the two sides had it bound or not alike, and to the same value. A load of it is a load of
+        that value on both sides, or the same UnboundLocalError at the same place on both."""
         key = ("handler", sa.pc, sb.pc)
         shape = self._abstract(sa, sb, key)
         old = self.widened.get(key)
@@ -820,10 +842,18 @@ class _Checker:
             if old[0] != shape[0]:
                 raise _NotShown("an exception handler reached with different stacks")
             envs = []
+            shared = self.sides[0].shared
             for before, now in ((old[1], shape[1]), (old[2], shape[2])):
                 before, now = dict(before), dict(now)
-                envs.append(tuple(sorted((name, before.get(name) if before.get(name) == now.get(name) else ("top",))
+                # (A temporary of one side that differs between the ways in stays unknown: its
+                # use is not shown.)
+                envs.append(tuple(sorted((name, before.get(name) if before.get(name) == now.get(name) else
+                                          ("joined", key, "way in", name) if name in shared else ("top",))
                                          for name in set(before) | set(now))))
+            # (Both sides' ways in were paired one by one, so their shared locals change alike; a
+            # difference would be a value the pairing missed.)
+            if [n for n, v in envs[0] if v and v[2:3] == ("way in",)] != [n for n, v in envs[1] if v and v[2:3] == ("way in",)]:
+                raise _NotShown("a local bound differently on the ways into an exception handler")
             shape = (old[0], envs[0], envs[1])
             if shape == old:
                 return None

@@ -8166,7 +8166,11 @@ private:
         std::vector<ExprPtr> stack_at_end = stack.size() < normal_depth ? std::move(stack_at_start) : stack;
         const Expr* own_exit = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
         finishing_with_exit_ = own_exit;
+        std::vector<bool> emitted_before_tail = emitted_;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
+        normal_tail_blocks_.clear();
+        for (int b = 0; b < cfg_.size(); ++b)
+            if (emitted_[size_t(b)] && !emitted_before_tail[size_t(b)]) normal_tail_blocks_.push_back(b);
         next = finish_with_ways_on(w, own_exit, suppressed, joins, next, exit, stop, out, loop, stack, stack_at_end, normal_depth,
                                    base, emitted_before);
         // (Only now: a way out moved into the body above makes it more than the nested statement.)
@@ -8198,7 +8202,7 @@ private:
         // leaves the outer one through a copy of its __exit__ call, then both raise None.)
         std::vector<int> meeting_blocks;
         if (next == kFlowEnded && out.size() > emitted_before + 1 && out[emitted_before] == w &&
-            meets_normal_path(i, exit, meeting_blocks)) {
+            meets_normal_path(i, exit, meeting_blocks) && tail_stays_in_body()) {
             for (int b : meeting_blocks) emitted_[size_t(b)] = true;
             return kFlowEnded;
         }
@@ -8239,6 +8243,8 @@ private:
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
             // the call, then the jump), printed in the body.
             if (!move_way_out_into_with(w, out, emitted_before, exit, loop, !may_add_flag(w, out, emitted_before))) {
+                if (!tail_stays_in_body())
+                    unsupported("code after a suppressing with statement that leaves the body around it");
                 // Or the normal path ran code of its own after __exit__ (see add_body_done_flag):
                 //     if not __with_body_done:       if __with_body_done:
                 //         <the suppressed path>  or      <what the normal path ran>
@@ -8306,6 +8312,7 @@ private:
                               size_t base, Body& out, size_t emitted_before) {
         if (!may_add_flag(w, out, emitted_before) || next < 0)
             unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
+        if (!tail_stays_in_body()) unsupported("code after a suppressing with statement that leaves the body around it");
         // The suppressed path starts from the values the statement started with (its pops dropped
         // the statement's __exit__).
         std::vector<ExprPtr> suppressed_stack = stack_at_end;
@@ -8350,6 +8357,27 @@ private:
     // the namespace keeps).
     bool may_add_flag(const StmtPtr& w, const Body& out, size_t emitted_before) const {
         return (code_.flags & kCoOptimized) && out.size() > emitted_before && out[emitted_before] == w;
+    }
+
+    // Whether what the normal path of the with statement being finished ran after its __exit__
+    // call (normal_tail_blocks_) stays inside the try or with body around the statement, but for a
+    // way out of it that only calls __exit__ functions and returns (a `return` inside that body).
+    // Printed in a branch of the flag (see add_body_done_flag), code past that body's end would run
+    // before its clean-up: Dynamo's resume function of a graph break three with statements deep
+    // runs code between the middle and the outer __exit__ calls.
+    bool tail_stays_in_body() const {
+        if (protected_bodies_.empty()) return true;
+        const ProtectedBody& p = protected_bodies_.back();
+        for (int b : normal_tail_blocks_) {
+            if (in_body(b, p.handler, p.uncovered)) continue;
+            std::vector<const NeutralOp*> ops = straight_ops(b);
+            size_t k = 0;
+            while (size_t n = with_exit_call_end(ops, k, ops.size(), true, true)) k += n;
+            bool returns = !ops.empty() && ops.back()->kind == N::Return && ops.size() - k <= 2 &&
+                           (ops.size() - k == 1 || ops[k]->kind == N::Load || ops[k]->kind == N::LoadConst);
+            if (!returns) return false;
+        }
+        return true;
     }
 
     // A with statement whose normal path and whose path after __exit__ suppressed an exception go
@@ -9746,6 +9774,9 @@ private:
         size_t depth;                 // the stack's depth where the body starts
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
+    // The blocks the normal path of the with statement being finished ran after its __exit__ call
+    // (see tail_stays_in_body).
+    std::vector<int> normal_tail_blocks_;
     // Except clauses being emitted, innermost last: where they go on after POP_EXCEPT, the loop the
     // try statement is in, and how many try/with bodies were open around it.
     struct OpenClause {
