@@ -565,3 +565,33 @@ def test_resume_function_of_a_graph_break_inside_a_with_block_is_readable(tmp_pa
     assert "could not decompile" not in text, text
     assert "__with_body_done = True" in text and "if not __with_body_done:" in text, text
     assert "w = z * 3" in text and "return w + x" in text, text
+
+
+def _graph_break_in_autocast(x):
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        y = x @ x.T
+        print("graph break")
+        z = y.float() + 1
+    return z.sum() + x.sum()
+
+
+def test_resume_function_with_an_object_constant_is_verified(tmp_path):
+    # The resume function's prologue calls torch.autocast again with the dtype among its constants,
+    # which marshal cannot write: the source loads it as a global named after the resume function,
+    # listed in the file's header, and is verified with it (the transformed codes too).
+    x = torch.randn(4, 4)
+    torch._dynamo.reset()
+    expected = torch.compile(_graph_break_in_autocast, backend="eager")(x)
+    torch._dynamo.reset()
+    with uncompile.prepare_debug(str(tmp_path)):
+        got = torch.compile(_graph_break_in_autocast, backend="eager")(x)
+    torch._dynamo.reset()
+    assert torch.equal(got, expected)
+    manifest = check_manifest(tmp_path)
+    entries = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
+               if e["kind"] in ("transformed", "resume")]
+    resumes = [e for e in entries if e["kind"] == "resume"]
+    assert len(resumes) == 1 and all(e["verified"] for e in entries), entries
+    text = open(os.path.join(tmp_path, resumes[0]["path"])).read()
+    name = re.search(r"# (__uncompile_const_resume_at_\w+): a constant of Dynamo's code: torch.bfloat16", text)
+    assert name and ("'cpu', %s, True" % name.group(1)) in text, text

@@ -663,17 +663,23 @@ class DumpSession:
             if not isinstance(code, types.CodeType):
                 continue
             rel = "%s/resume_%s.py" % (record.dir, _files.safe_name(name))
-            src = _decompile_text(code)
+            # (Objects among its constants, a dtype that torch.autocast's prologue passes, are
+            # globals of the source, named as the transformed code's are.)
+            src, constants = _decompile_with_constants(code, "__uncompile_const_%s_" % _files.safe_name(name).lstrip("_"))
             path = self._abs(rel)
             header = ("# Resume function %s (%s): Dynamo calls it after the graph break to run the rest of %s.\n"
                       "# It is compiled as a frame of its own; the code that runs is in that compile's "
                       "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
+            for const_name, value in constants.items():
+                shown = repr(value).replace("\n", " ")
+                header += "# %s: a constant of Dynamo's code: %s\n" % (
+                    const_name, shown if len(shown) < 120 else shown[:117] + "...")
             text = header + _recompilable(src, code)
             candidate = _compile_or_none(text, path)
             if candidate is not None and _compiles_alone(src, text):
                 record.compiled_sources.add(name)
             ok, note = _codemap.verify_equivalent(code, text, None if candidate is None else
-                                                  _codemap.find_code_for(candidate, code))
+                                                  _codemap.find_code_for(candidate, code), constants)
             self._write(rel, text if candidate is not None else header + _as_comment(src))
             record.add_file({"kind": "resume", "path": rel, "name": name, "verified": ok,
                              "note": note if ok else note + "; Dynamo's bytecode kept"})
