@@ -579,6 +579,27 @@ def test_code_named_as_no_def_can_be_is_a_def_under_an_identifier(name, defined)
     assert found is not None and found.co_name == name
 
 
+def _same_outcome(code, source, make_namespace, x, what=""):
+    """Runs `code` and the decompiled `source` (each in a namespace of its own from make_namespace(),
+    whose "events" list the helpers fill) on x: the same value or exception and the same events;
+    returns the value or ("raised", name)."""
+    results = []
+    for decompiled in (False, True):
+        ns = make_namespace()
+        if decompiled:
+            exec(str(source), ns)
+            fn = ns["template"]
+        else:
+            fn = types.FunctionType(code, ns)
+        try:
+            value = fn(x)
+        except Exception as exc:
+            value = ("raised", type(exc).__name__)
+        results.append((value, ns["events"]))
+    assert results[0] == results[1], "%s x=%d: original %r, decompiled %r\n%s" % (what, x, results[0], results[1], source)
+    return results[0][0]
+
+
 def _with_exit(handler, cleanup, suppressed, after):
     """A with statement's normal __exit__ call (jumping to `after`), then its handler, whose
     suppressed path (label `suppressed`) pops the exception, lasti and __exit__."""
@@ -660,22 +681,8 @@ def test_resume_function_entering_a_with_body_and_going_on_after_it(tail):
             return v + 10
         return {"make_cm": CM, "step": step, "events": events}
 
-    for x in (0, 1, 2, 3):
-        results = []
-        for decompiled in (False, True):
-            ns = namespace()
-            if decompiled:
-                exec(str(source), ns)
-                fn = ns["template"]
-            else:
-                fn = types.FunctionType(code, ns)
-            try:
-                value = fn(x)
-            except Exception as exc:
-                value = ("raised", type(exc).__name__)
-            results.append((value, ns["events"]))
-        assert results[0] == results[1], "x=%d: original %r, decompiled %r\n%s" % (x, results[0], results[1], source)
-    assert results[0][0] == ("raised", "ValueError")  # (x == 3: not suppressed)
+    outcomes = [_same_outcome(code, source, namespace, x) for x in (0, 1, 2, 3)]
+    assert outcomes[3] == ("raised", "ValueError")  # (x == 3: not suppressed)
 
 
 def _resume_into_nested_withs(depth):
@@ -779,20 +786,6 @@ def test_resume_function_entering_nested_with_bodies(depth):
     for k in range(depth + 1):
         for suppress in itertools.combinations(range(depth), k):
             for x in (0, 2, 4):
-                results = []
-                for decompiled in (False, True):
-                    ns = namespace(suppress)
-                    if decompiled:
-                        exec(str(source), ns)
-                        fn = ns["template"]
-                    else:
-                        fn = types.FunctionType(code, ns)
-                    try:
-                        value = fn(x)
-                    except Exception as exc:
-                        value = ("raised", type(exc).__name__)
-                    results.append((value, ns["events"]))
-                assert results[0] == results[1], "%r x=%d: original %r, decompiled %r\n%s" % (
-                    suppress, x, results[0], results[1], source)
-                seen.add(results[0][0] if isinstance(results[0][0], tuple) else "returned")
+                outcome = _same_outcome(code, source, lambda: namespace(suppress), x, "suppressing %r:" % (suppress,))
+                seen.add(outcome if isinstance(outcome, tuple) else "returned")
     assert seen == {"returned", ("raised", "ValueError"), ("raised", "TypeError")}, seen

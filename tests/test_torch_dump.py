@@ -530,6 +530,21 @@ def test_returned_closure_is_verified_and_runs(tmp_path):
     assert any("(lambda: scale).__closure__[0]" in t for t in texts)
 
 
+def _dumped_code_entries(dump_dir, fn, x):
+    """Compiles `fn` (eager backend) under prepare_debug(dump_dir), checks its result against a plain
+    compile and the manifest, and returns the manifest's transformed and resume entries."""
+    torch._dynamo.reset()
+    expected = torch.compile(fn, backend="eager")(x)
+    torch._dynamo.reset()
+    with uncompile.prepare_debug(str(dump_dir)):
+        got = torch.compile(fn, backend="eager")(x)
+    torch._dynamo.reset()
+    assert torch.equal(got, expected)
+    manifest = check_manifest(dump_dir)
+    return [e for f in manifest["functions"] for c in f["compiles"] for e in c["files"]
+            if e["kind"] in ("transformed", "resume")]
+
+
 def _graph_break_in_no_grad_then_more(x):
     with torch.no_grad():
         y = x * 2
@@ -546,17 +561,7 @@ def test_resume_function_of_a_graph_break_inside_a_with_block_is_readable(tmp_pa
     # that only the finished body sets. It is readable (refused before) and, never equivalent,
     # verified by value flow (the flag's tests go one way each and run no code); so are the
     # transformed codes.
-    x = torch.randn(4, 3)
-    torch._dynamo.reset()
-    expected = torch.compile(_graph_break_in_no_grad_then_more, backend="eager")(x)
-    torch._dynamo.reset()
-    with uncompile.prepare_debug(str(tmp_path)):
-        got = torch.compile(_graph_break_in_no_grad_then_more, backend="eager")(x)
-    torch._dynamo.reset()
-    assert torch.equal(got, expected)
-    manifest = check_manifest(tmp_path)
-    entries = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
-               if e["kind"] in ("transformed", "resume")]
+    entries = _dumped_code_entries(tmp_path, _graph_break_in_no_grad_then_more, torch.randn(4, 3))
     transformed = [e for e in entries if e["kind"] == "transformed"]
     resumes = [e for e in entries if e["kind"] == "resume"]
     assert len(transformed) == 2 and all(e["verified"] for e in transformed), transformed
@@ -579,17 +584,7 @@ def test_resume_function_with_an_object_constant_is_verified(tmp_path):
     # The resume function's prologue calls torch.autocast again with the dtype among its constants,
     # which marshal cannot write: the source loads it as a global named after the resume function,
     # listed in the file's header, and is verified with it (the transformed codes too).
-    x = torch.randn(4, 4)
-    torch._dynamo.reset()
-    expected = torch.compile(_graph_break_in_autocast, backend="eager")(x)
-    torch._dynamo.reset()
-    with uncompile.prepare_debug(str(tmp_path)):
-        got = torch.compile(_graph_break_in_autocast, backend="eager")(x)
-    torch._dynamo.reset()
-    assert torch.equal(got, expected)
-    manifest = check_manifest(tmp_path)
-    entries = [e for fn in manifest["functions"] for c in fn["compiles"] for e in c["files"]
-               if e["kind"] in ("transformed", "resume")]
+    entries = _dumped_code_entries(tmp_path, _graph_break_in_autocast, torch.randn(4, 4))
     resumes = [e for e in entries if e["kind"] == "resume"]
     assert len(resumes) == 1 and all(e["verified"] for e in entries), entries
     text = open(os.path.join(tmp_path, resumes[0]["path"])).read()
