@@ -8245,6 +8245,8 @@ private:
             if (!move_way_out_into_with(w, out, emitted_before, exit, loop, !may_add_flag(w, out, emitted_before))) {
                 if (!tail_stays_in_body())
                     unsupported("code after a suppressing with statement that leaves the body around it");
+                if (in_clause_body())
+                    unsupported("a with statement in an except clause that goes on elsewhere after __exit__ suppresses an exception");
                 // Or the normal path ran code of its own after __exit__ (see add_body_done_flag):
                 //     if not __with_body_done:       if __with_body_done:
                 //         <the suppressed path>  or      <what the normal path ran>
@@ -8325,7 +8327,7 @@ private:
         // around it, whose clean-up it would run before: a nested with statement's suppressed path
         // that leaves through the outer one's __exit__ call is another shape. In an except clause,
         // it would run before the clause ends the exception.)
-        if (!open_clauses_.empty() && open_clauses_.back().bodies == protected_bodies_.size())
+        if (in_clause_body())
             unsupported("a with statement in an except clause that goes on elsewhere after __exit__ suppresses an exception");
         if (!protected_bodies_.empty()) {
             const ProtectedBody& p = protected_bodies_.back();
@@ -8350,6 +8352,12 @@ private:
         out.push_back(branch);
         out.insert(out.end(), normal_tail.begin(), normal_tail.end());
         return next;
+    }
+
+    // Whether the statement being emitted is directly in an except clause (not in a try or with
+    // body inside one).
+    bool in_clause_body() const {
+        return !open_clauses_.empty() && open_clauses_.back().bodies == protected_bodies_.size();
     }
 
     // Whether with statement `w` (at out[emitted_before]) may get add_body_done_flag's flag: in a
