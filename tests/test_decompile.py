@@ -9692,6 +9692,31 @@ def test_never_silently_wrong(cli, tmp_path, version, name):
         assert not bad, "no longer equivalent on %s:\n%s\n--- decompiled ---\n%s" % (version, bad, decompiled)
 
 
+# A chain of 40 elifs whose branches each start with a test that raises (torch's
+# GuardBuilder.get_guard_manager_from_source has some 50): the condition probes' records of what they
+# read doubled at each branch, 24 GB before the fix. Decompiled within 1 GB of address space.
+ELIF_CHAIN_OF_GUARDED_BRANCHES = "def f(self, source, T):\n    base = self.get(source)\n" + "".join(
+    "    %s istype(source, T[%d]):\n        if not base:\n            raise AssertionError('m%d')\n"
+    "        out = base.m%d(source=source)\n" % ("if" if i == 0 else "elif", i, i, i) for i in range(40)
+) + "    else:\n        raise AssertionError('no')\n    return out\n"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_long_elif_chain_of_guarded_branches_stays_small(cli, tmp_path, version):
+    import resource
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    pyc = tmp_path / "chain.pyc"
+    compile_pyc(exe, ELIF_CHAIN_OF_GUARDED_BRANCHES, pyc)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120, preexec_fn=limit)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "f (line 1): equivalent" in proc.stdout, proc.stdout
+
+
 # A constant the printer cannot spell ((nan+nanj), which the compiler folds from 1e309j * 0) refuses
 # the function holding it, not the module: the other definitions still come back.
 UNPRINTABLE_IN_MODULE = """

@@ -3576,6 +3576,12 @@ private:
         }
         std::vector<std::pair<int, bool>> reads = std::move(probe_reads_.back());
         probe_reads_.pop_back();
+        // Each read once: a probe takes in the reads of the probes under it, memoized ones too, so
+        // with repeats a chain of elifs whose branches start with a test (`elif ...: if not b:
+        // raise`) doubled them at each level (a million-entry list at 20 branches; torch's
+        // GuardBuilder.get_guard_manager_from_source ran out of memory).
+        std::sort(reads.begin(), reads.end());
+        reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
         note_reads(reads);
         probe_memo_.emplace(std::move(key), ProbeResult{c, std::move(reads)});
         return c;
