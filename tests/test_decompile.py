@@ -2954,6 +2954,16 @@ def compile_pyc(exe, source, path):
                     str(src), str(path)], check=True)
 
 
+def compiled_pyc_or_skip(version, source, pyc):
+    """Compiles `source` into `pyc` with the interpreter of `version` (skips the test where it is
+    not installed); returns that interpreter."""
+    exe = interpreter(version)
+    if exe is None:
+        pytest.skip("Python %s is not installed (pyenv)" % version)
+    compile_pyc(exe, source, pyc)
+    return exe
+
+
 def verify(exe, pyc, source, tmp_path):
     out = tmp_path / "decompiled.py"
     out.write_text(source)
@@ -8793,11 +8803,8 @@ def f_2(a, b, c):
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_finally_raise_copy_not_in_try_body(cli, tmp_path, version):
-    exe = interpreter(version)
-    if exe is None:
-        pytest.skip("Python %s is not installed (pyenv)" % version)
     pyc = tmp_path / "m.pyc"
-    compile_pyc(exe, FINALLY_RAISE_COPY, pyc)
+    exe = compiled_pyc_or_skip(version, FINALLY_RAISE_COPY, pyc)
     proc = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=60)
     if "could not decompile f_" in proc.stderr:
         return
@@ -9704,11 +9711,8 @@ ELIF_CHAIN_OF_GUARDED_BRANCHES = "def f(self, source, T):\n    base = self.get(s
 @pytest.mark.parametrize("version", VERSIONS)
 def test_long_elif_chain_of_guarded_branches_stays_small(cli, tmp_path, version):
     import resource
-    exe = interpreter(version)
-    if exe is None:
-        pytest.skip("Python %s is not installed (pyenv)" % version)
     pyc = tmp_path / "chain.pyc"
-    compile_pyc(exe, ELIF_CHAIN_OF_GUARDED_BRANCHES, pyc)
+    compiled_pyc_or_skip(version, ELIF_CHAIN_OF_GUARDED_BRANCHES, pyc)
 
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
