@@ -1541,6 +1541,15 @@ def f():
         out.append(dst)
     return out, list(lines([(0, 1), (2, 1), (4, None), (6, 3)]))
 """, "f()"),
+    # `or` and `and` of 40 operands: 3.12+ write each short-circuit jump with an EXTENDED_ARG prefix
+    # once it goes 256 units or more, which the normalizer did not fold ("a value the bytecode
+    # computes once would be computed twice").
+    "long_or_and_chains": ("""
+def f(T, a, b):
+    x = """ + " or ".join("T[%d]" % i for i in range(40)) + """
+    y = """ + " and ".join("(T[%d] if a else b)" % i for i in range(40)) + """
+    return (x, y)
+""", "[f(T, a, b) for T in ([0] * 40, [0] * 39 + [5], list(range(1, 41))) for a in (0, 1) for b in (0, 2)]"),
     # An if ending the function whose test joins `and` and `or`: 3.10+ copy the implicit `return
     # None` into each way the test fails, and those copies were not read as one place, so the body
     # was reached from two tests and the function refused (torch's _validate_pruning_amount_init).
@@ -3736,6 +3745,7 @@ EQUIVALENT_NOW |= {("star_items_then_effects", v) for v in ("3.8", "3.9", "3.10"
 EQUIVALENT_NOW |= {("lambda_in_boolean_and_conditional", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_true_continue_else_return", v) for v in ("3.10", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("compound_test_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("long_or_and_chains", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_or_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("while_chain_and_test", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 EQUIVALENT_NOW |= {("explicit_return_at_function_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -568,11 +568,13 @@ private:
         return i_ + ahead < ins_.size() ? &ins_[i_ + ahead] : nullptr;
     }
 
-    // 3.12+: `COPY 1; [TO_BOOL;] POP_JUMP_IF_X t; POP_TOP` is the old JUMP_IF_X_OR_POP.
+    // 3.12+: `COPY 1; [TO_BOOL;] POP_JUMP_IF_X t; POP_TOP` is the old JUMP_IF_X_OR_POP (the jump
+    // with its EXTENDED_ARG prefixes where it goes 256 units or more: an `or` of some 40 operands).
     bool fold_short_circuit() {
         size_t k = 1;
         const Instruction* next = peek(k);
         if (next && next->op == Opcode::TO_BOOL) next = peek(++k);
+        while (next && next->op == Opcode::EXTENDED_ARG) next = peek(++k);
         if (!next || (next->op != Opcode::POP_JUMP_IF_TRUE && next->op != Opcode::POP_JUMP_IF_FALSE)) return false;
         const Instruction* pop = peek(k + 1);
         if (!pop || pop->op != Opcode::POP_TOP || jump_targets_.count(pop->offset)) return false;
