@@ -401,21 +401,24 @@ private:
                table_.compare_ops[i.index] == "exception match";
     }
 
-    // `LOAD_CONST None; STORE_X name; DELETE_X name; RERAISE|END_FINALLY` at `offset`.
+    // `LOAD_CONST None; STORE_X name; DELETE_X name; RERAISE|END_FINALLY` at `offset` (the store and
+    // the delete with EXTENDED_ARG prefixes in a function of more than 256 locals).
     bool is_name_cleanup(int64_t offset) {
         using O = Opcode;
         size_t at = index_at(offset);
-        if (at == ins_.size() || at + 3 >= ins_.size()) return false;
-        const Instruction* c = &ins_[at];
-        if (c[0].op != O::LOAD_CONST || const_at(c[0].index)->kind != PyValue::Kind::None) return false;
+        if (at == ins_.size()) return false;
+        size_t k1 = next_real(at + 1), k2 = next_real(k1 + 1), k3 = next_real(k2 + 1);
+        if (k3 >= ins_.size()) return false;
+        const Instruction &c0 = ins_[at], &c1 = ins_[k1], &c2 = ins_[k2], &c3 = ins_[k3];
+        if (c0.op != O::LOAD_CONST || const_at(c0.index)->kind != PyValue::Kind::None) return false;
         static const std::pair<Opcode, Opcode> pairs[] = {{O::STORE_FAST, O::DELETE_FAST}, {O::STORE_NAME, O::DELETE_NAME},
                                                           {O::STORE_GLOBAL, O::DELETE_GLOBAL}, {O::STORE_DEREF, O::DELETE_DEREF}};
         bool named = false;
-        for (auto [store, del] : pairs) named = named || (c[1].op == store && c[2].op == del && c[1].index == c[2].index);
-        if (!named || (c[3].op != O::RERAISE && c[3].op != O::END_FINALLY)) return false;
-        for (int k = 1; k <= 3; ++k)
-            if (jump_targets_.count(c[k].offset)) return false;
-        cleanup_reraises_.insert(c[3].offset);
+        for (auto [store, del] : pairs) named = named || (c1.op == store && c2.op == del && c1.index == c2.index);
+        if (!named || (c3.op != O::RERAISE && c3.op != O::END_FINALLY)) return false;
+        for (size_t k = at + 1; k <= k3; ++k)
+            if (jump_targets_.count(ins_[k].offset)) return false;
+        cleanup_reraises_.insert(c3.offset);
         return true;
     }
 
@@ -430,22 +433,27 @@ private:
         return false;
     }
 
-    // The three values of an exception popped (or the value stored) at once.
+    // The three values of an exception popped (or the value stored) at once. (The store has an
+    // EXTENDED_ARG prefix in a function of more than 256 locals.)
     bool fold_exception_triple() {
         using O = Opcode;
-        const Instruction* a = peek(1);
-        const Instruction* b = peek(2);
-        if (!a || !b || jump_targets_.count(a->offset) || jump_targets_.count(b->offset) || b->op != O::POP_TOP) return false;
-        if (a->op == O::POP_TOP) {
+        size_t ka = next_real(i_ + 1), kb = next_real(ka + 1);
+        if (kb >= ins_.size()) return false;
+        for (size_t k = i_ + 1; k <= kb; ++k)
+            if (jump_targets_.count(ins_[k].offset)) return false;
+        const Instruction& a = ins_[ka];
+        if (ins_[kb].op != O::POP_TOP) return false;
+        if (a.op == O::POP_TOP) {
             emit(N::Pop);
-        } else if (a->op == O::STORE_FAST || a->op == O::STORE_NAME || a->op == O::STORE_GLOBAL || a->op == O::STORE_DEREF) {
-            ++i_;
-            translate(*a);
-            --i_;
+        } else if (a.op == O::STORE_FAST || a.op == O::STORE_NAME || a.op == O::STORE_GLOBAL || a.op == O::STORE_DEREF) {
+            size_t at = i_;
+            i_ = ka;
+            translate(a);
+            i_ = at;
         } else {
             return false;
         }
-        i_ += 2;
+        i_ = kb;
         return true;
     }
 
