@@ -8172,11 +8172,8 @@ private:
         std::vector<ExprPtr> stack_at_end = stack.size() < normal_depth ? std::move(stack_at_start) : stack;
         const Expr* own_exit = exit_of_entered_.count(entered.get()) ? exit_of_entered_.at(entered.get()) : nullptr;
         finishing_with_exit_ = own_exit;
-        std::vector<bool> emitted_before_tail = emitted_;
+        emitted_before_normal_tail_ = emitted_;
         int next = finish_normal_path(w, w->body, {}, body_flows, exit, stop, out, loop, stack, normal_depth, base);
-        normal_tail_blocks_.clear();
-        for (int b = 0; b < cfg_.size(); ++b)
-            if (emitted_[size_t(b)] && !emitted_before_tail[size_t(b)]) normal_tail_blocks_.push_back(b);
         next = finish_with_ways_on(w, own_exit, suppressed, joins, next, exit, stop, out, loop, stack, stack_at_end, normal_depth,
                                    base, emitted_before);
         // (Only now: a way out moved into the body above makes it more than the nested statement.)
@@ -8238,12 +8235,8 @@ private:
             // `return` of a constant does the same there.)
             bool constant_return = after.size() == 1 && after[0]->kind == StmtKind::Return &&
                                    (!after[0]->value || after[0]->value->kind == ExprKind::Constant);
-            if (!protected_bodies_.empty() && !constant_return) {
-                const ProtectedBody& p = protected_bodies_.back();
-                for (int k = 0; k < cfg_.size(); ++k)
-                    if (emitted_[size_t(k)] && !emitted_before_after[size_t(k)] && !in_body(k, p.handler, p.uncovered))
-                        unsupported("code after a suppressing with statement that leaves the body around it");
-            }
+            if (!constant_return && !emitted_outside_body_since(emitted_before_after).empty())
+                unsupported("code after a suppressing with statement that leaves the body around it");
             // Otherwise it is the code after the statement, which only a normal path that ended
             // inside the body leaves to it: a break, continue or return of a constant or a local that
             // follows the __exit__ call is the body's own way out (`with cm: continue`, compiled as
@@ -8335,12 +8328,8 @@ private:
         // it would run before the clause ends the exception.)
         if (in_clause_body())
             unsupported("a with statement in an except clause that goes on elsewhere after __exit__ suppresses an exception");
-        if (!protected_bodies_.empty()) {
-            const ProtectedBody& p = protected_bodies_.back();
-            for (int k = 0; k < cfg_.size(); ++k)
-                if (emitted_[size_t(k)] && !emitted_before_suppressed[size_t(k)] && !in_body(k, p.handler, p.uncovered))
-                    unsupported("code after a suppressing with statement that leaves the body around it");
-        }
+        if (!emitted_outside_body_since(emitted_before_suppressed).empty())
+            unsupported("code after a suppressing with statement that leaves the body around it");
         // (Where both go on at `next`, they must bring the same values there.)
         if (flows && (suppressed_stack.size() != stack.size() ||
                       !std::equal(stack.begin(), stack.end(), suppressed_stack.begin())))
@@ -8360,6 +8349,17 @@ private:
         return next;
     }
 
+    // The blocks emitted since `before` (emitted_ then) that lie outside the try or with body being
+    // emitted (none outside any).
+    std::vector<int> emitted_outside_body_since(const std::vector<bool>& before) const {
+        std::vector<int> outside;
+        if (protected_bodies_.empty()) return outside;
+        const ProtectedBody& p = protected_bodies_.back();
+        for (int k = 0; k < cfg_.size(); ++k)
+            if (emitted_[size_t(k)] && !before[size_t(k)] && !in_body(k, p.handler, p.uncovered)) outside.push_back(k);
+        return outside;
+    }
+
     // Whether the statement being emitted is directly in an except clause (not in a try or with
     // body inside one).
     bool in_clause_body() const {
@@ -8374,16 +8374,13 @@ private:
     }
 
     // Whether what the normal path of the with statement being finished ran after its __exit__
-    // call (normal_tail_blocks_) stays inside the try or with body around the statement, but for a
+    // call stays inside the try or with body around the statement, but for a
     // way out of it that only calls __exit__ functions and returns (a `return` inside that body).
     // Printed in a branch of the flag (see add_body_done_flag), code past that body's end would run
     // before its clean-up: Dynamo's resume function of a graph break three with statements deep
     // runs code between the middle and the outer __exit__ calls.
     bool tail_stays_in_body() const {
-        if (protected_bodies_.empty()) return true;
-        const ProtectedBody& p = protected_bodies_.back();
-        for (int b : normal_tail_blocks_) {
-            if (in_body(b, p.handler, p.uncovered)) continue;
+        for (int b : emitted_outside_body_since(emitted_before_normal_tail_)) {
             std::vector<const NeutralOp*> ops = straight_ops(b);
             size_t k = 0;
             while (size_t n = with_exit_call_end(ops, k, ops.size(), true, true)) k += n;
@@ -9788,9 +9785,9 @@ private:
         size_t depth;                 // the stack's depth where the body starts
     };
     std::vector<ProtectedBody> protected_bodies_;  // try/with bodies being emitted, innermost last
-    // The blocks the normal path of the with statement being finished ran after its __exit__ call
-    // (see tail_stays_in_body).
-    std::vector<int> normal_tail_blocks_;
+    // emitted_ before the normal path of the with statement being finished ran what follows its
+    // __exit__ call (see tail_stays_in_body).
+    std::vector<bool> emitted_before_normal_tail_;
     // Except clauses being emitted, innermost last: where they go on after POP_EXCEPT, the loop the
     // try statement is in, and how many try/with bodies were open around it.
     struct OpenClause {

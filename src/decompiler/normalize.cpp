@@ -579,18 +579,16 @@ private:
     // 3.12+: `COPY 1; [TO_BOOL;] POP_JUMP_IF_X t; POP_TOP` is the old JUMP_IF_X_OR_POP (the jump
     // with its EXTENDED_ARG prefixes where it goes 256 units or more: an `or` of some 40 operands).
     bool fold_short_circuit() {
-        size_t k = 1;
-        const Instruction* next = peek(k);
-        if (next && next->op == Opcode::TO_BOOL) next = peek(++k);
-        while (next && next->op == Opcode::EXTENDED_ARG) next = peek(++k);
-        if (!next || (next->op != Opcode::POP_JUMP_IF_TRUE && next->op != Opcode::POP_JUMP_IF_FALSE)) return false;
-        const Instruction* pop = peek(k + 1);
-        if (!pop || pop->op != Opcode::POP_TOP || jump_targets_.count(pop->offset)) return false;
-        for (size_t j = 1; j <= k; ++j)
-            if (jump_targets_.count(peek(j)->offset)) return false;
-        emit_jump(N::JumpIfOrPop, next->op == Opcode::POP_JUMP_IF_TRUE ? JumpCondition::IfTrue : JumpCondition::IfFalse,
-                  next->jump_target);
-        i_ += k + 1;
+        size_t k = next_real(i_ + 1);
+        if (k < ins_.size() && ins_[k].op == Opcode::TO_BOOL) k = next_real(k + 1);
+        if (k + 1 >= ins_.size()) return false;
+        const Instruction &jump = ins_[k], &pop = ins_[k + 1];
+        if ((jump.op != Opcode::POP_JUMP_IF_TRUE && jump.op != Opcode::POP_JUMP_IF_FALSE) || pop.op != Opcode::POP_TOP) return false;
+        for (size_t j = i_ + 1; j <= k + 1; ++j)
+            if (jump_targets_.count(ins_[j].offset)) return false;
+        emit_jump(N::JumpIfOrPop, jump.op == Opcode::POP_JUMP_IF_TRUE ? JumpCondition::IfTrue : JumpCondition::IfFalse,
+                  jump.jump_target);
+        i_ = k + 1;
         return true;
     }
 

@@ -670,10 +670,7 @@ class DumpSession:
             header = ("# Resume function %s (%s): Dynamo calls it after the graph break to run the rest of %s.\n"
                       "# It is compiled as a frame of its own; the code that runs is in that compile's "
                       "transformed.py.\n" % (name, code.co_name, self._root_code(code).co_name))
-            for const_name, value in constants.items():
-                shown = repr(value).replace("\n", " ")
-                header += "# %s: a constant of Dynamo's code: %s\n" % (
-                    const_name, shown if len(shown) < 120 else shown[:117] + "...")
+            header += _constants_header(constants, "")
             text = header + _recompilable(src, code)
             candidate = _compile_or_none(text, path)
             if candidate is not None and _compiles_alone(src, text):
@@ -698,10 +695,7 @@ class DumpSession:
         what = "%s (%s:%d)" % (getattr(original, "co_qualname", original.co_name), original.co_filename,
                                original.co_firstlineno)
         header = ("# Dynamo's transformed code of %s, compile %s, decompiled by uncompile.\n" % (what, record.compile_id))
-        for name, value in (constants or {}).items():
-            shown = repr(value).replace("\n", " ")
-            header += "# %s: a constant of Dynamo's code (a global while it runs): %s\n" % (
-                name, shown if len(shown) < 120 else shown[:117] + "...")
+        header += _constants_header(constants or {}, " (a global while it runs)")
         body = _recompilable(src, transformed)
         # Checked as the file it becomes when verified the usual way (Dynamo's code: same value
         # flow), so that, comments aside, what was compiled and checked is what gets written.
@@ -831,6 +825,15 @@ def _verified_note(how: str) -> str:
                 "# bytecode (names __stackN hold what Dynamo kept on the stack). This is the code that runs;\n"
                 "# breakpoints here are hit.\n")
     return "# Verified equivalent: this is the code that runs; breakpoints here are hit.\n"
+
+
+def _constants_header(constants: Dict[str, Any], how: str) -> str:
+    """Comment lines naming each stand-in global of a decompiled source and the object it holds."""
+    lines = ""
+    for name, value in constants.items():
+        shown = repr(value).replace("\n", " ")
+        lines += "# %s: a constant of Dynamo's code%s: %s\n" % (name, how, shown if len(shown) < 120 else shown[:117] + "...")
+    return lines
 
 
 def _decompile_text(code: types.CodeType) -> str:
