@@ -600,15 +600,18 @@ def _same_outcome(code, source, make_namespace, x, what=""):
     return results[0][0]
 
 
-def _with_exit(handler, cleanup, suppressed, after):
-    """A with statement's normal __exit__ call (jumping to `after`), then its handler, whose
-    suppressed path (label `suppressed`) pops the exception, lasti and __exit__."""
-    return ([("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)] + call(2) +
-            [("POP_TOP", None), ("JUMP_FORWARD", after),
-             ("label", handler), ("PUSH_EXC_INFO", None), ("WITH_EXCEPT_START", None),
-             ("POP_JUMP_FORWARD_IF_TRUE", suppressed), ("RERAISE", 2),
-             ("label", cleanup), ("COPY", 3), ("POP_EXCEPT", None), ("RERAISE", 1),
-             ("label", suppressed), ("POP_TOP", None), ("POP_EXCEPT", None), ("POP_TOP", None), ("POP_TOP", None)])
+# A with statement's normal __exit__ call (3.11: the exit function is on the stack).
+_EXIT_CALL = [("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)] + call(2) + [("POP_TOP", None)]
+
+
+def _with_handler(label):
+    """A with statement's handler at `label`: its clean-up at label_cleanup, its suppressed path at
+    label_suppressed, which pops the exception (label_popped after the first pop), lasti and __exit__."""
+    return [("label", label), ("PUSH_EXC_INFO", None), ("WITH_EXCEPT_START", None),
+            ("POP_JUMP_FORWARD_IF_TRUE", label + "_suppressed"), ("RERAISE", 2),
+            ("label", label + "_cleanup"), ("COPY", 3), ("POP_EXCEPT", None), ("RERAISE", 1),
+            ("label", label + "_suppressed"), ("POP_TOP", None), ("label", label + "_popped"),
+            ("POP_EXCEPT", None), ("POP_TOP", None), ("POP_TOP", None)]
 
 
 @pytest.mark.parametrize("tail", ["return", "falls_into_return"])
@@ -627,9 +630,9 @@ def test_resume_function_entering_a_with_body_and_going_on_after_it(tail):
         ("label", "prologue_body"), ("POP_TOP", None),
         ("LOAD_FAST", "x"),  # the value the graph break left on the stack: the call's result
         ("JUMP_FORWARD", "resume_point"),
-    ] + [("label", "prologue_exit")] + _with_exit("handler", "cleanup", "suppressed", "raise_none")[:-4] + [
-        # (the prologue's own suppressed path, then its dead normal exit's end, raise None)
-    ] + [("POP_TOP", None), ("POP_EXCEPT", None), ("POP_TOP", None), ("POP_TOP", None), ("LOAD_CONST", None),
+        # The prologue's dead normal exit, its handler, whose suppressed path raises None.
+    ] + [("label", "prologue_exit")] + _EXIT_CALL + [("JUMP_FORWARD", "raise_none")] + _with_handler("handler") + [
+         ("LOAD_CONST", None),
          ("label", "raise_none"), ("NOP", None), ("POP_TOP", None), ("LOAD_CONST", None), ("RAISE_VARARGS", 1),
          # The original function from its start: unreachable up to the resume point.
          ] + make_cm + [("BEFORE_WITH", None),
@@ -637,7 +640,7 @@ def test_resume_function_entering_a_with_body_and_going_on_after_it(tail):
          ("LOAD_GLOBAL", ("step", True)), ("LOAD_CONST", "gb")] + call(1) + [
          ("label", "resume_point"), ("POP_TOP", None),
          ("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", "x")] + call(1) + [("STORE_FAST", "y"),
-         ("label", "body_end")] + _with_exit("handler2", "cleanup2", "suppressed2", "after") + [
+         ("label", "body_end")] + _EXIT_CALL + [("JUMP_FORWARD", "after")] + _with_handler("handler2") + [
          ("label", "after")]
     if tail == "return":
         program += [("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", "y"), ("LOAD_CONST", 1), ("BINARY_OP", 0)] + call(1) + [
@@ -650,11 +653,11 @@ def test_resume_function_entering_a_with_body_and_going_on_after_it(tail):
                     ("label", "done"), ("LOAD_FAST", "y"), ("RETURN_VALUE", None)]
     code = assemble(template.__code__, program, exception_table=[
         ("prologue_body", "prologue_exit", "handler", 1, True),
-        ("handler", "cleanup", "cleanup", 3, True),
-        ("suppressed", "raise_none", "cleanup", 3, True),
+        ("handler", "handler_cleanup", "handler_cleanup", 3, True),
+        ("handler_suppressed", "raise_none", "handler_cleanup", 3, True),
         ("body", "body_end", "handler", 1, True),
-        ("handler2", "cleanup2", "cleanup2", 3, True),
-        ("suppressed2", "after", "cleanup2", 3, True)])
+        ("handler2", "handler2_cleanup", "handler2_cleanup", 3, True),
+        ("handler2_suppressed", "after", "handler2_cleanup", 3, True)])
     source = uncompile.decompile(code)
     assert not source.failures, "refused:\n%s" % source
     compile(source, "<decompiled>", "exec")
@@ -692,17 +695,9 @@ def _resume_into_nested_withs(depth):
     body. Each prologue handler's suppressed path leaves the statements around it through copies of
     their __exit__ calls and raises None; the original code's bodies are protected by the
     prologue's handlers."""
-    exit_call = [("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)] + call(2) + [("POP_TOP", None)]
-
     def enter(j):
         return [("LOAD_GLOBAL", ("c%d" % j, True)), ("LOAD_FAST", "x")] + call(1) + [("BEFORE_WITH", None)]
 
-    def handler(label):
-        return [("label", label), ("PUSH_EXC_INFO", None), ("WITH_EXCEPT_START", None),
-                ("POP_JUMP_FORWARD_IF_TRUE", label + "_suppressed"), ("RERAISE", 2),
-                ("label", label + "_cleanup"), ("COPY", 3), ("POP_EXCEPT", None), ("RERAISE", 1),
-                ("label", label + "_suppressed"), ("POP_TOP", None), ("label", label + "_popped"),
-                ("POP_EXCEPT", None), ("POP_TOP", None), ("POP_TOP", None)]
     step = lambda arg: [("LOAD_GLOBAL", ("step", True)), ("LOAD_FAST", arg)] + call(1) + [("STORE_FAST", "y")]
     program, table = [("RESUME", 0)], []
     for j in range(depth):
@@ -710,8 +705,8 @@ def _resume_into_nested_withs(depth):
         table.append(("p_body%d" % j, "p_body%d" % (j + 1) if j + 1 < depth else "p_exit%d" % j, "p%d" % j, j + 1, True))
     program += [("LOAD_FAST", "x"), ("JUMP_FORWARD", "resume_point")]  # what the graph break left
     for j in reversed(range(depth)):
-        program += [("NOP", None), ("label", "p_exit%d" % j)] + exit_call + [("LOAD_CONST", None), ("JUMP_FORWARD", "p_after%d" % j)]
-        program += handler("p%d" % j) + [("LOAD_CONST", None), ("label", "p_after%d" % j), ("NOP", None), ("POP_TOP", None)]
+        program += [("NOP", None), ("label", "p_exit%d" % j)] + _EXIT_CALL + [("LOAD_CONST", None), ("JUMP_FORWARD", "p_after%d" % j)]
+        program += _with_handler("p%d" % j) + [("LOAD_CONST", None), ("label", "p_after%d" % j), ("NOP", None), ("POP_TOP", None)]
         table += [("p%d" % j, "p%d_cleanup" % j, "p%d_cleanup" % j, j + 3, True),
                   ("p%d_suppressed" % j, "p%d_popped" % j, "p%d_cleanup" % j, j + 3, True)]
         if j > 0:
@@ -727,7 +722,7 @@ def _resume_into_nested_withs(depth):
     program += [("LOAD_GLOBAL", ("step", True)), ("LOAD_CONST", "gb")] + call(1) + [("label", "resume_point"), ("POP_TOP", None)]
     program += step("x")
     for j in reversed(range(depth)):
-        program += [("label", "exit%d" % j)] + exit_call + [("JUMP_FORWARD", "after%d" % j)] + handler("h%d" % j)
+        program += [("label", "exit%d" % j)] + _EXIT_CALL + [("JUMP_FORWARD", "after%d" % j)] + _with_handler("h%d" % j)
         program += [("label", "after%d" % j)]
         # (The original handlers are unreachable, but laid out and covered as Dynamo leaves them.)
         table += [("h%d" % j, "h%d_cleanup" % j, "h%d_cleanup" % j, j + 3, True),
