@@ -319,3 +319,32 @@ def test_a_call_with_a_self_that_is_no_method_is_the_call_of_one_more_argument(v
 def test_a_dict_of_constant_int_keys_is_the_same_either_way_it_is_built(version, written, same):
     # {k: v for k, v in enumerate(ys)} in traced code: Dynamo builds {0: a, 1: b} with BUILD_MAP.
     assert _flow_in(version, INT_KEY_MAP % written) == same
+
+
+# Dynamo's shape: a call with no keyword arguments reconstructed as `f(*args, **{})`, the empty dict
+# passed to CALL_FUNCTION_EX as BUILD_MAP 0 built it (no source spells that: `**{}` merges a copy).
+EMPTY_KEYWORDS_CALL = IN_VERSION_PRELUDE + r'''
+namespace = {}
+exec("def written(a):\n    " + %r, namespace)
+written = namespace["written"]
+original = assemble(written.__code__, [
+    ("RESUME", 0), ("LOAD_GLOBAL", ("g", True)), ("LOAD_FAST", "a"), ("BUILD_MAP", 0), ("CALL_FUNCTION_EX", 1),
+    ("RETURN_VALUE", None)])
+assert types.FunctionType(original, {"g": lambda *a, **k: (a, k)})((1, 2)) == ((1, 2), {})
+print(value_flow.same_value_flow(original, written.__code__))
+'''
+
+
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
+@pytest.mark.parametrize("written,same", [
+    ("__stack0 = {}\n    return g(*a, **__stack0)", True),
+    ("return g(*a, **{})", True),
+    ("__stack0 = {'k': a}\n    return g(*a, **__stack0)", False),
+    ("__stack0 = {}\n    __stack0['k'] = 1\n    return g(*a, **__stack0)", False),
+    ("__stack0 = {}\n    return g(a, **__stack0)", False),
+])
+def test_keyword_arguments_from_an_empty_dict_built_here_are_the_same_as_from_its_copy(version, written, same):
+    # An optimizer step (torch.optim's profile_hook_step wrapper, `func(*args, **kwargs)` around a
+    # graph break) left its transformed code unverified: the decompiled `__stack3 = {}` is merged
+    # into the call's own copy, Dynamo's dict is passed as is.
+    assert _flow_in(version, EMPTY_KEYWORDS_CALL % written) == same

@@ -400,9 +400,12 @@ class _Checker:
         elif op == "BUILD_MAP" and ins.arg == 0:
             stack.append(self._new(st, "dict", []))  # an empty dict nobody has seen: no event yet
         elif op in ("DICT_MERGE", "DICT_UPDATE") and ins.arg == 1 and len(stack) >= 2 and \
-                self._private(st, stack[-2], "dict") and not st.heap[stack[-2][1]][1] and stack[-1] in self.fresh_dicts:
+                self._private(st, stack[-2], "dict") and not st.heap[stack[-2][1]][1] and \
+                (stack[-1] in self.fresh_dicts or self._private(st, stack[-1], "dict")):
             # `f(*a, **d)` merges d into a new dict just for the call (BUILD_MAP 0; DICT_MERGE 1): a
-            # copy of a dict the code built, which runs no user code (see CALL_FUNCTION_EX)
+            # copy of a dict the code built, which runs no user code (see CALL_FUNCTION_EX). That
+            # dict may be one nobody has seen yet: Dynamo's `f(*args, **{})` passes BUILD_MAP 0 to
+            # the call as is, which no source spells; it is printed `__stack3 = {}; f(*args, **__stack3)`.
             entry = st.heap[stack[-2][1]]
             entry[0], entry[1] = "dict copy", [self._pop(st)[0]]
         elif op == "BUILD_MAP":
