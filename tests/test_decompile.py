@@ -5868,6 +5868,39 @@ def run(excs):
 def check():
     return run([ValueError(), ExceptionGroup('g', [OSError(3, 'x'), ValueError()]), OSError(7, 'y')])
 """, "check()"),
+    # The body always raises: the clauses' way out is the only one (it was refused, "way out").
+    "except_star_body_always_raises": ("""
+def run(make, ran):
+    try:
+        try:
+            raise make()
+        except* ValueError as e:
+            ran.append(len(e.exceptions))
+    except KeyError:
+        ran.append('key')
+
+
+def run_finally(make, ran):
+    try:
+        raise make()
+    except* ValueError:
+        ran.append('value')
+    finally:
+        ran.append('finally')
+
+
+def check():
+    out = []
+    for make in (ValueError, KeyError, lambda: ExceptionGroup('g', [ValueError(1), ValueError(2)]), OSError):
+        for f in (run, run_finally):
+            ran = []
+            try:
+                f(make, ran)
+            except BaseException as e:
+                ran.append(type(e).__name__)
+            out.append(ran)
+    return out
+""", "check()"),
 }
 SNIPPETS.update(EXCEPT_STAR_SNIPPETS)
 NEEDS_311 |= set(EXCEPT_STAR_SNIPPETS)

@@ -7143,6 +7143,9 @@ private:
         bool falls = dops.size() == 2 && last.succs.size() == 1 && last.succs[0] == done + 1;
         if (falls || (dops.size() == 3 && dops[2]->kind == N::Jump)) {
             int to = falls ? done + 1 : cfg_.block_at_offset(dops[2]->target);
+            // (A body that never goes on (it always raises) leaves the clauses' way out as the only
+            // one: the statement goes on there.)
+            if (after < 0 && exit < 0) after = to;
             if (after < 0 || (to != after && through_jumps(to) != through_jumps(after))) refuse("way out");
             if (to != after) emit_jump_chain(to);
             stack.pop_back();  // POP_EXCEPT: the statement's stack again
