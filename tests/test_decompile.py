@@ -5906,6 +5906,101 @@ SNIPPETS.update(EXCEPT_STAR_SNIPPETS)
 NEEDS_311 |= set(EXCEPT_STAR_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EXCEPT_STAR_SNIPPETS for v in ("3.11", "3.12", "3.13")}
 
+# A finally body that ends in an if nested in an if: in the handler's copy (3.10+) the inner
+# then-side ends in its own copy of the re-raise, where the normal path's copy has an `else:` (or
+# copies of the return after the statement). Refused before ("a finally body whose normal-path copy
+# differs"), at the end of a function, before a return, and in a loop.
+FINALLY_NESTED_IF_SNIPPETS = {
+    "finally_ends_in_nested_if_else": ("""
+def run(a, b, c, log):
+    try:
+        log.append(10 // a)
+    finally:
+        if b:
+            if c:
+                log.append('c')
+            else:
+                log.append('not c')
+
+
+def run_elif(a, b, c, log):
+    try:
+        log.append(10 // a)
+    finally:
+        if b:
+            if c > 1:
+                log.append('big')
+            elif c:
+                log.append('small')
+
+
+def run_loop(xs, b, c, log):
+    for a in xs:
+        try:
+            log.append(10 // a)
+        finally:
+            if b:
+                if c:
+                    log.append('c')
+                else:
+                    log.append('not c')
+    return log
+
+
+def check():
+    out = []
+    for f in (run, run_elif):
+        for a in (0, 2):
+            for b in (0, 1):
+                for c in (0, 1, 2):
+                    log = []
+                    try:
+                        f(a, b, c, log)
+                    except ZeroDivisionError:
+                        log.append('zero')
+                    out.append(log)
+    for b in (0, 1):
+        for c in (0, 1):
+            log = []
+            try:
+                run_loop([5, 2, 0, 1], b, c, log)
+            except ZeroDivisionError:
+                log.append('zero')
+            out.append(log)
+    return out
+""", "check()"),
+    "finally_nested_if_else_then_return": ("""
+def run(a, b, c, log):
+    try:
+        log.append(10 // a)
+    finally:
+        if b:
+            if c:
+                log.append('c')
+            else:
+                log.append('not c')
+    return 5
+
+
+def check():
+    out = []
+    for a in (0, 2):
+        for b in (0, 1):
+            for c in (0, 1):
+                log = []
+                try:
+                    log.append(run(a, b, c, log))
+                except ZeroDivisionError:
+                    log.append('zero')
+                out.append(log)
+    return out
+""", "check()"),
+}
+SNIPPETS.update(FINALLY_NESTED_IF_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in FINALLY_NESTED_IF_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# (3.11: the return after the statement is refused, "a block reached twice".)
+EQUIVALENT_NOW -= {("finally_nested_if_else_then_return", "3.11")}
+
 # Loops whose body goes back only through an except clause (the header reaches the jump back only
 # through the handler), and 3.12+ while loops whose repeated test is laid out after the handler.
 LOOP_SHAPE_SNIPPETS = {

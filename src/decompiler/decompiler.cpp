@@ -8943,6 +8943,23 @@ private:
             strip_copied_tail(s->orelse, tail_text, true);
             return;
         }
+        // (The branches of the last statement that fall out of it reach the tail next as well: an
+        // if inside one reads the same way, `if a: if b: A; <tail>` then B: `if a: if b: A else: B`.)
+        if (body.empty()) return;
+        const StmtPtr& last = body.back();
+        switch (last->kind) {
+        case StmtKind::If:
+            fold_copied_tail(last->body, tail_text);
+            fold_copied_tail(last->orelse, tail_text);
+            break;
+        case StmtKind::With: fold_copied_tail(last->body, tail_text); break;
+        case StmtKind::Try:
+            if (!last->finalbody.empty()) break;
+            fold_copied_tail(last->orelse.empty() ? last->body : last->orelse, tail_text);
+            for (auto& h : last->handlers) fold_copied_tail(h.body, tail_text);
+            break;
+        default: break;
+        }
     }
 
     // 3.12+ copy a short block that ends the code (the end of a finally handler: `STORE x;
