@@ -5906,11 +5906,12 @@ SNIPPETS.update(EXCEPT_STAR_SNIPPETS)
 NEEDS_311 |= set(EXCEPT_STAR_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in EXCEPT_STAR_SNIPPETS for v in ("3.11", "3.12", "3.13")}
 
-# A finally body that ends in an if nested in an if: in the handler's copy (3.10+) the inner
-# then-side ends in its own copy of the re-raise, where the normal path's copy has an `else:` (or
-# copies of the return after the statement). Refused before ("a finally body whose normal-path copy
-# differs"), at the end of a function, before a return, and in a loop.
-FINALLY_NESTED_IF_SNIPPETS = {
+# Finally bodies whose two copies (the normal path's and the handler's) were read differently,
+# refused ("a finally body whose normal-path copy differs"). One that ends in an if nested in an if:
+# in the handler's copy (3.10+) the inner then-side ends in its own copy of the re-raise, where the
+# normal path's copy has an `else:` (or copies of the return after the statement); at the end of a
+# function, before a return, and in a loop.
+FINALLY_COPY_SNIPPETS = {
     "finally_ends_in_nested_if_else": ("""
 def run(a, b, c, log):
     try:
@@ -5995,9 +5996,95 @@ def check():
                 out.append(log)
     return out
 """, "check()"),
+    # 3.12+: `z[a:b] += v` duplicates z, a and b by design (COPY 3 x3), as `z[i] += v` does z and i;
+    # the slice's bound was written to a temporary, named apart in the two copies of a finally body.
+    "finally_augmented_slice": ("""
+def run(a, z):
+    try:
+        z.append(10 // a)
+    finally:
+        z[a:a + 2] += [a]
+    return z
+
+
+def check():
+    out = []
+    for a in (0, 1, 3):
+        z = [1, 2, 3, 4, 5]
+        try:
+            run(a, z)
+        except ZeroDivisionError:
+            z.append('zero')
+        out.append(z)
+    return out
+""", "check()"),
 }
-SNIPPETS.update(FINALLY_NESTED_IF_SNIPPETS)
-EQUIVALENT_NOW |= {(name, v) for name in FINALLY_NESTED_IF_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# A finally body that ends in a match: each case of the handler's copy ends in its own copy of the
+# re-raise, of the normal path's in its own copy of the return or of the code after the statement.
+FINALLY_MATCH_SNIPPETS = {
+    "finally_ends_in_match": ("""
+def run(a, log):
+    try:
+        log.append(10 // a)
+    finally:
+        match a:
+            case 0:
+                log.append('zero')
+            case 1 | 2:
+                log.append('small')
+
+
+def run_loop(xs, log):
+    for a in xs:
+        try:
+            log.append(10 // a)
+        finally:
+            match a:
+                case 0:
+                    log.append('zero')
+                case [p, *rest]:
+                    log.append(rest)
+    return log
+
+
+def run_return(a, log):
+    try:
+        return 10 // a
+    finally:
+        match a:
+            case 0:
+                log.append('zero')
+            case _:
+                if a > 5:
+                    log.append('big')
+                else:
+                    log.append('not big')
+
+
+def check():
+    out = []
+    for f in (run, run_return):
+        for a in (0, 1, 7):
+            log = []
+            try:
+                log.append(f(a, log))
+            except ZeroDivisionError:
+                log.append('zero div')
+            out.append(log)
+    log = []
+    try:
+        run_loop([5, 2, 0], log)
+    except ZeroDivisionError:
+        log.append('zero div')
+    out.append(log)
+    return out
+""", "check()"),
+}
+SNIPPETS.update(FINALLY_MATCH_SNIPPETS)
+NEEDS_310 |= set(FINALLY_MATCH_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in FINALLY_MATCH_SNIPPETS for v in ("3.10", "3.11", "3.12", "3.13")}
+SNIPPETS.update(FINALLY_COPY_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in FINALLY_COPY_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # (3.11: the return after the statement is refused, "a block reached twice".)
 EQUIVALENT_NOW -= {("finally_nested_if_else_then_return", "3.11")}
 

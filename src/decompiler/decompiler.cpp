@@ -891,8 +891,9 @@ private:
         return out;
     }
 
-    // Whether the ops after the current one load an item or attribute and update it in place
-    // (`x[i] += v`, `x.a += v` duplicate x and i with COPY and use them twice by design).
+    // Whether the ops after the current one load an item, slice or attribute and update it in place
+    // (`x[i] += v`, `x[a:b] += v`, `x.a += v` duplicate x, i, a and b with COPY and use them twice
+    // by design).
     bool augmented_update_follows() const {
         for (size_t i = current_op_ + 1; i < ops_.size(); ++i) {
             const NeutralOp& op = ops_[i];
@@ -2043,7 +2044,7 @@ private:
     void after_shared_use(const NeutralOp& op, const std::vector<ExprPtr>& shared, std::vector<ExprPtr>& stack, Body& out) {
         if (op.kind == N::Copy || op.kind == N::Swap || op.kind == N::Nop || op.kind == N::Pop) return;
         if (op.kind == N::Compare) return;  // comparison chains share the middle operand by design
-        if ((op.kind == N::Subscr || op.kind == N::LoadAttr) && augmented_update_follows()) return;
+        if ((op.kind == N::Subscr || op.kind == N::Slice3 || op.kind == N::LoadAttr) && augmented_update_follows()) return;
         for (const auto& v : shared) {
             bool nested = false;
             size_t n = references(stack, v.get(), &nested);
@@ -8915,6 +8916,9 @@ private:
         switch (last->kind) {
         case StmtKind::If: strip_branch(last->body, true); strip_branch(last->orelse, false); break;
         case StmtKind::With: strip_branch(last->body, true); break;
+        case StmtKind::Match:
+            for (auto& c : last->cases) strip_branch(c.body, true);
+            break;
         case StmtKind::Try:
             if (!last->finalbody.empty() && !through_finally) break;
             if (last->orelse.empty()) strip_branch(last->body, true);
@@ -8953,6 +8957,9 @@ private:
             fold_copied_tail(last->orelse, tail_text);
             break;
         case StmtKind::With: fold_copied_tail(last->body, tail_text); break;
+        case StmtKind::Match:
+            for (auto& c : last->cases) fold_copied_tail(c.body, tail_text);
+            break;
         case StmtKind::Try:
             if (!last->finalbody.empty()) break;
             fold_copied_tail(last->orelse.empty() ? last->body : last->orelse, tail_text);
