@@ -6088,6 +6088,34 @@ EQUIVALENT_NOW |= {(name, v) for name in FINALLY_COPY_SNIPPETS for v in ("3.8", 
 # (3.11: the return after the statement is refused, "a block reached twice".)
 EQUIVALENT_NOW -= {("finally_nested_if_else_then_return", "3.11")}
 
+# A while loop whose test ends in a comparison chain, ending an if's body before its `else:`, with
+# more than a short exit after the statement: 3.13 threads the repeated test's last link past the
+# loop's exit (itself a jump past the else) to where that jump goes. Refused ("a block reached
+# twice"; found by random programs).
+WHILE_CHAIN_BEFORE_ELSE_SNIPPETS = {
+    "while_chain_ends_if_body_before_else": ("""
+def run(a, x, n, log):
+    if a:
+        while n < 4 and a < 4 <= x:
+            n += 1
+    else:
+        log.append(0)
+    return a if n else x
+
+
+def check():
+    out = []
+    for a in (0, 1, 5):
+        for x in (3, 4, 9):
+            for n in (0, 2, 6):
+                log = []
+                out.append((run(a, x, n, log), log))
+    return out
+""", "check()"),
+}
+SNIPPETS.update(WHILE_CHAIN_BEFORE_ELSE_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in WHILE_CHAIN_BEFORE_ELSE_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 # Loops whose body goes back only through an except clause (the header reaches the jump back only
 # through the handler), and 3.12+ while loops whose repeated test is laid out after the handler.
 LOOP_SHAPE_SNIPPETS = {

@@ -5423,8 +5423,12 @@ private:
             }
             if (out_to != exit && !copies_exit(out_to, exit, exit_copy)) {
                 // (3.12+ lay out the end of a body that an except clause goes on to after the
-                // handler, where the repeated test leaves through a bare jump back to the exit.)
-                if (out_to <= latch || !is_bare_back_jump(out_to, exit) || cfg_.block(out_to).preds.size() != 1) return std::nullopt;
+                // handler, where the repeated test leaves through a bare jump back to the exit; 3.13
+                // threads it past the exit's own jump, where the exit is a lone jump too: a while
+                // loop ending an if's body before its `else:`.)
+                if (out_to <= latch || cfg_.block(out_to).preds.size() != 1) return std::nullopt;
+                if (!is_bare_back_jump(out_to, exit) && !(is_lone_jump(out_to) && through_jumps(out_to) == through_jumps(exit)))
+                    return std::nullopt;
                 exit_jump = out_to;
                 exit_copy.push_back(out_to);
             }
