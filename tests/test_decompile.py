@@ -6116,6 +6116,46 @@ def check():
 SNIPPETS.update(WHILE_CHAIN_BEFORE_ELSE_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in WHILE_CHAIN_BEFORE_ELSE_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
+# A with statement in a loop whose nested with statement's body ends in `continue` (or `break`),
+# with code after the nested statement that only its suppressed exception reaches: the outer body's
+# way out right after the nested __exit__ call is that `continue`; its normal end is the other copy
+# of its __exit__ call, after that code. Refused ("code after a suppressing with statement that
+# leaves the body around it"), on every version.
+NESTED_WITH_CONTINUE_SNIPPETS = {
+    "suppress_then_continue_in_outer_with": ("""
+from contextlib import nullcontext, suppress
+
+
+def run(items, d, lock):
+    out = []
+    for item in items:
+        with lock:
+            with suppress(KeyError):
+                out.append(d[item])
+                continue
+            out.append(None)
+    return out
+
+
+def run_break(items, d, lock):
+    out = []
+    for item in items:
+        with lock:
+            with suppress(KeyError):
+                out.append(d[item])
+                break
+            out.append(None)
+    return out
+
+
+def check():
+    d = {1: 'a', 3: 'c'}
+    return [f(items, d, nullcontext()) for f in (run, run_break) for items in ([1, 2, 3, 0], [2, 1], [])]
+""", "check()"),
+}
+SNIPPETS.update(NESTED_WITH_CONTINUE_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in NESTED_WITH_CONTINUE_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 # Loops whose body goes back only through an except clause (the header reaches the jump back only
 # through the handler), and 3.12+ while loops whose repeated test is laid out after the handler.
 LOOP_SHAPE_SNIPPETS = {

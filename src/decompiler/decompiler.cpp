@@ -6308,6 +6308,28 @@ private:
         // the normal exit is the one that goes on where a suppressed exception does (the others
         // are returns from inside the body).
         bool with = handlers_.count(handler) && handlers_.at(handler).kind == HandlerKind::With;
+        // (In a loop, a way out that is this statement's __exit__ call and the jump to the next
+        // iteration (or out of the loop) right after a nested with statement's own __exit__ call is
+        // that nested body's `continue` (`break`) when the code after the nested statement, which
+        // only its suppressed exception reaches, ends in another copy of the same: that copy is
+        // the body's normal end. `with lock: with suppress(E): ...; continue` then more code.)
+        if (with && loop && best >= 0) {
+            // (3.10/3.11 may take the normal end's jump through a bare jump back.)
+            auto loop_target = [&](int block) {
+                int to = exit_call_then_jump(block);
+                return to < 0 ? -1 : through_jumps(to);
+            };
+            int to = loop_target(best);
+            std::span<const int> preds = cfg_.block(best).preds;
+            if (to >= 0 && (to == next_iteration(loop) || to == loop->header || to == loop->break_to) && preds.size() == 1 &&
+                ends_with_exit_call(preds[0]))
+                for (int e : body_exits(start, handler, uncovered, true))
+                    if (e != best && !exits.count(e) && loop_target(e) == to && cfg_.block(e).preds.size() == 1 &&
+                        !ends_with_exit_call(cfg_.block(e).preds[0])) {
+                        best = e;
+                        break;
+                    }
+        }
         if (best < 0 && best_break < 0 && with)
             if (int after = suppressed_continuation(handler); after >= 0)
                 for (int e : exits)
@@ -6690,6 +6712,34 @@ private:
                 return false;
         }
         return true;
+    }
+
+    // Where the jump after exactly one with statement's `__exit__(None, None, None)` call, the
+    // ops from `block` (in one straight line), goes; -1: not that shape.
+    int exit_call_then_jump(int block) const {
+        std::vector<const NeutralOp*> tail;
+        for (int b = block, steps = 0; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
+            const Block& blk = cfg_.block(b);
+            if (++steps > 4) return -1;
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) tail.push_back(&ops_[i]);
+            if (blk.succs.size() != 1) return -1;
+        }
+        if (tail.size() < 2) return -1;
+        if (with_exit_call_end(tail, 0, tail.size() - 1, true) != tail.size() - 1) return -1;
+        return cfg_.block_at_offset(tail.back()->target);
+    }
+
+    // Whether the ops of `block` end with a with statement's `__exit__(None, None, None)` call.
+    bool ends_with_exit_call(int block) const {
+        const Block& blk = cfg_.block(block);
+        for (size_t from = blk.last >= blk.first + 5 ? blk.last - 5 : blk.first; from + 5 <= blk.last; ++from) {
+            std::vector<const NeutralOp*> ops;
+            for (size_t i = from; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
+            if (!ops.empty() && with_exit_call_end(ops, 0, ops.size(), true) == ops.size()) return true;
+        }
+        return false;
     }
 
     // Where the jump after the __exit__ calls of open with statements (and `opening` more, being
