@@ -6156,6 +6156,69 @@ def check():
 SNIPPETS.update(NESTED_WITH_CONTINUE_SNIPPETS)
 EQUIVALENT_NOW |= {(name, v) for name in NESTED_WITH_CONTINUE_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 
+# A `break` in an except clause of a try statement inside an except clause, in a loop (a retry
+# loop): 3.11+ leave both clauses (two POP_EXCEPTs, the iterator dropped) before the jump. Refused
+# where another clause goes on ("except clauses that continue in different places"), printed with
+# the break after the inner statement otherwise (the same, not the same code).
+NESTED_CLAUSE_BREAK_SNIPPETS = {
+    "break_from_clause_in_clause": ("""
+def run(xs, fail, log):
+    for x in xs:
+        try:
+            log.append(fail(x, 0))
+        except ValueError:
+            try:
+                log.append(fail(x, 1))
+            except KeyError:
+                log.append('key')
+                break
+            except TypeError:
+                pass
+            log.append('retry')
+    log.append('done')
+    return log
+
+
+def run_break_only(xs, fail, log):
+    for x in xs:
+        try:
+            log.append(fail(x, 0))
+        except ValueError:
+            try:
+                log.append(fail(x, 1))
+            except KeyError:
+                break
+    log.append('done')
+    return log
+
+
+def fail(x, step):
+    kind = x[step] if step < len(x) else '-'
+    if kind == 'V':
+        raise ValueError(x)
+    if kind == 'K':
+        raise KeyError(x)
+    if kind == 'T':
+        raise TypeError(x)
+    return (x, step)
+
+
+def check():
+    out = []
+    for f in (run, run_break_only):
+        for xs in (['-', 'V-', 'VT', 'VK', '-'], ['VK'], ['VT', 'V-'], ['V-', 'VK', 'VV'], []):
+            log = []
+            try:
+                f(xs, fail, log)
+            except Exception as e:
+                log.append(type(e).__name__)
+            out.append(log)
+    return out
+""", "check()"),
+}
+SNIPPETS.update(NESTED_CLAUSE_BREAK_SNIPPETS)
+EQUIVALENT_NOW |= {(name, v) for name in NESTED_CLAUSE_BREAK_SNIPPETS for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+
 # Loops whose body goes back only through an except clause (the header reaches the jump back only
 # through the handler), and 3.12+ while loops whose repeated test is laid out after the handler.
 LOOP_SHAPE_SNIPPETS = {

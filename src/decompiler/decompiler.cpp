@@ -6689,6 +6689,13 @@ private:
                 continue;
             // (Copies that start with a loop are reached from their own back edge too.)
             if (is_return_after_branching_copies(next, end)) continue;
+            // (A `break` or `continue` that leaves the enclosing except clauses too: their
+            // POP_EXCEPTs and, for `break`, the for loop's iterator dropped, then the jump.)
+            if (int to = loop && cfg_.block(next).preds.size() == 1 ? jump_after_leaving_clauses(next) : -1;
+                to >= 0 && (to == loop->header || to == next_iteration(loop) || to == loop->break_to)) {
+                loop_targets.insert(to);
+                continue;
+            }
             // (Likewise after the __exit__ calls of open with statements.)
             if (int to = !loop || !copies ? -1 : std::max(jump_after_finally_copies(next, end), jump_after_with_exits(next, end));
                 to >= 0 && (to == loop->header || to == loop->break_to)) {
@@ -6699,6 +6706,17 @@ private:
             (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
         }
         return true;
+    }
+
+    // Where the jump after one or more POP_EXCEPTs (and pops of values, a for loop's iterator) in
+    // `block` goes; -1: not that shape.
+    int jump_after_leaving_clauses(int block) const {
+        const Block& blk = cfg_.block(block);
+        size_t i = blk.first, pops = 0;
+        for (; i < blk.last && (ops_[i].kind == N::PopExcept || ops_[i].kind == N::Nop); ++i) pops += ops_[i].kind == N::PopExcept;
+        for (; i < blk.last && (ops_[i].kind == N::Pop || ops_[i].kind == N::Nop); ++i) {}
+        if (pops == 0 || i + 1 != blk.last || ops_[i].kind != N::Jump) return -1;
+        return cfg_.block_at_offset(ops_[i].target);
     }
 
     // Whether `block` only pops values (a for loop's iterator below a returned value) and then
