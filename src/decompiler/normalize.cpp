@@ -172,9 +172,20 @@ public:
     // false, which the compiler writes as `POP_JUMP_IF_TRUE L; JUMP_BACKWARD H; L:`. Folding it
     // back to `POP_JUMP_IF_FALSE H` gives the shape of 3.8-3.11 (same meaning). The other polarity,
     // `POP_JUMP_IF_FALSE L; JUMP_BACKWARD H`, is what `if x: continue` compiles to everywhere, and
-    // stays.
+    // stays. (Inside a try body the jump back may lie outside the exception table's ranges: a jump
+    // cannot raise, and 3.12+ leave such jumps uncovered.)
     void fold_backward_conditionals() {
         Targets targets(out_);
+        // (Only under a try or with statement's handler, PUSH_EXC_INFO first: not the compiler's own
+        // around a generator's body or an inlined comprehension, whose filters keep the 3.12 shape
+        // their layout is read from.)
+        std::vector<int64_t> statement_handlers;
+        for (const NeutralOp& op : out_)
+            if (op.kind == N::PushExcInfo) statement_handlers.push_back(op.offset);
+        auto uncovered_jump_ok = [&](const NeutralOp& cond) {
+            return cond.handler >= 0 &&
+                   std::find(statement_handlers.begin(), statement_handlers.end(), cond.handler) != statement_handlers.end();
+        };
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
@@ -185,7 +196,7 @@ public:
             bool jumps_on_true = cond.condition == JumpCondition::IfTrue || cond.condition == JumpCondition::IfNone;
             bool fold = jumps_on_true && back.kind == N::Jump && back.target >= 0 && back.target <= int64_t(back.offset) &&
                         cond.target > int64_t(back.offset) && cond.target <= int64_t(after.offset) &&
-                        !targets.count(back.offset) && back.handler == cond.handler;
+                        !targets.count(back.offset) && (back.handler == cond.handler || (back.handler < 0 && uncovered_jump_ok(cond)));
             if (!fold) continue;
             cond.condition = inverse(cond.condition);
             cond.target = back.target;
