@@ -5911,18 +5911,18 @@ EQUIVALENT_NOW |= {(name, v) for name in EXCEPT_STAR_SNIPPETS for v in ("3.11", 
 # in the handler's copy (3.10+) the inner then-side ends in its own copy of the re-raise, where the
 # normal path's copy has an `else:` (or copies of the return after the statement); at the end of a
 # function, before a return, and in a loop.
+TRY_FINALLY_NESTED_IF = """try:
+    log.append(10 // a)
+finally:
+    if b:
+        if c:
+            log.append('c')
+        else:
+            log.append('not c')
+"""
+FINALLY_NESTED_IF_ELSE = "\ndef run(a, b, c, log):\n" + textwrap.indent(TRY_FINALLY_NESTED_IF, "    ")
 FINALLY_COPY_SNIPPETS = {
-    "finally_ends_in_nested_if_else": ("""
-def run(a, b, c, log):
-    try:
-        log.append(10 // a)
-    finally:
-        if b:
-            if c:
-                log.append('c')
-            else:
-                log.append('not c')
-
+    "finally_ends_in_nested_if_else": (FINALLY_NESTED_IF_ELSE + """
 
 def run_elif(a, b, c, log):
     try:
@@ -5937,15 +5937,7 @@ def run_elif(a, b, c, log):
 
 def run_loop(xs, b, c, log):
     for a in xs:
-        try:
-            log.append(10 // a)
-        finally:
-            if b:
-                if c:
-                    log.append('c')
-                else:
-                    log.append('not c')
-    return log
+""" + textwrap.indent(TRY_FINALLY_NESTED_IF, "        ") + """    return log
 
 
 def check():
@@ -5970,17 +5962,7 @@ def check():
             out.append(log)
     return out
 """, "check()"),
-    "finally_nested_if_else_then_return": ("""
-def run(a, b, c, log):
-    try:
-        log.append(10 // a)
-    finally:
-        if b:
-            if c:
-                log.append('c')
-            else:
-                log.append('not c')
-    return 5
+    "finally_nested_if_else_then_return": (FINALLY_NESTED_IF_ELSE + """    return 5
 
 
 def check():
@@ -6121,32 +6103,23 @@ EQUIVALENT_NOW |= {(name, v) for name in WHILE_CHAIN_BEFORE_ELSE_SNIPPETS for v 
 # way out right after the nested __exit__ call is that `continue`; its normal end is the other copy
 # of its __exit__ call, after that code. Refused ("code after a suppressing with statement that
 # leaves the body around it"), on every version.
+SUPPRESS_IN_OUTER_WITH = """
+
+def run{suffix}(items, d, lock):
+    out = []
+    for item in items:
+        with lock:
+            with suppress(KeyError):
+                out.append(d[item])
+                {way_out}
+            out.append(None)
+    return out
+"""
 NESTED_WITH_CONTINUE_SNIPPETS = {
     "suppress_then_continue_in_outer_with": ("""
 from contextlib import nullcontext, suppress
-
-
-def run(items, d, lock):
-    out = []
-    for item in items:
-        with lock:
-            with suppress(KeyError):
-                out.append(d[item])
-                continue
-            out.append(None)
-    return out
-
-
-def run_break(items, d, lock):
-    out = []
-    for item in items:
-        with lock:
-            with suppress(KeyError):
-                out.append(d[item])
-                break
-            out.append(None)
-    return out
-
+""" + SUPPRESS_IN_OUTER_WITH.format(suffix="", way_out="continue") +
+        SUPPRESS_IN_OUTER_WITH.format(suffix="_break", way_out="break") + """
 
 def check():
     d = {1: 'a', 3: 'c'}
