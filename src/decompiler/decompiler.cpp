@@ -4746,6 +4746,10 @@ private:
         // A test that jumps to the next iteration when false is `if test: ...` ending the body.
         if (loop && c.else_block == next_iteration(loop)) return next_iteration(loop);
         int common = first_common_block(c.then_block, c.else_block, block);
+        // (Sides that meet past the end of the region, where that end is a lone jump to the place
+        // they meet, meet at the end: the compiler threaded one side's jump past it. An if that
+        // ends the then-side of the if around it, the finally body's normal-path copy, 3.11.)
+        if (stop > block && common > stop && is_lone_jump(stop) && through_jumps(stop) == common) return stop;
         // A post-dominator that a side never reaches (but through the next iteration of the loop)
         // is not where they meet: the post-dominators follow no exception edges (a `while True:`
         // left only from an except clause), and in a loop whose only way out is a `break` the
