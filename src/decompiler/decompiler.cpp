@@ -6736,32 +6736,41 @@ private:
         return true;
     }
 
+    // The ops (Nops aside) of the straight line of blocks from `block` up to and including the
+    // first jump, through at most `max_blocks` blocks of one successor each (their numbers in
+    // `blocks`); empty where it is not that.
+    std::vector<const NeutralOp*> ops_up_to_jump(int block, size_t max_blocks, std::set<int>* blocks = nullptr) const {
+        std::vector<const NeutralOp*> tail;
+        std::set<int> seen;
+        for (int b = block; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
+            const Block& blk = cfg_.block(b);
+            if (!seen.insert(b).second || seen.size() > max_blocks) return {};
+            for (size_t i = blk.first; i < blk.last; ++i)
+                if (ops_[i].kind != N::Nop) tail.push_back(&ops_[i]);
+            if (blk.succs.size() != 1) return {};
+        }
+        if (blocks) *blocks = std::move(seen);
+        return tail;
+    }
+
     // Where the jump after exactly one with statement's `__exit__(None, None, None)` call, the
     // ops from `block` (in one straight line), goes; -1: not that shape.
     int exit_call_then_jump(int block) const {
-        std::vector<const NeutralOp*> tail;
-        for (int b = block, steps = 0; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
-            const Block& blk = cfg_.block(b);
-            if (++steps > 4) return -1;
-            for (size_t i = blk.first; i < blk.last; ++i)
-                if (ops_[i].kind != N::Nop) tail.push_back(&ops_[i]);
-            if (blk.succs.size() != 1) return -1;
-        }
+        std::vector<const NeutralOp*> tail = ops_up_to_jump(block, 4);
         if (tail.size() < 2) return -1;
         if (with_exit_call_end(tail, 0, tail.size() - 1, true) != tail.size() - 1) return -1;
         return cfg_.block_at_offset(tail.back()->target);
     }
 
-    // Whether the ops of `block` end with a with statement's `__exit__(None, None, None)` call.
+    // Whether the last five ops of `block` (Nops aside) are a with statement's
+    // `__exit__(None, None, None)` call.
     bool ends_with_exit_call(int block) const {
         const Block& blk = cfg_.block(block);
-        for (size_t from = blk.last >= blk.first + 5 ? blk.last - 5 : blk.first; from + 5 <= blk.last; ++from) {
-            std::vector<const NeutralOp*> ops;
-            for (size_t i = from; i < blk.last; ++i)
-                if (ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
-            if (!ops.empty() && with_exit_call_end(ops, 0, ops.size(), true) == ops.size()) return true;
-        }
-        return false;
+        if (blk.last < blk.first + 5) return false;
+        std::vector<const NeutralOp*> ops;
+        for (size_t i = blk.last - 5; i < blk.last; ++i)
+            if (ops_[i].kind != N::Nop) ops.push_back(&ops_[i]);
+        return !ops.empty() && with_exit_call_end(ops, 0, ops.size(), true) == ops.size();
     }
 
     // Where the jump after the __exit__ calls of open with statements (and `opening` more, being
@@ -6770,15 +6779,9 @@ private:
     // `break` inside with statements, as the compiler writes it after an except clause's POP_EXCEPT
     // (each with's `__exit__(None, None, None)`, innermost first, then the jump).
     int jump_after_with_exits(int block, int from, size_t opening = 0) const {
-        std::vector<const NeutralOp*> tail;
         std::set<int> blocks;
-        for (int b = block; tail.empty() || tail.back()->kind != N::Jump; b = cfg_.block(b).succs[0]) {
-            const Block& blk = cfg_.block(b);
-            if (!blocks.insert(b).second || blocks.size() > 8) return -1;
-            for (size_t i = blk.first; i < blk.last; ++i)
-                if (ops_[i].kind != N::Nop) tail.push_back(&ops_[i]);
-            if (blk.succs.size() != 1) return -1;
-        }
+        std::vector<const NeutralOp*> tail = ops_up_to_jump(block, 8, &blocks);
+        if (tail.empty()) return -1;
         size_t k = 0, end = tail.size() - 1, exits = 0;
         while (k < end && (tail[k]->kind == N::PopBlock || tail[k]->kind == N::PopExcept)) ++k;
         while (k < end) {
