@@ -4,7 +4,9 @@
 //   --dump FILE   also writes every record's output (source, failures, or the error) to FILE, to
 //                 check that a change to the decompiler leaves its output byte-identical
 //   --median      times each record on its own and reports the median of the per-record best over
-//                 the rounds (most functions are small, so fixed per-function costs show here)
+//                 the rounds (most functions are small, so fixed per-function costs show here), and
+//                 the median of each round alone: one pass over different functions, each run once,
+//                 as bench_decompile.py times them (caches and branch history cold for each)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -95,13 +97,23 @@ int main(int argc, char** argv) {
     using Clock = std::chrono::steady_clock;
     size_t checksum = 0;
     std::vector<double> best(records.size(), 1e30);
+    std::vector<double> round_median;
     auto t0 = Clock::now();
-    for (int r = 0; r < rounds; ++r)
+    std::vector<double> this_round(records.size());
+    for (int r = 0; r < rounds; ++r) {
         for (size_t i = 0; i < records.size(); ++i) {
             auto start = median ? Clock::now() : Clock::time_point();
             checksum += decompile_record(records[i]).size();
-            if (median) best[i] = std::min(best[i], std::chrono::duration<double>(Clock::now() - start).count());
+            if (median) {
+                this_round[i] = std::chrono::duration<double>(Clock::now() - start).count();
+                best[i] = std::min(best[i], this_round[i]);
+            }
         }
+        if (median && !records.empty()) {
+            std::nth_element(this_round.begin(), this_round.begin() + this_round.size() / 2, this_round.end());
+            round_median.push_back(this_round[this_round.size() / 2]);
+        }
+    }
     double s = std::chrono::duration<double>(Clock::now() - t0).count();
     std::printf("%zu records x %d rounds: %.3f s, %.2f us/record, checksum %zu\n", records.size(), rounds, s,
                 s * 1e6 / (records.size() * rounds), checksum);
@@ -111,5 +123,8 @@ int main(int argc, char** argv) {
         for (double b : best) total += b;
         std::printf("per record, best of %d: median %.2f us, mean %.2f us\n", rounds, best[best.size() / 2] * 1e6,
                     total * 1e6 / best.size());
+        std::printf("median of each round alone (us):");
+        for (double m : round_median) std::printf(" %.2f", m * 1e6);
+        std::printf("\n");
     }
 }
