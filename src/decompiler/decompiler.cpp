@@ -9800,14 +9800,21 @@ public:
             return def;
         }
         if (is_comprehension_code(code)) {
-            // (A list, set or dict comprehension that awaits compiles only inside an async
-            // function, which is not there; an async generator expression compiles anywhere.)
-            if ((code.flags & kCoCoroutine) && code.name != "<genexpr>")
-                unsupported("an asynchronous comprehension on its own (it compiles only inside an async function)");
             // Its outermost iterable was evaluated by the enclosing code and passed as `.0`; a
             // name stands for it, so the comprehension reads (and compiles) as the one it came from.
             auto s = make_stmt(StmtKind::Expr);
             s->value = comprehension(f, make_name(unused_name(code, "iterable")));
+            // A list, set or dict comprehension that awaits compiles only inside an async function
+            // (an async generator expression compiles anywhere): it is shown in one, named as the
+            // function it was made in, so that it compiles to a code object of the same name.
+            if ((code.flags & kCoCoroutine) && code.name != "<genexpr>") {
+                auto def = make_stmt(StmtKind::FunctionDef);
+                def->is_async = true;
+                def->name = async_comprehension_host(code);
+                def->args = std::make_shared<Arguments>();
+                def->body = {s};
+                return def;
+            }
             return s;
         }
         if (!generic_subject(code).empty()) {
@@ -9830,6 +9837,17 @@ public:
             out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || static_cast<unsigned char>(ch) >= 0x80 ? ch : '_';
         if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])) || !is_identifier(out)) out = "_" + out;
         return out;
+    }
+
+    // The function an async comprehension was made in, by its qualified name (`f` of
+    // `C.f.<locals>.<listcomp>`); where the name does not tell (3.8-3.10 keep none), `_`.
+    static std::string async_comprehension_host(const CodeObject& code) {
+        const std::string suffix = ".<locals>." + code.name;
+        const std::string& q = code.qualname;
+        if (q.size() <= suffix.size() || q.compare(q.size() - suffix.size(), suffix.size(), suffix) != 0) return "_";
+        std::string parent = q.substr(0, q.size() - suffix.size());
+        parent = parent.substr(parent.rfind('.') == std::string::npos ? 0 : parent.rfind('.') + 1);
+        return is_identifier(parent) ? parent : "_";
     }
 
     static bool is_comprehension_code(const CodeObject& code) {

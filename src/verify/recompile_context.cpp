@@ -74,6 +74,26 @@ std::string indented(const std::string& text, const std::string& indent) {
     return out.str();
 }
 
+// The comprehension inside the async function that the decompiler shows an async list, set or dict
+// comprehension in (`async def f():` and the comprehension, indented), made flush; nullopt for any
+// other code object or text.
+std::optional<std::string> async_comprehension_body(const CodeObject& code, const std::string& source) {
+    constexpr uint32_t kCoCoroutine = 0x80;
+    if (!(code.flags & kCoCoroutine) || (code.name != "<listcomp>" && code.name != "<setcomp>" && code.name != "<dictcomp>"))
+        return std::nullopt;
+    if (source.rfind("async def ", 0) != 0) return std::nullopt;
+    size_t first_end = source.find('\n');
+    if (first_end == std::string::npos || source.compare(first_end - 3, 3, "():") != 0) return std::nullopt;
+    std::ostringstream out;
+    std::istringstream in(source.substr(first_end + 1));
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.rfind("    ", 0) != 0) return std::nullopt;
+        out << (line.empty() ? line : line.substr(4)) << "\n";
+    }
+    return out.str();
+}
+
 // The qualified name the original was compiled under: co_qualname on 3.11+; before, the qualified
 // names that MAKE_FUNCTION takes for functions made inside it ("Set.__and__.<locals>.<genexpr>")
 // start with it. Just the name when nothing tells.
@@ -149,13 +169,22 @@ std::string source_in_context(const CodeObject& original, const std::string& sou
     // name in the text is mangled again) for the __class__ cell, a function for free variables.
     if (class_cell && !(has_class && !scopes.back().is_function)) scopes.push_back({"_", false});
     if (!free.empty() && !has_function) scopes.insert(scopes.begin(), {"_uncompile_context", true});
+    // The decompiled text of an async list, set or dict comprehension is the async function it
+    // compiles in, with the comprehension alone inside: that function is the innermost one here.
+    std::string body = source;
+    bool async_comprehension = false;
+    if (std::optional<std::string> inside = async_comprehension_body(original, source)) {
+        body = *inside;
+        async_comprehension = true;
+        if (!has_function) scopes.push_back({"_", true});
+    }
     int innermost_function = -1;
     for (size_t k = 0; k < scopes.size(); ++k)
         if (scopes[k].is_function) innermost_function = int(k);
-    std::string body = source;
     for (int k = int(scopes.size()) - 1; k >= 0; --k) {
         const Scope& s = scopes[size_t(k)];
         std::string head = (s.is_function ? "def " + s.name + "():\n" : "class " + s.name + ":\n");
+        if (k == innermost_function && async_comprehension) head = "async " + head;
         if (k == innermost_function)
             for (const std::string& name : free) head += "    " + name + " = None\n";
         body = head + indented(body, "    ");
