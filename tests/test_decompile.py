@@ -4008,6 +4008,33 @@ def f(v, w):
 """, "[f(1, 0), f(1, 3), f([10, 2], 0), f([1], 0), f('z', 1)]")
 NEEDS_310.add("walrus_match_guard")
 EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# A guard on the first case whose capture pattern does not branch (the subject kept for the next
+# case): the guard starts in the block the statement starts in. The guard of a later case may fail
+# into 3.10/3.11's copy of the small block that ends the function, where its failed pattern goes.
+SNIPPETS["match_first_case_capture_guard"] = ("""
+def f(x):
+    match x:
+        case z if not z:
+            return 'falsy', z
+        case 0 if x:
+            return 'zero'
+        case [a, b] if a > b:
+            return 'pair', a
+        case y:
+            return 'other', y
+
+def g(x):
+    match x:
+        case z if z:
+            r = 1
+        case 0:
+            r = 2
+        case _:
+            r = 3
+    return r
+""", "[f(0), f(''), f([3, 1]), f([1, 3]), f(5), g(0), g(4), g(''), g([])]")
+NEEDS_310.add("match_first_case_capture_guard")
+EQUIVALENT_NOW |= {("match_first_case_capture_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # `continue` ending the body of nested with statements (`with a, b:`) that end a loop's body: the
 # compiler runs both __exit__ calls and jumps to the next iteration; an exception the inner one
 # suppresses goes on through its copy of the outer __exit__ call to the code after the statement,

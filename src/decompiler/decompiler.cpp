@@ -4617,7 +4617,7 @@ private:
             } else if (c.fail >= 0) {
                 // A guard: a condition whose false side goes where a failed pattern goes.
                 std::vector<bool> saved = emitted_;
-                auto guard = read_guard(c, stack);
+                auto guard = read_guard(c, stack, cfg_.block_of_op(at));
                 if (guard) {
                     mc.guard = guard->test;
                     body_at = cfg_.block(guard->then_block).first;
@@ -4657,10 +4657,12 @@ private:
     }
 
     // The guard after the pattern of case `c` (which ends mid-block): a condition of its own ops
-    // whose false side is where the failed pattern goes.
-    std::optional<Condition> read_guard(const CaseShape& c, const std::vector<ExprPtr>& stack) {
+    // whose false side is where the failed pattern goes. The first case's pattern may not branch
+    // (a capture pattern whose subject the next case reads again): its guard then starts in
+    // `own_block`, the block the statement starts in, which is being emitted.
+    std::optional<Condition> read_guard(const CaseShape& c, const std::vector<ExprPtr>& stack, int own_block) {
         int b = enter_at(c.pattern_end);
-        if (emitted_[b]) return std::nullopt;
+        if (emitted_[b] && b != own_block) return std::nullopt;
         std::vector<ExprPtr> probe = stack_copy(stack);
         Body scratch;
         const NeutralOp* term = nullptr;
@@ -4674,10 +4676,18 @@ private:
         if (cfg_.block(fail_block).first != size_t(c.fail)) return std::nullopt;
         Condition cond = read_condition(b, *term, probe);
         cond = reduce_condition(cond, stack);
-        if (cond.else_block != fail_block || cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
+        // (3.10/3.11 copy a small block that ends the function for each jump to it: the false side
+        // may go to a copy of where the failed pattern goes, which stands for that place.)
+        std::vector<int> copy_blocks;
+        if (cond.else_block != fail_block && !(cond.else_block > fail_block && !emitted_[cond.else_block] &&
+                                               same_ops(straight_ops(cond.else_block, &copy_blocks), straight_ops(fail_block))))
+            return std::nullopt;
+        if (cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
         // (Where a failed pattern goes to the end of the statement, the test on top of a rotated
         // `while` that starts the body jumps there too: its loop goes back past it, as no guard's body does.)
         if (match_rotated_while(b, cond, stack)) return std::nullopt;
+        for (int k : copy_blocks) emitted_[k] = true;
+        cond.else_block = fail_block;
         emitted_[b] = true;
         take_condition(cond);  // the blocks of an and/or guard are part of it
         return cond;
