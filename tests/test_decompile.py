@@ -4010,7 +4010,8 @@ NEEDS_310.add("walrus_match_guard")
 EQUIVALENT_NOW |= {("walrus_match_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # A guard on the first case whose capture pattern does not branch (the subject kept for the next
 # case): the guard starts in the block the statement starts in. The guard of a later case may fail
-# into 3.10/3.11's copy of the small block that ends the function, where its failed pattern goes.
+# into the compiler's copy of the small block that ends the function, where its failed pattern
+# goes (past the pop of the subject the pattern left, in h).
 SNIPPETS["match_first_case_capture_guard"] = ("""
 def f(x):
     match x:
@@ -4032,7 +4033,14 @@ def g(x):
         case _:
             r = 3
     return r
-""", "[f(0), f(''), f([3, 1]), f([1, 3]), f(5), g(0), g(4), g(''), g([])]")
+
+def h(x):
+    match x:
+        case [(0 as w)]:
+            return w
+        case (1 as v) if v:
+            return v
+""", "[f(0), f(''), f([3, 1]), f([1, 3]), f(5), g(0), g(4), g(''), g([]), h([0]), h(1), h(True), h(2)]")
 NEEDS_310.add("match_first_case_capture_guard")
 EQUIVALENT_NOW |= {("match_first_case_capture_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # `continue` ending the body of nested with statements (`with a, b:`) that end a loop's body: the

@@ -4673,14 +4673,11 @@ private:
         }
         if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return std::nullopt;
         int fail_block = cfg_.block_of_op(size_t(c.fail));
-        if (cfg_.block(fail_block).first != size_t(c.fail)) return std::nullopt;
+        bool fails_mid_block = cfg_.block(fail_block).first != size_t(c.fail);  // (past pops of the pattern's leftovers)
         Condition cond = read_condition(b, *term, probe);
         cond = reduce_condition(cond, stack);
-        // (3.10/3.11 copy a small block that ends the function for each jump to it: the false side
-        // may go to a copy of where the failed pattern goes, which stands for that place.)
         std::vector<int> copy_blocks;
-        if (cond.else_block != fail_block && !(cond.else_block > fail_block && !emitted_[cond.else_block] &&
-                                               same_ops(straight_ops(cond.else_block, &copy_blocks), straight_ops(fail_block))))
+        if ((cond.else_block != fail_block || fails_mid_block) && !fails_into_copy(cond.else_block, size_t(c.fail), copy_blocks))
             return std::nullopt;
         if (cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
         // (Where a failed pattern goes to the end of the statement, the test on top of a rotated
@@ -4691,6 +4688,22 @@ private:
         emitted_[b] = true;
         take_condition(cond);  // the blocks of an and/or guard are part of it
         return cond;
+    }
+
+    // Whether a guard's false side `side` goes to a copy of the code that ends the function where
+    // the failed pattern goes (op `fail`), past the pops of what the pattern left (the compiler
+    // copies a small block that ends the function for each jump to it, and a guard leaves nothing
+    // to pop): the copy's blocks, reached from nowhere else, in `blocks`.
+    bool fails_into_copy(int side, size_t fail, std::vector<int>& blocks) const {
+        if (side <= cfg_.block_of_op(fail) || emitted_[side]) return false;
+        std::vector<const NeutralOp*> failure = straight_ops_from(fail);
+        size_t pops = 0;
+        while (pops < failure.size() && failure[pops]->kind == N::Pop) ++pops;
+        failure.erase(failure.begin(), failure.begin() + long(pops));
+        if (!same_ops(straight_ops(side, &blocks), failure)) return false;
+        for (int k : blocks)
+            if (cfg_.block(k).preds.size() != 1) return false;
+        return true;
     }
 
     // Whether block `k` is in the innermost open try or with body, whose region ends at `stop`, its
