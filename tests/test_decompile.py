@@ -4043,6 +4043,45 @@ def h(x):
 """, "[f(0), f(''), f([3, 1]), f([1, 3]), f(5), g(0), g(4), g(''), g([]), h([0]), h(1), h(True), h(2)]")
 NEEDS_310.add("match_first_case_capture_guard")
 EQUIVALENT_NOW |= {("match_first_case_capture_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# `return` through a finally body that is a try statement of its own: the return's copy of it
+# keeps the value below, and 3.10+ copy the return after it into each of its ways on.
+SNIPPETS["return_through_finally_try_statement"] = ("""
+class R:
+    def __init__(self, fail):
+        self.fail, self.log = fail, []
+    def do(self):
+        self.log.append('do')
+        return 7
+    def close(self):
+        self.log.append('close')
+        if self.fail:
+            raise OSError('x')
+
+def f(r):
+    try:
+        return r.do()
+    finally:
+        try:
+            r.close()
+        except OSError:
+            pass
+
+def g(r, k):
+    try:
+        return r.do() + k
+    finally:
+        try:
+            r.close()
+        except OSError as e:
+            r.log.append(str(e))
+        except ValueError:
+            r.log.append('v')
+
+def run(fail, k=1):
+    r = R(fail)
+    return f(r), g(r, k), r.log
+""", "[run(False), run(True), run(True, 2)]")
+EQUIVALENT_NOW |= {("return_through_finally_try_statement", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # `continue` ending the body of nested with statements (`with a, b:`) that end a loop's body: the
 # compiler runs both __exit__ calls and jumps to the next iteration; an exception the inner one
 # suppresses goes on through its copy of the outer __exit__ call to the code after the statement,

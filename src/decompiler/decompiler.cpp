@@ -7678,6 +7678,28 @@ private:
         return it != lambda_made_from_.end() && it->second == value.get();
     }
 
+    // A try statement (of a finally body's copy) that ends `tail`, each of whose ways on ends in the
+    // return `is_return` tells: the compiler's copies (3.10+ copy the small block that returns into
+    // each path) of one return after the statement, which `tail` ends in instead.
+    template <class IsReturn>
+    static void hoist_return_after_try(Body& tail, IsReturn is_return) {
+        if (tail.empty() || tail.back()->kind != StmtKind::Try || tail.back()->is_star || !tail.back()->finalbody.empty()) return;
+        Stmt& t = *tail.back();
+        Body& normal = t.orelse.empty() ? t.body : t.orelse;
+        auto ends_in_return = [&](const Body& b) { return !b.empty() && is_return(b.back()); };
+        if (t.handlers.empty() || !ends_in_return(normal)) return;
+        for (const ExceptHandler& h : t.handlers)
+            if (!ends_in_return(h.body)) return;
+        StmtPtr ret = normal.back();
+        normal.pop_back();
+        if (t.body.empty()) t.body.push_back(make_stmt(StmtKind::Pass));
+        for (ExceptHandler& h : t.handlers) {
+            h.body.pop_back();
+            if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+        }
+        tail.push_back(ret);
+    }
+
     // `return value` inside a try body: the body computed the value, the return comes after the
     // blocks are left (after copies of enclosing finally bodies, which their statements strip).
     bool return_from_body(int exit, Body& body, Loop* loop, std::vector<ExprPtr>& body_stack, size_t base) {
@@ -7687,6 +7709,7 @@ private:
         bool flows = emit_region(exit, -1, tail, loop, body_stack, base);
         auto returns_value = [&](const StmtPtr& s) { return s->kind == StmtKind::Return && is_value(s->value, value); };
         hoist_else_after_leaving_if(tail, returns_value);
+        hoist_return_after_try(tail, returns_value);
         // (Or the copy of a finally body that the return runs leaves by a way of its own, which drops
         // the value: see dropped_returns_.)
         bool returns = !tail.empty() && returns_value(tail.back());
