@@ -4044,7 +4044,8 @@ def h(x):
 NEEDS_310.add("match_first_case_capture_guard")
 EQUIVALENT_NOW |= {("match_first_case_capture_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # `return` through a finally body that is a try statement of its own: the return's copy of it
-# keeps the value below, and 3.10+ copy the return after it into each of its ways on.
+# keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
+# the body goes on past the return, in h, or the return is in a loop).
 SNIPPETS["return_through_finally_try_statement"] = ("""
 class R:
     def __init__(self, fail):
@@ -4077,10 +4078,33 @@ def g(r, k):
         except ValueError:
             r.log.append('v')
 
+def h(r, a):
+    try:
+        if a:
+            return r.do() * a
+        r.log.append('work')
+    finally:
+        try:
+            r.close()
+        except OSError:
+            r.log.append('oserr')
+
+def loop(r, items):
+    for x in items:
+        try:
+            if x:
+                return x + r.do()
+        finally:
+            try:
+                r.close()
+            except OSError:
+                pass
+    return -1
+
 def run(fail, k=1):
     r = R(fail)
-    return f(r), g(r, k), r.log
-""", "[run(False), run(True), run(True, 2)]")
+    return f(r), g(r, k), h(r, k), h(r, 0), loop(r, [0, k]), loop(r, []), r.log
+""", "[run(False), run(True), run(True, 2), run(False, 0)]")
 EQUIVALENT_NOW |= {("return_through_finally_try_statement", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # `continue` ending the body of nested with statements (`with a, b:`) that end a loop's body: the
 # compiler runs both __exit__ calls and jumps to the next iteration; an exception the inner one

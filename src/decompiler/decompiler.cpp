@@ -4135,6 +4135,8 @@ private:
                 continue;
             }
             if (int handler = handler_to_open(b); handler >= 0) {
+                // (A try statement there: the copy of a finally body that is one.)
+                mark_values_leaving_body(b, stack, base);
                 b = emit_protected(b, handler, stop, out, loop, stack, base);
                 if (b == kFlowEnded) return false;
                 continue;
@@ -4149,17 +4151,7 @@ private:
                 out.push_back(make_stmt(StmtKind::Break));
                 return false;
             }
-            // Flow that leaves a try or with body other than at its exit (`return v` inside it, through
-            // the compiler's copies of finally bodies or __exit__ calls): a value the body left there
-            // was computed before those copies run, as the source says, and is no part of their statements.
-            if (!protected_bodies_.empty()) {
-                const ProtectedBody& p = protected_bodies_.back();
-                std::span<const int> preds = cfg_.block(b).preds;
-                if (b != p.exit && !in_body(b, p.handler, p.uncovered) &&
-                    std::any_of(preds.begin(), preds.end(), [&](int q) { return in_body(q, p.handler, p.uncovered); }))
-                    for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
-                        if (!is_marker_value(stack[k])) consumed_after_cleanup_.insert(keep(stack[k]));
-            }
+            mark_values_leaving_body(b, stack, base);
             // (So is the value an except clause returns through a finally body that always returns.)
             if (!open_clauses_.empty() && stack.size() > base && !is_marker_value(stack.back()) && cfg_.block(b).preds.size() == 1 &&
                 is_return_through_leaving_finally(b))
@@ -6856,6 +6848,20 @@ private:
         }
     }
 
+    // Flow that leaves a try or with body other than at its exit, at block `b` (`return v` inside
+    // it, through the compiler's copies of finally bodies or __exit__ calls): a value the body left
+    // there was computed before those copies run, as the source says, and is no part of their
+    // statements.
+    void mark_values_leaving_body(int b, const std::vector<ExprPtr>& stack, size_t base) {
+        if (protected_bodies_.empty()) return;
+        const ProtectedBody& p = protected_bodies_.back();
+        std::span<const int> preds = cfg_.block(b).preds;
+        if (b != p.exit && !in_body(b, p.handler, p.uncovered) &&
+            std::any_of(preds.begin(), preds.end(), [&](int q) { return in_body(q, p.handler, p.uncovered); }))
+            for (size_t k = std::max(p.depth, base); k < stack.size(); ++k)
+                if (!is_marker_value(stack[k])) consumed_after_cleanup_.insert(keep(stack[k]));
+    }
+
     // A try or with statement whose protected body starts at `start`.
     int emit_protected(int start, int handler, int stop, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base) {
         const HandlerInfo info = handlers_.at(handler);
@@ -7016,6 +7022,7 @@ private:
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
                 if (!else_flows && hoist_copied_tail(t, out)) return kFlowEnded;
+                if (!else_flows && hoist_shared_return(t, out)) return kFlowEnded;
                 require_no_raise_after_clause(*t);
                 emit_stmt(out, t);
                 return else_flows ? else_stop : kFlowEnded;
@@ -7678,18 +7685,17 @@ private:
         return it != lambda_made_from_.end() && it->second == value.get();
     }
 
-    // A try statement (of a finally body's copy) that ends `tail`, each of whose ways on ends in the
-    // return `is_return` tells: the compiler's copies (3.10+ copy the small block that returns into
-    // each path) of one return after the statement, which `tail` ends in instead.
+    // Try statement `t` (no finally body, not except*), each of whose ways on ends in the return
+    // `is_return` tells: the compiler's copies (3.10+ copy the small block that returns into each
+    // way) of one return after the statement. Takes them out and gives that return (else null).
     template <class IsReturn>
-    static void hoist_return_after_try(Body& tail, IsReturn is_return) {
-        if (tail.empty() || tail.back()->kind != StmtKind::Try || tail.back()->is_star || !tail.back()->finalbody.empty()) return;
-        Stmt& t = *tail.back();
+    static StmtPtr take_shared_return(Stmt& t, IsReturn is_return) {
+        if (t.kind != StmtKind::Try || t.is_star || !t.finalbody.empty() || t.handlers.empty()) return nullptr;
         Body& normal = t.orelse.empty() ? t.body : t.orelse;
         auto ends_in_return = [&](const Body& b) { return !b.empty() && is_return(b.back()); };
-        if (t.handlers.empty() || !ends_in_return(normal)) return;
+        if (!ends_in_return(normal)) return nullptr;
         for (const ExceptHandler& h : t.handlers)
-            if (!ends_in_return(h.body)) return;
+            if (!ends_in_return(h.body)) return nullptr;
         StmtPtr ret = normal.back();
         normal.pop_back();
         if (t.body.empty()) t.body.push_back(make_stmt(StmtKind::Pass));
@@ -7697,7 +7703,33 @@ private:
             h.body.pop_back();
             if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
         }
-        tail.push_back(ret);
+        return ret;
+    }
+
+    // A try statement (of a finally body's copy) that ends `tail` and returns the returned value
+    // in each of its ways (see take_shared_return): `tail` ends in that one return instead.
+    template <class IsReturn>
+    static void hoist_return_after_try(Body& tail, IsReturn is_return) {
+        if (tail.empty()) return;
+        if (StmtPtr ret = take_shared_return(*tail.back(), is_return)) tail.push_back(ret);
+    }
+
+    // Try statement `t`, none of whose ways goes on, emitted into `out`, followed by the return
+    // each of its ways ends in, where that return's value is one value computed before the
+    // statement (kept below it on the stack: a return through a finally body whose copy is a try
+    // statement; see take_shared_return). False (nothing emitted) otherwise. (Copies of a return
+    // of a constant are the code after the statement, which other rules fold with what precedes.)
+    bool hoist_shared_return(const StmtPtr& t, Body& out) {
+        if (t->kind != StmtKind::Try) return false;
+        const Body& normal = t->orelse.empty() ? t->body : t->orelse;
+        if (normal.empty() || normal.back()->kind != StmtKind::Return || !normal.back()->value) return false;
+        const ExprPtr value = normal.back()->value;
+        auto same_return = [&](const StmtPtr& r) { return r->kind == StmtKind::Return && r->value == value; };
+        StmtPtr ret = take_shared_return(*t, same_return);
+        if (!ret) return false;
+        emit_stmt(out, t);
+        emit_stmt(out, ret);
+        return true;
     }
 
     // `return value` inside a try body: the body computed the value, the return comes after the
