@@ -2950,15 +2950,6 @@ def run():
 })
 
 UNSUPPORTED_YET = {
-    # An or-pattern whose alternatives bind names (kept on the stack and reordered) is not read yet.
-    "match_or_captures": ("""
-def f(x):
-    match x:
-        case [a, 1] | [1, a]:
-            return a
-        case _:
-            return None
-""", ["3.10", "3.11", "3.12", "3.13"]),
     # A guard whose condition holds a conditional expression (more blocks than one condition).
     "match_guard_ifexp": ("""
 def f(x, c):
@@ -4043,6 +4034,51 @@ def h(x):
 """, "[f(0), f(''), f([3, 1]), f([1, 3]), f(5), g(0), g(4), g(''), g([]), h([0]), h(1), h(True), h(2)]")
 NEEDS_310.add("match_first_case_capture_guard")
 EQUIVALENT_NOW |= {("match_first_case_capture_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# Or-patterns whose alternatives capture names: each alternative leaves what it captured on the
+# stack (reordered into the first alternative's order), the stores after the or-pattern name them
+# in every alternative (3.10 rotates the copy of the subject to the top first, 3.11+ store first);
+# nested as-patterns store one value twice.
+SNIPPETS["match_or_patterns_capturing"] = ("""
+class Point:
+    __match_args__ = ('x', 'y')
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+def f(v):
+    match v:
+        case (0 as z) | (1 as z):
+            return 'bit', z
+        case [a, b] | (a, b, 0):
+            return 'pair', a, b
+        case {'k': (0 as y) | (1 as y)}:
+            return 'key', y
+        case Point(x=a, y=b) | [b, a, _, _] if a:
+            return 'point', a, b
+        case {'v': w} | [w, _, _, _, _]:
+            return 'w', w
+    return None
+
+def g(v):
+    match v:
+        case ((0 as w) as z):
+            return w, z
+        case ((a as b, c) as e) as whole:
+            return a, b, c, e, whole
+        case [(1 | 2) as k, *rest] as all_:
+            return k, rest, all_
+        case _:
+            return 'other'
+
+def h(x):
+    match x:
+        case [a, 1] | [1, a]:
+            return a
+        case _:
+            return None
+""", "[h([5, 1]), h([1, 6]), h([2, 2]), f(0), f(1), f([3, 4]), f((5, 6, 0)), f({'k': 1}), f(Point(2, 3)), f(Point(0, 3)), f([7, 8, 9, 9]), "
+    "f({'v': 9}), f([1, 2, 3, 4, 5]), f('x'), g(0), g((1, 2)), g([2, 5, 6]), g([9])]")
+NEEDS_310.add("match_or_patterns_capturing")
+EQUIVALENT_NOW |= {("match_or_patterns_capturing", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
 # the body goes on past the return, in h, or the return is in a loop).

@@ -439,9 +439,10 @@ def _marshalled_items(exe, source):
 
 
 def test_decompile_verify_marks_refusals():
-    # (Something the decompiler refuses on this interpreter: an or-pattern whose alternatives bind
-    # names.)
-    f = function("def f(x):\n    match x:\n        case [y, 1] | [1, y]:\n            return y\n", "f")
+    # (Something the decompiler refuses on this interpreter: a match guard that holds a
+    # conditional expression.)
+    f = function("def f(x, c):\n    match x:\n        case [a] if (a if c else -a) > 0:\n            return a\n"
+                 "        case _:\n            return None\n", "f")
     out = uncompile.decompile(f, verify=True)
     assert out.failures, "decompiled now: choose another refused construct for this test"
     [verdict] = out.verification.verdicts
@@ -560,9 +561,10 @@ def test_cli_verify_equivalent(cli, pyc_of, version):
 @pytest.mark.parametrize("version", ["3.8", "3.13"])
 def test_cli_verify_not_equivalent(cli, pyc_of, version):
     # Something the decompiler refuses: a return whose value a finally body's `break` drops (3.8),
-    # an or-pattern whose alternatives bind names.
+    # a match guard that holds a conditional expression.
     refused = {"3.8": "def h(x):\n    for i in x:\n        try:\n            return i\n        finally:\n            break\n",
-               "3.13": "def h(x):\n    match x:\n        case [y, 1] | [1, y]:\n            return y\n"}
+               "3.13": "def h(x, c):\n    match x:\n        case [a] if (a if c else -a) > 0:\n            return a\n"
+                       "        case _:\n            return None\n"}
     source = SUPPORTED + "\n" + refused[version]
     pyc = pyc_of(version, source)
     good = pyc_of(version, SUPPORTED)

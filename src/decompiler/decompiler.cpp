@@ -3914,7 +3914,10 @@ private:
         if (!exits_copied_ || !is_return_none_block(block)) return false;
         int line = ops_[cfg_.block(block).first].line;
         std::span<const int> preds = cfg_.block(block).preds;
-        if (line < 0 || preds.size() < 2) return false;
+        // (Reached from two places, or jumped to from one: where the implicit return would be
+        // copied, or laid out at that place.)
+        bool jumped_to = preds.size() == 1 && (preds[0] != block - 1 || is_block_terminator(ops_[cfg_.block(preds[0]).last - 1].kind));
+        if (line < 0 || (preds.size() < 2 && !jumped_to)) return false;
         // (A line of its own: the implicit return may take the line of the statement before it.)
         size_t first = cfg_.block(block).first;
         for (size_t i = 0; i < ops_.size(); ++i)

@@ -16,6 +16,7 @@ using namespace ast;
 struct Slot {
     enum class Kind { Any, Value, Singleton, Sequence, Mapping, Class, Or } kind = Kind::Any;
     std::string name;         // the name it is captured as
+    std::vector<std::string> outer_names;  // names of enclosing as-patterns, innermost first
     ExprPtr value;            // Value: compared with ==
     ObjectRef constant;       // Singleton: compared with `is`
     bool type_checked = false;  // MATCH_SEQUENCE / MATCH_MAPPING passed; a class's attributes are not None
@@ -33,7 +34,9 @@ struct Slot {
     ExprPtr cls;
     int64_t nargs = 0;
     std::vector<std::string> kwd_attrs;
-    std::vector<PatternPtr> alternatives;  // Or
+    std::vector<int> alternative_slots;  // Or: each alternative's slot
+    // A value an or-pattern captured: the captured slot of each alternative, which its store names.
+    std::vector<int> stands_for;
 };
 
 // A value on the symbolic stack while a pattern runs.
@@ -337,8 +340,18 @@ private:
             if (!names_.insert(op.name).second) return false;
             if (it.kind == Item::Kind::Part) {
                 Slot& s = slots_[it.slot];
-                if (!s.name.empty()) return false;
+                // (A part stored twice is captured by nested as-patterns: the inner one is stored first.)
+                if (!s.name.empty()) {
+                    if (!s.stands_for.empty()) return false;
+                    s.outer_names.push_back(op.name);
+                    stored_ = true;
+                    break;
+                }
                 s.name = op.name;
+                for (int captured : s.stands_for) {
+                    if (!slots_[captured].name.empty()) return false;
+                    slots_[captured].name = op.name;
+                }
             } else if (it.kind == Item::Kind::Rest) {
                 Slot& s = slots_[it.slot];
                 if (!s.rest.empty() || (!s.rest_built && s.deleted != int64_t(s.keys.size()))) return false;
@@ -649,7 +662,9 @@ private:
     // `COPY 1; <alternative>; JUMP end` for each alternative, a failed one going on with the next;
     // after the last: `POP_TOP; JUMP <fail>`; at end: `POP_TOP` (the copy of the subject). The
     // optimizer may copy a short tail that ends the function into each alternative instead of the
-    // jump. Alternatives that capture names (kept on the stack and reordered) are not read yet.
+    // jump. Alternatives that capture names leave the captured values on the stack instead of
+    // storing them, each alternative after the first rotating them into the first one's order
+    // (SWAPs); at end, before that POP_TOP, one store for each names the values of every alternative.
     bool try_or(size_t& k, std::vector<Item>& stack, Failure& outer) {
         std::vector<Slot> saved_slots = slots_;
         std::set<size_t> saved_consumed = consumed_;
@@ -671,7 +686,8 @@ private:
         int or_slot = stack.back().slot;
         if (slots_[or_slot].kind != Slot::Kind::Any || !slots_[or_slot].name.empty()) return fail();
         size_t depth = stack.size();
-        std::vector<PatternPtr> alternatives;
+        std::vector<int> alternatives;             // each alternative's slot
+        std::vector<std::vector<int>> captures;    // each alternative's captured slots, bottom to top
         std::vector<size_t> ends;
         size_t j = at;
         bool last = false;
@@ -682,13 +698,24 @@ private:
             stack.push_back(part(alt));
             Failure local;
             local.base = depth;
-            size_t first_alt_slot = size_t(alt);
-            if (!run(j, stack, depth, local) || stored_) return fail();
-            PatternPtr p = build(alt);
-            if (!p) return fail();
-            for (size_t sl = first_alt_slot; sl < slots_.size(); ++sl)
+            // (The alternative ends where nothing of it is left, or where only what it captured is:
+            // at the jump to the end, or at the stores of a copy of the end.)
+            while (stack.size() > depth && !(stack.size() > depth && j < ops_.size() && j > at &&
+                                              (ops_[j].kind == N::Jump || ops_[j].kind == N::Store) &&
+                                              captured_only(stack, depth, alt))) {
+                if (j >= ops_.size()) return fail();
+                consumed_.insert(j);
+                if (!step(ops_[j], j, stack, local)) return fail();
+            }
+            if (stored_) return fail();
+            for (size_t sl = size_t(alt); sl < slots_.size(); ++sl)
                 if (!slots_[sl].name.empty() || !slots_[sl].rest.empty()) return fail();
-            alternatives.push_back(p);
+            std::vector<int> caps;
+            for (size_t d = depth; d < stack.size(); ++d) caps.push_back(stack[d].slot);
+            stack.resize(depth);
+            if (!captures.empty() && caps.size() != captures.front().size()) return fail();
+            captures.push_back(std::move(caps));
+            alternatives.push_back(alt);
             if (j < ops_.size() && ops_[j].kind == N::Jump) {
                 consumed_.insert(j);
                 ends.push_back(index_at(ops_[j].target));
@@ -713,13 +740,33 @@ private:
         size_t join = ends[0];
         bool all_jump = std::all_of(ends.begin(), ends.end(), [&](size_t e) { return e == join; });
         if (!all_jump && !same_tails(ends)) return fail();
-        if (join >= ops_.size() || ops_[join].kind != N::Pop) return fail();
-        consumed_.insert(join);
-        stack.pop_back();
         slots_[or_slot].kind = Slot::Kind::Or;
-        slots_[or_slot].alternatives = alternatives;
+        slots_[or_slot].alternative_slots = alternatives;
         structural_ = true;
-        k = join + 1;
+        if (captures.front().empty()) {
+            if (join >= ops_.size() || ops_[join].kind != N::Pop) return fail();
+            consumed_.insert(join);
+            stack.pop_back();
+            k = join + 1;
+            return true;
+        }
+        // What was captured stays on the stack above the copy of the subject, in the first
+        // alternative's order: one value for each name, which the pattern's stores name in every
+        // alternative (see Slot::stands_for) and its POP_TOPs drop, as for any pattern.
+        for (size_t c = 0; c < captures.front().size(); ++c) {
+            int proxy = new_slot();
+            for (const std::vector<int>& caps : captures) slots_[proxy].stands_for.push_back(caps[c]);
+            stack.push_back(part(proxy));
+        }
+        k = join;
+        return true;
+    }
+
+    // Whether what is left of alternative `alt` above `depth` is only values it captured: parts of
+    // it (slots from `alt` on) that nothing tests any more.
+    bool captured_only(const std::vector<Item>& stack, size_t depth, int alt) const {
+        for (size_t d = depth; d < stack.size(); ++d)
+            if (stack[d].kind != Item::Kind::Part || stack[d].slot < alt) return false;
         return true;
     }
 
@@ -770,7 +817,11 @@ private:
         case Slot::Kind::Or:
             p = std::make_shared<Pattern>();
             p->kind = PatternKind::MatchOr;
-            p->patterns = s.alternatives;
+            for (int alt : s.alternative_slots) {
+                PatternPtr a = build(alt);
+                if (!a) return nullptr;
+                p->patterns.push_back(a);
+            }
             break;
         }
         if (s.kind != Slot::Kind::Any && !p) return nullptr;
@@ -785,6 +836,14 @@ private:
         as->kind = PatternKind::MatchAs;
         as->pattern = p;
         as->name = s.name;
+        // (Captured again by an enclosing as-pattern: `(p as a) as b`.)
+        for (const std::string& outer : s.outer_names) {
+            auto wrap = std::make_shared<Pattern>();
+            wrap->kind = PatternKind::MatchAs;
+            wrap->pattern = as;
+            wrap->name = outer;
+            as = wrap;
+        }
         return as;
     }
 
