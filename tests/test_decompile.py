@@ -4079,6 +4079,37 @@ def h(x):
     "f({'v': 9}), f([1, 2, 3, 4, 5]), f('x'), g(0), g((1, 2)), g([2, 5, 6]), g([9])]")
 NEEDS_310.add("match_or_patterns_capturing")
 EQUIVALENT_NOW |= {("match_or_patterns_capturing", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# `break` in an except clause of a for loop that ends an enclosing loop's body: the compiler
+# threads the jump to the enclosing loop's next iteration, after popping the iterator (the end of
+# the clause's if on 3.12+); 3.8/3.9 read the try body's own jump back as `else: continue`.
+SNIPPETS["except_break_in_inner_loop"] = ("""
+def first_bad(groups, check):
+    out = []
+    for group in groups:
+        for x in group:
+            try:
+                check(x)
+            except ValueError:
+                break
+            out.append(x)
+    return out
+
+def drain(stacks, check):
+    out = []
+    while stacks:
+        for x in stacks.pop():
+            try:
+                out.append(check(x))
+            except ValueError:
+                break
+    return out
+
+def check(x):
+    if x < 0:
+        raise ValueError(x)
+    return x * 2
+""", "[first_bad([[1, 2, -1, 3], [4, -5], []], check), drain([[1, -2, 3], [4, 5]], check)]")
+EQUIVALENT_NOW |= {("except_break_in_inner_loop", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: first_bad's code after the try reads as its else (try-else layout)
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
 # the body goes on past the return, in h, or the return is in a loop).

@@ -4243,6 +4243,16 @@ private:
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
+                // (A `break` the compiler threaded to the enclosing loop's next iteration, where this
+                // region ends too (an except clause's if): the iterator is gone, it is no way on.)
+                if (target == stop && loop && loop->is_for &&
+                    std::none_of(stack.begin(), stack.end(), [&](const ExprPtr& v) { return v.get() == loop->iterator; }) &&
+                    is_threaded_break(loop, target, stack)) {
+                    loop->break_to = target;
+                    ++loop->breaks;
+                    out.push_back(make_stmt(StmtKind::Break));
+                    return false;
+                }
                 if (target == stop) return true;
                 if (loop && target == loop->header) {
                     out.push_back(make_stmt(StmtKind::Continue));
@@ -4309,6 +4319,9 @@ private:
                 strip_trailing_continue(last.body);
                 if (last.body.empty()) last.body.push_back(make_stmt(StmtKind::Pass));
             }
+            strip_trailing_continue(last.orelse);
+        } else if (last.kind == StmtKind::Try && last.finalbody.empty() && !last.handlers.empty() && !last.orelse.empty()) {
+            // (A try body's own jump back, read as an `else:` that continues.)
             strip_trailing_continue(last.orelse);
         }
     }
