@@ -4081,7 +4081,9 @@ NEEDS_310.add("match_or_patterns_capturing")
 EQUIVALENT_NOW |= {("match_or_patterns_capturing", v) for v in ("3.10", "3.11", "3.12", "3.13")}
 # `break` in an except clause of a for loop that ends an enclosing loop's body: the compiler
 # threads the jump to the enclosing loop's next iteration, after popping the iterator (the end of
-# the clause's if on 3.12+); 3.8/3.9 read the try body's own jump back as `else: continue`.
+# the clause's if on 3.12+); 3.8/3.9 read the try body's own jump back as `else: continue`. And a
+# for-else loop's `break` in a named except clause (until_error): on 3.12+ the end of the clause's
+# if too, the code after the else, laid out before the handler.
 SNIPPETS["except_break_in_inner_loop"] = ("""
 def first_bad(groups, check):
     out = []
@@ -4104,11 +4106,26 @@ def drain(stacks, check):
                 break
     return out
 
+def until_error(n, check, log):
+    for i in range(n):
+        try:
+            check(i - 2)
+        except ValueError as e:
+            at = i
+            break
+    else:
+        log.append('none')
+        at = -1
+    if at > 0:
+        log.append(at)
+    return log
+
 def check(x):
     if x < 0:
         raise ValueError(x)
     return x * 2
-""", "[first_bad([[1, 2, -1, 3], [4, -5], []], check), drain([[1, -2, 3], [4, 5]], check)]")
+""", "[first_bad([[1, 2, -1, 3], [4, -5], []], check), drain([[1, -2, 3], [4, 5]], check), "
+    "until_error(5, lambda v: check(-v), []), until_error(0, check, []), until_error(3, check, [])]")
 EQUIVALENT_NOW |= {("except_break_in_inner_loop", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: first_bad's code after the try reads as its else (try-else layout)
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where

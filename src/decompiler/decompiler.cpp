@@ -4243,11 +4243,12 @@ private:
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
-                // (A `break` the compiler threaded to the enclosing loop's next iteration, where this
-                // region ends too (an except clause's if): the iterator is gone, it is no way on.)
-                if (target == stop && loop && loop->is_for &&
+                // (A for loop's `break` to where this region ends too (an except clause's if): the
+                // iterator is gone, so it is no way on; also one the compiler threaded to the
+                // enclosing loop's next iteration.)
+                if (target == stop && loop && loop->is_for && target != loop->header && target != loop->exit &&
                     std::none_of(stack.begin(), stack.end(), [&](const ExprPtr& v) { return v.get() == loop->iterator; }) &&
-                    is_threaded_break(loop, target, stack)) {
+                    (target == loop->break_to || (loop->break_to == loop->exit && loop->breaks == 0) || is_threaded_break(loop, target, stack))) {
                     loop->break_to = target;
                     ++loop->breaks;
                     out.push_back(make_stmt(StmtKind::Break));
