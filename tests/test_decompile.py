@@ -4127,6 +4127,39 @@ def check(x):
 """, "[first_bad([[1, 2, -1, 3], [4, -5], []], check), drain([[1, -2, 3], [4, 5]], check), "
     "until_error(5, lambda v: check(-v), []), until_error(0, check, []), until_error(3, check, [])]")
 EQUIVALENT_NOW |= {("except_break_in_inner_loop", v) for v in ("3.10", "3.11", "3.12", "3.13")}  # 3.8/3.9: first_bad's code after the try reads as its else (try-else layout)
+# A finally body that is a try statement with a bare `except: pass`, code after the statement:
+# in the handler's copy the clause ends in the compiler's copy of the re-raise that ends the
+# finally body (after its POP_EXCEPT), which is no clause of its own.
+SNIPPETS["finally_try_bare_except_then_code"] = ("""
+class F:
+    def __init__(self, fail):
+        self.fail, self.log = fail, []
+    def write(self, d):
+        self.log.append(d)
+    def close(self):
+        self.log.append('close')
+        if self.fail:
+            raise OSError('busy')
+
+def save(data, f):
+    try:
+        f.write(data)
+        f.close()
+    finally:
+        try:
+            f.close()
+        except:
+            pass
+    return f.log
+
+def run(fail):
+    f = F(fail)
+    try:
+        return save('x', f)
+    except OSError as e:
+        return str(e), f.log
+""", "[run(False), run(True)]")
+EQUIVALENT_NOW |= {("finally_try_bare_except_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
 # the body goes on past the return, in h, or the return is in a loop).

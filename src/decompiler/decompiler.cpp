@@ -9278,7 +9278,9 @@ private:
                 rest = std::move(next);
                 continue;
             }
-            if (rest.size() == 1 && is_reraise(rest[0])) break;
+            // (Not a re-raise after the POP_EXCEPT, the compiler's copy of the one that ends an
+            // enclosing finally body, after a bare `except: pass`.)
+            if (rest.size() == 1 && is_reraise(rest[0]) && !tail_after_clause_.count(rest[0].get())) break;
             // (Nothing left, after the clauses that match: the bare `except: pass`, whose pops of
             // the exception simulate to nothing.)
             ExceptHandler h;
