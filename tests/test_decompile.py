@@ -4160,6 +4160,33 @@ def run(fail):
         return str(e), f.log
 """, "[run(False), run(True)]")
 EQUIVALENT_NOW |= {("finally_try_bare_except_then_code", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# A retry loop (`while True: try: ... except E: pass else: break`) that starts the body of a
+# rotated while: both loops start at one block, the inner one goes back there only through its
+# except clause (3.10/3.11 were refused: 'a backward jump that is not a loop').
+SNIPPETS["retry_loop_starts_while_body"] = ("""
+class Q:
+    def __init__(self, items):
+        self.items = list(items)
+    def get(self):
+        v = self.items.pop(0)
+        if v is None:
+            raise LookupError
+        return v
+
+def drain(q, results):
+    while results[0] > 0:
+        while True:
+            try:
+                val = q.get()
+            except LookupError:
+                pass
+            else:
+                break
+        results.append(val)
+        results[0] -= 1
+    return results
+""", "[drain(Q([1, None, None, 2, 3, None, 4]), [3]), drain(Q([]), [0])]")
+EQUIVALENT_NOW |= {("retry_loop_starts_while_body", v) for v in ("3.10", "3.11")}  # 3.8/3.9: not equivalent (the try-else layout); 3.12/3.13: refused
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
 # the body goes on past the return, in h, or the return is in a loop).

@@ -3939,6 +3939,18 @@ private:
     // ---------------------------------------------------------------- regions
     // A backward jump closes a loop only when the header leads back to it; 3.12+ except clauses and
     // with-handlers also jump backward, to code after the statement.
+    // is_loop_edge for a header shared with the body of a rotated `while` whose repeated test
+    // starts at `bottom`: that test's jumps back there close the outer loop, not one that starts
+    // there (an inner `while True:` left only by `break`, going back only through an except clause).
+    bool is_loop_edge_below(int from, int header, int bottom) const {
+        if (from < header || from >= bottom) return false;
+        const Block& hb = cfg_.block(header);
+        if (hb.last > hb.first && ops_[hb.first].kind == N::ForIter) return false;
+        for (int p : hb.preds)
+            if (p >= header && p < bottom && closes_loop_plainly(p, header)) return false;
+        return dominates(header, from);
+    }
+
     bool is_loop_edge(int from, int header) const {
         if (from < header) return false;
         if (closes_loop_plainly(from, header)) return true;
@@ -4121,7 +4133,7 @@ private:
                 int bottom = loop->bottom >= 0 ? loop->bottom : loop->bottom_jump;
                 int inner = -1;
                 for (int p : cfg_.block(b).preds)
-                    if (p < bottom && is_loop_edge(p, b)) inner = std::max(inner, p);
+                    if (p < bottom && (is_loop_edge(p, b) || is_loop_edge_below(p, b, bottom))) inner = std::max(inner, p);
                 if (inner >= 0) {
                     b = emit_loop(b, out, loop, stack, base, inner);
                     if (b == kFlowEnded) return false;
