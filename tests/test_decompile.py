@@ -4187,6 +4187,47 @@ def drain(q, results):
     return results
 """, "[drain(Q([1, None, None, 2, 3, None, 4]), [3]), drain(Q([]), [0])]")
 EQUIVALENT_NOW |= {("retry_loop_starts_while_body", v) for v in ("3.10", "3.11")}  # 3.8/3.9: not equivalent (the try-else layout); 3.12/3.13: refused
+# A try/finally inside a try/except at the function's end, the finally body ending in an `if`:
+# 3.10+ copy the function's `return None` into the branch of the normal path's copy that ends it.
+SNIPPETS["finally_if_in_try_except_at_end"] = ("""
+class R:
+    def __init__(self, fail):
+        self.fail, self.log = fail, []
+    def go(self):
+        self.log.append('go')
+        if self.fail:
+            raise OSError('x')
+    def close(self):
+        self.log.append('close')
+
+def use(r, f):
+    try:
+        try:
+            r.go()
+        finally:
+            if f is not None:
+                f.close()
+    except OSError:
+        r.log.append('oserr')
+
+def gen(r, f):
+    try:
+        try:
+            r.go()
+            yield 1
+        finally:
+            if f is not None:
+                f.close()
+    except OSError:
+        pass
+
+def run(fail):
+    r = R(fail)
+    use(r, r)
+    use(r, None)
+    return r.log, list(gen(r, r)), list(gen(r, None)), r.log
+""", "[run(False), run(True)]")
+EQUIVALENT_NOW |= {("finally_if_in_try_except_at_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
 # the body goes on past the return, in h, or the return is in a loop).

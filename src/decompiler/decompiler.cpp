@@ -3925,6 +3925,20 @@ private:
         return true;
     }
 
+    // Whether `block` (if any) is only the return of a constant (`LOAD_CONST c; RETURN_VALUE`,
+    // 3.12+ RETURN_CONST), and that return as a statement.
+    bool returns_constant_only(int block) const {
+        if (block < 0 || block >= cfg_.size()) return false;
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 2 && ops_[blk.first].kind == N::LoadConst && ops_[blk.first].value &&
+               ops_[blk.first + 1].kind == N::Return;
+    }
+    StmtPtr return_of_constant_block(int block) const {
+        auto s = make_stmt(StmtKind::Return);
+        s->value = make_constant(ops_[cfg_.block(block).first].value);
+        return s;
+    }
+
     bool is_return_none_block(int block) const {
         const Block& blk = cfg_.block(block);
         if (blk.last - blk.first != 2) return false;
@@ -8830,6 +8844,22 @@ private:
                 strip_copied_tail(prefix, print_module(Body{tail}), true);
                 same = print_module(prefix) == copy_text;
                 if (same && rest.size() == copy.size()) rest.push_back(tail);
+            }
+            // (Where the copy goes on to a return of a constant, the region's end, the branches of
+            // its last statement that end it hold the compiler's copies of that return: taken out,
+            // they fall there too.)
+            if (!same && rest_flows && rest.size() == copy.size() && !rest.empty() && returns_constant_only(stop)) {
+                StmtPtr last = trailing_statement(rest.back());
+                if (is_copied_tail(last) && last->kind == StmtKind::Return && last->value &&
+                    print_module(Body{last}) == print_module(Body{return_of_constant_block(stop)})) {
+                    Body prefix;
+                    for (const StmtPtr& st : rest) prefix.push_back(clone_statement(st));
+                    strip_copied_tail(prefix, print_module(Body{last}), true);
+                    if (print_module(prefix) == copy_text) {
+                        same = true;
+                        rest = prefix;
+                    }
+                }
             }
             // (Where the copy ends the function, its `if a and b:` can jump to copies of the return:
             // it reads `if a: if b:`, which means the same.)
