@@ -700,8 +700,7 @@ private:
             local.base = depth;
             // (The alternative ends where nothing of it is left, or where only what it captured is:
             // at the jump to the end, or at the stores of a copy of the end.)
-            while (stack.size() > depth && !(stack.size() > depth && j < ops_.size() && j > at &&
-                                              (ops_[j].kind == N::Jump || ops_[j].kind == N::Store) &&
+            while (stack.size() > depth && !(j > at && j < ops_.size() && (ops_[j].kind == N::Jump || ops_[j].kind == N::Store) &&
                                               captured_only(stack, depth, alt))) {
                 if (j >= ops_.size()) return fail();
                 consumed_.insert(j);
