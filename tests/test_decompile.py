@@ -4228,6 +4228,30 @@ def run(fail):
     return r.log, list(gen(r, r)), list(gen(r, None)), r.log
 """, "[run(False), run(True)]")
 EQUIVALENT_NOW |= {("finally_if_in_try_except_at_end", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# A try body that always raises, its one clause going on into the code after the statement: 3.10
+# lays that code out in the clause's block, right after its POP_EXCEPT (was refused there).
+SNIPPETS["clause_runs_into_code_after"] = ("""
+import sys
+
+def tb_of(n):
+    try:
+        raise IndexError(n)
+    except:
+        tb = sys.exc_info()[0].__name__
+    e = [tb] * n
+    return e
+
+def first_error(n):
+    try:
+        raise KeyError(n)
+    except KeyError as e:
+        got = e.args
+    except ValueError:
+        raise
+    out = [got, n]
+    return out
+""", "[tb_of(3), first_error(4)]")
+EQUIVALENT_NOW |= {("clause_runs_into_code_after", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where
 # the body goes on past the return, in h, or the return is in a loop).

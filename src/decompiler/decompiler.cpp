@@ -202,7 +202,10 @@ public:
         if (!late_exit_before_tail_.empty()) refuse_code_after_exits(body);
         if (!uncovered_raises_.empty()) refuse_uncovered_raises(body);
         if (!unawaited_comprehensions_.empty()) unsupported("a comprehension coroutine that is not awaited");
-        if (!run_after_clause_.empty() && !body_never_goes_on_.empty()) require_no_code_after_clause(body);
+        if (!run_after_clause_.empty() && !body_never_goes_on_.empty()) {
+            hoist_code_after_only_clause(body);
+            require_no_code_after_clause(body);
+        }
         if (!run_after_clause_.empty()) hoist_clause_tail_copies(body);
         if (temporaries_ > 0) inline_temporaries(body, "__stack");
         if (const Expr* twice = duplicated_effect(body)) {
@@ -7577,6 +7580,41 @@ private:
     // left in the clause, it would run while the clause's exception is still being handled.
     // (Where the body goes on, it is a copy of the short code after the statement, which 3.10+
     // make for each way out.) Checked on the finished tree: later passes move statements out.
+    // A try statement whose body never goes on and whose one clause that goes on runs on, in its
+    // block, into the code after the statement (3.10 lays that code out right after the clause's
+    // POP_EXCEPT): the statements after the POP_EXCEPT follow the statement instead.
+    void hoist_code_after_only_clause(Body& body) {
+        for (size_t i = 0; i < body.size(); ++i) {
+            for_each_nested_body(*body[i], [this](Body& b) { hoist_code_after_only_clause(b); });
+            Stmt& s = *body[i];
+            if (s.kind != StmtKind::Try || !body_never_goes_on_.count(&s) || s.is_star || !s.finalbody.empty() || !s.orelse.empty())
+                continue;
+            ExceptHandler* going_on = nullptr;
+            bool others_end = true;
+            for (ExceptHandler& h : s.handlers) {
+                if (!h.body.empty() && run_after_clause_.count(h.body.back().get())) {
+                    if (going_on) others_end = false;
+                    going_on = &h;
+                } else if (h.body.empty() || !ends_flow_plainly(*h.body.back())) {
+                    others_end = false;
+                }
+            }
+            if (!going_on || !others_end) continue;
+            size_t n = going_on->body.size();
+            while (n > 0 && run_after_clause_.count(going_on->body[n - 1].get())) --n;
+            Body moved(going_on->body.begin() + std::ptrdiff_t(n), going_on->body.end());
+            going_on->body.resize(n);
+            if (going_on->body.empty()) going_on->body.push_back(make_stmt(StmtKind::Pass));
+            for (const StmtPtr& st : moved) run_after_clause_.erase(st.get());
+            body.insert(body.begin() + std::ptrdiff_t(i) + 1, moved.begin(), moved.end());
+            i += moved.size();
+        }
+    }
+
+    static bool ends_flow_plainly(const Stmt& s) {
+        return s.kind == StmtKind::Return || s.kind == StmtKind::Raise || s.kind == StmtKind::Continue || s.kind == StmtKind::Break;
+    }
+
     void require_no_code_after_clause(const Body& body) const {
         for (const StmtPtr& s : body) {
             if (s->kind == StmtKind::Try && body_never_goes_on_.count(s.get()))
