@@ -4250,7 +4250,20 @@ def first_error(n):
         raise
     out = [got, n]
     return out
-""", "[tb_of(3), first_error(4)]")
+
+def flag(log):
+    hit = False
+    try:
+        raise Exception('ahoy!')
+    except:
+        hit = True
+    log.append(hit)
+
+def run_flag():
+    log = []
+    flag(log)
+    return log
+""", "[tb_of(3), first_error(4), run_flag()]")
 EQUIVALENT_NOW |= {("clause_runs_into_code_after", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # `return` through a finally body that is a try statement of its own: the return's copy of it
 # keeps the value below, and 3.10+ copy the return after it into each of its ways on (also where

@@ -7589,10 +7589,17 @@ private:
             Stmt& s = *body[i];
             if (s.kind != StmtKind::Try || !body_never_goes_on_.count(&s) || s.is_star || !s.finalbody.empty() || !s.orelse.empty())
                 continue;
+            // (A return that ends such code runs after the clause too.)
+            auto after_clause_from = [&](const Body& b) {
+                size_t n = b.size();
+                if (n >= 2 && b[n - 1]->kind == StmtKind::Return && run_after_clause_.count(b[n - 2].get())) --n;
+                while (n > 0 && run_after_clause_.count(b[n - 1].get())) --n;
+                return n;
+            };
             ExceptHandler* going_on = nullptr;
             bool others_end = true;
             for (ExceptHandler& h : s.handlers) {
-                if (!h.body.empty() && run_after_clause_.count(h.body.back().get())) {
+                if (after_clause_from(h.body) < h.body.size()) {
                     if (going_on) others_end = false;
                     going_on = &h;
                 } else if (h.body.empty() || !ends_flow_plainly(*h.body.back())) {
@@ -7600,8 +7607,7 @@ private:
                 }
             }
             if (!going_on || !others_end) continue;
-            size_t n = going_on->body.size();
-            while (n > 0 && run_after_clause_.count(going_on->body[n - 1].get())) --n;
+            size_t n = after_clause_from(going_on->body);
             Body moved(going_on->body.begin() + std::ptrdiff_t(n), going_on->body.end());
             going_on->body.resize(n);
             if (going_on->body.empty()) going_on->body.push_back(make_stmt(StmtKind::Pass));
