@@ -7575,11 +7575,6 @@ private:
                 unsupported("a raise after an except clause that the compiler copied into it");
     }
 
-    // Where the try body never goes on, a statement of a clause's block after its POP_EXCEPT is
-    // the code after the try statement (3.10, 3.12 lay it out right after the clause, no jump):
-    // left in the clause, it would run while the clause's exception is still being handled.
-    // (Where the body goes on, it is a copy of the short code after the statement, which 3.10+
-    // make for each way out.) Checked on the finished tree: later passes move statements out.
     // A try statement whose body never goes on and whose one clause that goes on runs on, in its
     // block, into the code after the statement (3.10 lays that code out right after the clause's
     // POP_EXCEPT): the statements after the POP_EXCEPT follow the statement instead.
@@ -7621,6 +7616,11 @@ private:
         return s.kind == StmtKind::Return || s.kind == StmtKind::Raise || s.kind == StmtKind::Continue || s.kind == StmtKind::Break;
     }
 
+    // Where the try body never goes on, a statement of a clause's block after its POP_EXCEPT is
+    // the code after the try statement (3.10, 3.12 lay it out right after the clause, no jump):
+    // left in the clause, it would run while the clause's exception is still being handled.
+    // (Where the body goes on, it is a copy of the short code after the statement, which 3.10+
+    // make for each way out.) Checked on the finished tree: later passes move statements out.
     void require_no_code_after_clause(const Body& body) const {
         for (const StmtPtr& s : body) {
             if (s->kind == StmtKind::Try && body_never_goes_on_.count(s.get()))
