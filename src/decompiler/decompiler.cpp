@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -3943,10 +3944,7 @@ private:
     }
 
     bool is_return_none_block(int block) const {
-        const Block& blk = cfg_.block(block);
-        if (blk.last - blk.first != 2) return false;
-        const NeutralOp& load = ops_[blk.first];
-        return load.kind == N::LoadConst && load.value && load.value->kind == PyValue::Kind::None && ops_[blk.first + 1].kind == N::Return;
+        return returns_constant_only(block) && ops_[cfg_.block(block).first].value->kind == PyValue::Kind::None;
     }
 
     void take_condition(const Condition& c) {
@@ -3956,20 +3954,12 @@ private:
     // ---------------------------------------------------------------- regions
     // A backward jump closes a loop only when the header leads back to it; 3.12+ except clauses and
     // with-handlers also jump backward, to code after the statement.
-    // is_loop_edge for a header shared with the body of a rotated `while` whose repeated test
-    // starts at `bottom`: that test's jumps back there close the outer loop, not one that starts
-    // there (an inner `while True:` left only by `break`, going back only through an except clause).
-    bool is_loop_edge_below(int from, int header, int bottom) const {
-        if (from < header || from >= bottom) return false;
-        const Block& hb = cfg_.block(header);
-        if (hb.last > hb.first && ops_[hb.first].kind == N::ForIter) return false;
-        for (int p : hb.preds)
-            if (p >= header && p < bottom && closes_loop_plainly(p, header)) return false;
-        return dominates(header, from);
-    }
-
-    bool is_loop_edge(int from, int header) const {
-        if (from < header) return false;
+    // (`below`: only the edges from before it count as the header's own; a header shared with the
+    // body of a rotated `while` whose repeated test starts there: that test's jumps back close the
+    // outer loop, not one that starts there, an inner `while True:` left only by `break`, going
+    // back only through an except clause.)
+    bool is_loop_edge(int from, int header, int below = std::numeric_limits<int>::max()) const {
+        if (from < header || from >= below) return false;
         if (closes_loop_plainly(from, header)) return true;
         // A loop whose body goes on only through an except clause (`while True: try: ...; break`
         // then `except E: pass` and more code): the header leads back only through the handler.
@@ -3981,7 +3971,7 @@ private:
         const Block& hb = cfg_.block(header);
         if (hb.last > hb.first && ops_[hb.first].kind == N::ForIter) return false;
         for (int p : hb.preds)
-            if (p >= header && closes_loop_plainly(p, header)) return false;
+            if (p >= header && p < below && closes_loop_plainly(p, header)) return false;
         return dominates(header, from);
     }
 
@@ -4150,7 +4140,7 @@ private:
                 int bottom = loop->bottom >= 0 ? loop->bottom : loop->bottom_jump;
                 int inner = -1;
                 for (int p : cfg_.block(b).preds)
-                    if (p < bottom && (is_loop_edge(p, b) || is_loop_edge_below(p, b, bottom))) inner = std::max(inner, p);
+                    if (is_loop_edge(p, b, bottom)) inner = std::max(inner, p);
                 if (inner >= 0) {
                     b = emit_loop(b, out, loop, stack, base, inner);
                     if (b == kFlowEnded) return false;
