@@ -4034,6 +4034,150 @@ def h(x):
 """, "[f(0), f(''), f([3, 1]), f([1, 3]), f(5), g(0), g(4), g(''), g([]), h([0]), h(1), h(True), h(2)]")
 NEEDS_310.add("match_first_case_capture_guard")
 EQUIVALENT_NOW |= {("match_first_case_capture_guard", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# `case _ if guard:` before other cases: 3.12+ drop the wildcard's COPY 1; POP_TOP, so the guard
+# runs on the subject itself (popped by its success, kept by its failure for the next case). Read
+# as ifs, the subject was evaluated after the guard (f, or refused for a call: g).
+SNIPPETS["match_wildcard_guards"] = ("""
+def f(x, t):
+    match x:
+        case _ if t:
+            return 'guard'
+        case 1:
+            return 'one'
+
+def g(x, t):
+    match x():
+        case _ if t() and x:
+            return 'guard'
+        case 1:
+            return 'one'
+    return 'none'
+
+def h(x, t):
+    match x:
+        case 1:
+            return 'one'
+        case _ if (n := t):
+            return 'guard', n
+        case _ if x:
+            return 'truthy'
+        case [a, b]:
+            return 'pair', a, b
+
+def k(items, t):
+    out = []
+    for i in items:
+        match i:
+            case _ if t(i):
+                continue
+            case str():
+                break
+        out.append(i)
+    return out
+""", "[f(1, 0), f(1, 1), f(2, 0), g(lambda: 1, lambda: 0), g(lambda: 1, lambda: 1), g(lambda: 2, lambda: 0), "
+    "h(1, 0), h(2, 5), h([3, 4], 0), h(0, 0), k([1, 2, 'a', 3], lambda i: i == 2)]")
+NEEDS_310.add("match_wildcard_guards")
+EQUIVALENT_NOW |= {("match_wildcard_guards", v) for v in ("3.10", "3.11", "3.12", "3.13")}
+# `try: pass` with except clauses or a finally body: nothing in the body can raise, so on 3.11+ no
+# exception table entry leads to the handler, which the compiler keeps all the same (3.12+ out of
+# line, its clauses jumping back). Read back as written, not dropped or read as a loop.
+SNIPPETS["try_pass_handlers"] = ("""
+def f(g, E):
+    hit = []
+    try:
+        pass
+    except E as e:
+        hit.append(e)
+    else:
+        hit.append('else')
+    hit.append('after')
+    return hit
+
+def h(items, g, E):
+    out = []
+    for i in items:
+        try:
+            pass
+        except E:
+            continue
+        except ValueError:
+            break
+        out.append(i)
+    try:
+        pass
+    finally:
+        out.append(g())
+    return out
+
+def k(n, E):
+    while n > 0:
+        try:
+            pass
+        except E:
+            n += 1
+        n -= 1
+    return n
+""", "[f(len, KeyError), h([1, 2, 3], lambda: 'g', KeyError), k(3, KeyError)]")
+EQUIVALENT_NOW |= {("try_pass_handlers", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# except*: 3.11+ only (no snippet runs it before).
+SNIPPETS["try_pass_except_star"] = ("""
+def f(E):
+    hit = False
+    try:
+        pass
+    except* E:
+        hit = True
+    return hit
+""", "[f(KeyError)]")
+EQUIVALENT_NOW |= {("try_pass_except_star", v) for v in ("3.11", "3.12", "3.13")}
+# A finally body whose statement needs a temporary (a value computed before an inlined
+# comprehension, 3.12+): each copy of the body gets temporaries of its own, numbered apart.
+SNIPPETS["finally_copies_with_temporaries"] = ("""
+def f(a, b, c):
+    try:
+        c()
+    finally:
+        a[len(a) % 2] -= sum([x for x in a if b > 7])
+    return a
+
+def g(a, b):
+    try:
+        pass
+    finally:
+        a[b % 2] += sum([x * 2 for x in a if x])
+    return a
+""", "[f([1, 2, 3], 9, list), f([4, 5], 0, list), g([1, 2], 3), g([0, 0, 5], 2)]")
+EQUIVALENT_NOW |= {("finally_copies_with_temporaries", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# A while loop in a for loop inside a try statement, with `continue`: 3.13 leaves the jump of the
+# test on top outside the exception table's range (a block of its own), which `continue` jumps back
+# before; the loop is still the rotated while it was written as.
+SNIPPETS["rotated_while_split_test_in_try"] = ("""
+def f(items, g):
+    out = []
+    try:
+        for x in items:
+            while g(x):
+                if x % 3 == 0:
+                    x -= 1
+                    continue
+                x = x - 2
+                out.append(x)
+    except ValueError:
+        out.append('v')
+    return out
+
+def h(lines, n):
+    out = []
+    try:
+        for line in lines:
+            while line:
+                out.append(line[:n])
+                line = line[n:]
+    except TypeError:
+        pass
+    return out
+""", "[f([5, 9, 4], lambda x: x > 0), f([3], lambda x: x > 1 if x < 10 else int('z')), h(['abcdefg', '', 'xy'], 3)]")
+EQUIVALENT_NOW |= {("rotated_while_split_test_in_try", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # Or-patterns whose alternatives capture names: each alternative leaves what it captured on the
 # stack (reordered into the first alternative's order), the stores after the or-pattern name them
 # in every alternative (3.10 rotates the copy of the subject to the top first, 3.11+ store first);
@@ -6224,6 +6368,7 @@ def check():
 }
 SNIPPETS.update(EXCEPT_STAR_SNIPPETS)
 NEEDS_311 |= set(EXCEPT_STAR_SNIPPETS)
+NEEDS_311.add("try_pass_except_star")
 EQUIVALENT_NOW |= {(name, v) for name in EXCEPT_STAR_SNIPPETS for v in ("3.11", "3.12", "3.13")}
 
 # Finally bodies whose two copies (the normal path's and the handler's) were read differently,

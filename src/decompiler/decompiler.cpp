@@ -34,6 +34,31 @@ namespace {
 
 using namespace ast;
 
+// `text` with the stack temporaries it names (`__stack<N>`, see new_temporary)
+// renumbered in the order they first occur: two copies of the same code, each given temporaries
+// of its own, then read the same.
+std::string with_temporaries_in_order(const std::string& text) {
+    static constexpr std::string_view kPrefix = "__stack";
+    if (text.find(kPrefix) == std::string::npos) return text;
+    std::string out;
+    std::vector<std::string> seen;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t at = text.find(kPrefix, i);
+        if (at == std::string::npos) break;
+        size_t end = at + kPrefix.size();
+        while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+        out.append(text, i, end - i - (end - at - kPrefix.size()));
+        std::string number = text.substr(at + kPrefix.size(), end - at - kPrefix.size());
+        auto it = std::find(seen.begin(), seen.end(), number);
+        if (it == seen.end()) it = seen.insert(seen.end(), number);
+        out += std::to_string(it - seen.begin());
+        i = end;
+    }
+    out.append(text, i, std::string::npos);
+    return out;
+}
+
 PrintOptions print_options(PyVersion version) {
     PrintOptions options;
     options.nested_fstring_quotes = version >= PyVersion{3, 12};  // PEP 701
@@ -1890,7 +1915,7 @@ private:
         auto resume = resume_at_.find(block);
         for (size_t i = resume == resume_at_.end() ? b.first : resume->second; i < b.last; ++i) {
             const NeutralOp& op = ops_[i];
-            if (is_block_terminator(op.kind) || matches_.count(i)) return &op;
+            if (is_block_terminator(op.kind) || (matches_.count(i) && i != guard_at_)) return &op;
             step(op, stack, out);
             if (stop_at_statement && !out.empty()) return nullptr;
         }
@@ -4289,7 +4314,7 @@ private:
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
-                if (target <= b) unsupported("a backward jump that is not a loop");
+                if (target <= b) { if (getenv("UNC_DBG")) { fprintf(stderr, "DBG b=%d target=%d header=%d next=%d\n", b, target, loop ? loop->header : -9, loop ? next_iteration(loop) : -9); for (int q = 0; q < cfg_.size(); ++q) fprintf(stderr, "  block %d: off %u..%u handler %ld\n", q, ops_[cfg_.block(q).first].offset, ops_[cfg_.block(q).last-1].offset, (long)cfg_.block(q).handler); } unsupported("a backward jump that is not a loop"); }
                 b = target;
                 continue;
             }
@@ -4441,19 +4466,28 @@ private:
     void find_matches() {
         // (A match starts at a COPY, MATCH_SEQUENCE or MATCH_MAPPING, or a load before MATCH_CLASS:
         // code with none of them, most code, has no match to look for.)
-        if (std::none_of(ops_.begin(), ops_.end(), [](const NeutralOp& op) {
+        // (Nor a guard on the subject itself, a 3.12+ first `case _ if guard:`: its last jump is
+        // followed by the POP_TOP of the subject.)
+        std::vector<size_t> guard_starts;
+        for (size_t j = 0; j + 1 < ops_.size(); ++j)
+            if (ops_[j].kind == N::JumpIf && ops_[j + 1].kind == N::Pop)
+                if (std::optional<size_t> k = guarded_match_start(ops_, j)) guard_starts.push_back(*k);
+        if (guard_starts.empty() && std::none_of(ops_.begin(), ops_.end(), [](const NeutralOp& op) {
                 return op.kind == N::Copy || op.kind == N::MatchSequence || op.kind == N::MatchMapping || op.kind == N::MatchClass;
             }))
             return;
+        std::sort(guard_starts.begin(), guard_starts.end());
         std::set<size_t> inside;
         for (size_t k = 0; k < ops_.size(); ++k) {
-            if (inside.count(k) || !may_start_match(ops_, k)) continue;
+            if (inside.count(k) || !(may_start_match(ops_, k) || std::binary_search(guard_starts.begin(), guard_starts.end(), k))) continue;
             // Code right after a COPY of the subject is part of a case the decoder could not read
             // (an or-pattern binding names), never a match of its own on the copy.
             if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
             if (is_walrus_test(k)) continue;
             if (auto shape = decode_match(ops_, k)) {
                 inside.insert(shape->consumed.begin(), shape->consumed.end());
+                // (Nor does a guard start a match of its own: a guarded `case _` consumes no op.)
+                for (const CaseShape& c : shape->cases) inside.insert({c.start, c.pattern_end});
                 matches_.emplace(k, std::move(*shape));
             }
         }
@@ -4694,11 +4728,16 @@ private:
         std::vector<ExprPtr> probe = stack_copy(stack);
         Body scratch;
         const NeutralOp* term = nullptr;
+        // (A guarded `case _` that starts the statement has no pattern code: its guard starts at the
+        // statement's first op, which is no statement of its own here.)
+        guard_at_ = c.pattern_end;
         try {
             term = simulate(b, probe, scratch);
         } catch (const Error&) {
+            guard_at_ = kNoOp;
             return std::nullopt;
         }
+        guard_at_ = kNoOp;
         if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return std::nullopt;
         int fail_block = cfg_.block_of_op(size_t(c.fail));
         bool fails_mid_block = cfg_.block(fail_block).first != size_t(c.fail);  // (past pops of the pattern's leftovers)
@@ -5167,7 +5206,9 @@ private:
         Condition read = read_condition(b, jump, stack);
         Condition c = reduce_condition(read, stack, loop ? loop->bottom : -1);
         take_condition(c);
-        if (int w = try_rotated_while(b, c, out, loop, stack, base); w != -2) return w;
+        // (A test whose jump sits in a block of its own (see is_lone_jump_after) starts before it.)
+        int first = b > 0 && is_lone_jump_after(b - 1) ? b - 1 : b;
+        if (int w = try_rotated_while(first, c, out, loop, stack, base); w != -2) return w;
         int merge = merge_point(c, loop, stop);
         // (Sides that meet nowhere, one of them the compiler's copy of the loop's exit that ends
         // the function, a `break`: they meet where they would if it went to the exit.)
@@ -5490,12 +5531,17 @@ private:
         } else {
             return std::nullopt;
         }
-        int n = c.last_block - header;  // condition blocks after the first
+        // The tests of the condition on top, first to last (a test's jump in a block of its own,
+        // 3.12+ outside the exception table's range, is part of it: see same_test_block).
+        std::vector<int> top_blocks;
+        for (int k = header; k <= c.last_block; ++k)
+            if (k == header || !is_lone_jump_after(k - 1)) top_blocks.push_back(k);
+        int n = int(top_blocks.size()) - 1;  // condition blocks after the first
         // The repeated test's blocks, first to last: 3.12+ put a bare jump back to the body after a
         // test that goes there when true, between the test's blocks.
         std::vector<int> bottom_blocks;
         for (int k = test_end; k >= body && int(bottom_blocks.size()) <= n; --k)
-            if (k == test_end || !is_bare_back_jump(k, body)) bottom_blocks.insert(bottom_blocks.begin(), k);
+            if (k == test_end || !(is_bare_back_jump(k, body) || is_lone_jump_after(k - 1))) bottom_blocks.insert(bottom_blocks.begin(), k);
         if (int(bottom_blocks.size()) != n + 1) return std::nullopt;
         int bottom = bottom_blocks.front();
         if (bottom < body) return std::nullopt;
@@ -5510,7 +5556,7 @@ private:
             if (block == body || (block > c.last_block && block < body && through_jumps(block) == body)) return -2;
             std::vector<int> scratch;
             if (block > header && block < body && starts_with_pop(block) && cleanup_goes_to(block, exit, scratch)) return -4;
-            if (block >= header && block <= header + n) return block - header;
+            if (auto at = std::find(top_blocks.begin(), top_blocks.end(), block); at != top_blocks.end()) return int(at - top_blocks.begin());
             return -3;
         };
         auto bottom_role = [&](int block) {
@@ -5543,8 +5589,8 @@ private:
         for (int k = 0; k <= n; ++k) {
             // (Both copies of a comparison chain's clean-up, where the chain is followed by another
             // test of an `and`: each is the way out, 3.12+ with a copy of the exit in it.)
-            if (k > 0 && top_role(header + k) == -4 && bottom_role(bottom_blocks[size_t(k)]) == -4) continue;
-            if (!same_test_block(header + k, bottom_blocks[size_t(k)], k > 0, top_role, bottom_role)) return std::nullopt;
+            if (k > 0 && top_role(top_blocks[size_t(k)]) == -4 && bottom_role(bottom_blocks[size_t(k)]) == -4) continue;
+            if (!same_test_block(top_blocks[size_t(k)], bottom_blocks[size_t(k)], k > 0, top_role, bottom_role)) return std::nullopt;
         }
         for (int k : copies) {
             if (std::find(exit_copy.begin(), exit_copy.end(), k) != exit_copy.end()) continue;
@@ -5637,6 +5683,13 @@ private:
             return v;
         };
         std::vector<const NeutralOp*> oa = ops_of(ba), ob = ops_of(bb);
+        // (A test whose jump sits in a block of its own (see is_lone_jump_after) ends there.)
+        int end_a = a, end_b = b;
+        for (auto [k, ops] : {std::pair{&end_a, &oa}, std::pair{&end_b, &ob}})
+            if (is_lone_jump_after(*k)) {
+                ++*k;
+                ops->push_back(&ops_[cfg_.block(*k).first]);
+            }
         if (oa.empty() || ob.empty()) return false;
         if (whole) {
             if (oa.size() != ob.size()) return false;
@@ -5651,8 +5704,8 @@ private:
             auto goes_on = [](const NeutralOp& op) { return op.kind == N::Jump || !is_block_terminator(op.kind); };
             if (!goes_on(ja) || !goes_on(jb) || (ja.kind == N::Jump) != (jb.kind == N::Jump)) return false;
             if (ja.kind != N::Jump && !same_op(ja, jb)) return false;
-            int ra = ja.kind == N::Jump ? role_a(cfg_.block_at_offset(ja.target)) : role_a(a + 1);
-            int rb = jb.kind == N::Jump ? role_b(cfg_.block_at_offset(jb.target)) : role_b(b + 1);
+            int ra = ja.kind == N::Jump ? role_a(cfg_.block_at_offset(ja.target)) : role_a(end_a + 1);
+            int rb = jb.kind == N::Jump ? role_b(cfg_.block_at_offset(jb.target)) : role_b(end_b + 1);
             return whole && ra == rb && ra != -3;
         }
         // Where each goes when its value is true (or None), and when false (or not None).
@@ -5663,8 +5716,8 @@ private:
         bool none_a = ja.condition == JumpCondition::IfNone || ja.condition == JumpCondition::IfNotNone;
         bool none_b = jb.condition == JumpCondition::IfNone || jb.condition == JumpCondition::IfNotNone;
         if (none_a != none_b) return false;
-        auto sa = sides(ja, role_a(cfg_.block_at_offset(ja.target)), role_a(a + 1));
-        auto sb = sides(jb, role_b(cfg_.block_at_offset(jb.target)), role_b(b + 1));
+        auto sa = sides(ja, role_a(cfg_.block_at_offset(ja.target)), role_a(end_a + 1));
+        auto sb = sides(jb, role_b(cfg_.block_at_offset(jb.target)), role_b(end_b + 1));
         return sa == sb && sa.first != -3 && sa.second != -3;
     }
 
@@ -8865,8 +8918,10 @@ private:
         if (depth_at_exit > normal_depth && !stack.empty()) consumed_after_cleanup_.insert(keep(stack.back()));
         bool rest_flows = emit_region(exit, stop, rest, loop, stack, base);
         if (!copy.empty()) {
-            std::string copy_text = print_module(copy);
-            bool same = rest.size() >= copy.size() && print_module(Body(rest.begin(), rest.begin() + copy.size())) == copy_text;
+            // (Compared with their temporaries numbered in order: each copy makes its own.)
+            auto text = [&](const Body& b) { return with_temporaries_in_order(print_module(b)); };
+            std::string copy_text = text(copy);
+            bool same = rest.size() >= copy.size() && text(Body(rest.begin(), rest.begin() + copy.size())) == copy_text;
             // The handler's copy falls out where this one has the compiler's copies of what follows:
             // the statement after it, or, where every path of the copy ends, the one its last
             // statement ends with (which then follows the copy once).
@@ -8876,7 +8931,7 @@ private:
             if (tail && is_copied_tail(tail)) {
                 Body prefix(rest.begin(), rest.begin() + copy.size());
                 strip_copied_tail(prefix, print_module(Body{tail}), true);
-                same = print_module(prefix) == copy_text;
+                same = text(prefix) == copy_text;
                 if (same && rest.size() == copy.size()) rest.push_back(tail);
             }
             // (Where the copy goes on to a return of a constant, the region's end, the branches of
@@ -8889,7 +8944,7 @@ private:
                     Body prefix;
                     for (const StmtPtr& st : rest) prefix.push_back(clone_statement(st));
                     strip_copied_tail(prefix, print_module(Body{last}), true);
-                    if (print_module(prefix) == copy_text) {
+                    if (text(prefix) == copy_text) {
                         same = true;
                         rest = prefix;
                     }
@@ -8898,7 +8953,7 @@ private:
             // (Where the copy ends the function, its `if a and b:` can jump to copies of the return:
             // it reads `if a: if b:`, which means the same.)
             if (!same && rest.size() >= copy.size())
-                same = print_module(joined_ifs(Body(rest.begin(), rest.begin() + copy.size()))) == print_module(joined_ifs(copy));
+                same = text(joined_ifs(Body(rest.begin(), rest.begin() + copy.size()))) == text(joined_ifs(copy));
             // (The handler's copy split at a conditional expression in its last statement (see
             // split_conditional): the normal path's statement is the source's, printed in the body.)
             if (!same && rest.size() >= copy.size() && statement->finalbody.size() == copy.size()) {
@@ -8906,7 +8961,7 @@ private:
                 if (StmtPtr split = split_conditional(prefix.back())) {
                     StmtPtr original = prefix.back();
                     prefix.back() = split;
-                    if (print_module(prefix) == copy_text && print_module(Body{statement->finalbody.back()}) == print_module(Body{copy.back()})) {
+                    if (text(prefix) == copy_text && print_module(Body{statement->finalbody.back()}) == print_module(Body{copy.back()})) {
                         same = true;
                         statement->finalbody.back() = original;
                     }
@@ -8922,12 +8977,12 @@ private:
                 for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
                 fold_copied_tail(prefix, tail_text);
                 strip_copied_tail(prefix, tail_text, true);
-                bool joined = print_module(prefix) != copy_text && print_module(joined_ifs(prefix)) == print_module(joined_ifs(copy));
-                if (print_module(prefix) == copy_text || joined) {
+                bool joined = text(prefix) != copy_text && text(joined_ifs(prefix)) == text(joined_ifs(copy));
+                if (text(prefix) == copy_text || joined) {
                     same = true;
                     // (`if a or b:` in the handler's copy is `if a: X elif b: X` written out: the normal
                     // path's copy says which, the same code either way.)
-                    if (joined && print_module(statement->finalbody) == copy_text) statement->finalbody = prefix;
+                    if (joined && text(statement->finalbody) == copy_text) statement->finalbody = prefix;
                     StmtPtr tail_stmt = rest.back();
                     rest = copy;  // (taken off below)
                     rest.push_back(tail_stmt);
@@ -8943,7 +8998,7 @@ private:
                     for (Body* side : {&split->body, &split->orelse}) side->insert(side->end(), rest.begin() + long(j) + 1, rest.begin() + long(k));
                     Body candidate(rest.begin(), rest.begin() + long(j));
                     candidate.push_back(split);
-                    if (print_module(candidate) != copy_text || print_module(statement->finalbody) != copy_text) continue;
+                    if (text(candidate) != copy_text || text(statement->finalbody) != copy_text) continue;
                     same = true;
                     split_end = k;
                     statement->finalbody.assign(rest.begin(), rest.begin() + long(k));
@@ -8956,7 +9011,7 @@ private:
                 for (const StmtPtr& st : rest) prefix.push_back(clone_statement(st));
                 fold_copied_tail(prefix, next);
                 strip_copied_tail(prefix, next, true);
-                if (print_module(prefix) == copy_text || print_module(joined_ifs(prefix)) == print_module(joined_ifs(copy))) {
+                if (text(prefix) == copy_text || text(joined_ifs(prefix)) == text(joined_ifs(copy))) {
                     same = true;
                     rest = copy;  // (taken off below)
                 }
@@ -8965,9 +9020,9 @@ private:
             // path's, which reads `if t: return a` then `return b`, more statements.)
             size_t copy_end = split_end ? split_end : copy.size();
             if (!same) {
-                std::string split_copy = print_module(split_returns(copy));
+                std::string split_copy = text(split_returns(copy));
                 for (size_t k = copy.size(); k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)
-                    if (print_module(split_returns(Body(rest.begin(), rest.begin() + long(k)))) == split_copy) {
+                    if (text(split_returns(Body(rest.begin(), rest.begin() + long(k)))) == split_copy) {
                         same = true;
                         copy_end = k;
                     }
@@ -10212,6 +10267,8 @@ private:
     std::optional<std::set<std::string>> own_static_attributes_, class_static_attributes_;
     int annotated_assignments_ = 0;
     std::map<size_t, MatchShape> matches_;  // match statements by their first op
+    static constexpr size_t kNoOp = size_t(-1);
+    size_t guard_at_ = kNoOp;  // the first op of the guard read_guard reads (see there)
     std::map<int, size_t> resume_at_;       // blocks whose first ops belong to a match's pattern code
 };
 

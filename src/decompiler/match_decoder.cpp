@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "block_stack.h"
 #include "core/value_format.h"
 
 namespace uncompile {
@@ -105,11 +106,32 @@ public:
         return shape;
     }
 
+    // Where a guard whose last jump is op `j` (a POP_TOP after it) starts, the value under it a
+    // subject: the earliest op from which guard_end reads that guard (nullopt: none).
+    std::optional<size_t> guard_start(size_t j) const {
+        if (j + 1 >= ops_.size() || ops_[j].kind != N::JumpIf || ops_[j + 1].kind != N::Pop) return std::nullopt;
+        // Back from the jump, the values still needed before each op (an op that pushes more than
+        // the rest takes ends the walk); a start needs none.
+        std::vector<size_t> starts;
+        int need = 1;
+        for (size_t m = j; m-- > 0 && j - m < 256;) {
+            const NeutralOp& op = ops_[m];
+            int pops = 0, pushes = 0;
+            if (!guard_op(op, pops, pushes) || pushes > need) break;
+            need += pops - pushes;
+            if (need == 0) starts.push_back(m);
+        }
+        for (auto it = starts.rbegin(); it != starts.rend(); ++it)
+            if (guard_end(*it) == j) return *it;
+        return std::nullopt;
+    }
+
 private:
     struct Cases {
         std::vector<CaseShape> cases;
         std::set<size_t> consumed;
         bool structural = false;  // some pattern no `if` on the subject could say
+        bool uses_subject = false;  // some case tests or binds the subject (not only `case _`)
     };
 
     // The cases from op `k` on. Each but the last keeps the subject; where the ops read both ways
@@ -126,20 +148,101 @@ private:
                     best->cases.insert(best->cases.begin(), c->shape);
                     best->consumed.insert(c->consumed.begin(), c->consumed.end());
                     best->structural = best->structural || c->structural;
+                    best->uses_subject = true;
                 }
             }
         }
+        if (!best && !(k < ops_.size() && ops_[k].kind == N::Copy))
+            if (auto c = guarded_wildcard(k)) {
+                if (auto rest = cases_from(size_t(c->fail), false); rest && rest->uses_subject) {
+                    best = std::move(*rest);
+                    best->cases.insert(best->cases.begin(), *c);
+                    return remember(k, first, best);
+                }
+            }
         if (auto c = decode_case(k, false)) {
             // After other cases, a final `case _` is compiled without a test (a NOP for its line): a
             // lone POP_TOP of the subject there is another construct's clean-up (an or-pattern's).
             const Pattern& p = *c->shape.pattern;
             bool bare_wildcard = p.kind == PatternKind::MatchAs && !p.pattern && p.name.empty();
             if (!(bare_wildcard && !first) && (!best || best->cases.size() > 1)) {
-                best = Cases{{c->shape}, std::move(c->consumed), c->structural};
+                best = Cases{{c->shape}, std::move(c->consumed), c->structural, !bare_wildcard};
             }
         }
-        if (!first) memo_[k] = best;
-        return best;
+        return remember(k, first, best);
+    }
+
+    std::optional<Cases> remember(size_t k, bool first, const std::optional<Cases>& cases) {
+        if (!first) memo_[k] = cases;
+        return cases;
+    }
+
+    // `case _ if guard:` before other cases, 3.12+: the compiler drops the wildcard's `COPY 1;
+    // POP_TOP`, so the guard runs on the subject itself, which its success pops (the POP_TOP after
+    // its last jump) and its failure leaves to the next case. Read only before a case that tests the
+    // subject (a value kept below a test is no subject otherwise: a loop's iterator that a `break`
+    // pops).
+    std::optional<CaseShape> guarded_wildcard(size_t k) const {
+        std::optional<size_t> last = guard_end(k);
+        if (!last) return std::nullopt;
+        CaseShape c;
+        c.pattern = std::make_shared<Pattern>();  // _
+        c.start = c.pattern_end = k;
+        c.keeps_subject = true;
+        c.fail = int64_t(index_at(ops_[*last].target));
+        if (c.fail <= int64_t(*last)) return std::nullopt;
+        return c;
+    }
+
+    // The values an op of a guard expression pops and pushes; false for ops no guard holds.
+    static bool guard_op(const NeutralOp& op, int& pops, int& pushes) {
+        switch (op.kind) {
+        case N::JumpIf: case N::Store: pops = 1, pushes = 0; return true;
+        case N::Copy: pops = 0, pushes = 1; return true;
+        case N::Swap: pops = 0, pushes = 0; return true;
+        case N::Load: case N::LoadConst: case N::PushNull: case N::LoadAttr: case N::UnaryOp: case N::BinaryOp:
+        case N::Compare: case N::Subscr: case N::Call: case N::CallKw: case N::CallEx: case N::BuildTuple:
+        case N::BuildList: case N::BuildSet: case N::BuildMap: case N::BuildConstKeyMap: case N::BuildString:
+        case N::BuildSlice: case N::FormatValue: case N::ConvertValue: case N::ListToTuple: case N::ListAppend:
+        case N::ListExtend: case N::SetAdd: case N::SetUpdate: case N::DictUpdate: case N::DictMerge:
+        case N::MapAdd: case N::LoadSuperAttr: case N::BuildUnpack: {
+            std::optional<int> effect = stack_effect(op);
+            if (!effect) return false;
+            pops = 1 - *effect, pushes = 1;
+            return true;
+        }
+        default: return false;
+        }
+    }
+
+    // The last jump of a guard that starts at op `k`: an expression (and/or of tests, walruses)
+    // that never reaches below the value under it, whose last jump is followed by the POP_TOP of
+    // that value, the others going where it goes or to that POP_TOP.
+    std::optional<size_t> guard_end(size_t k) const {
+        int depth = 0;
+        std::vector<size_t> jumps;
+        for (size_t j = k; j + 1 < ops_.size() && j < k + 256; ++j) {
+            const NeutralOp& op = ops_[j];
+            int pops = 0, pushes = 0;
+            if (!guard_op(op, pops, pushes)) return std::nullopt;
+            // (A store only as a walrus's, COPY 1; STORE; a shuffle only of the guard's own values.)
+            if (op.kind == N::Store && (j == k || ops_[j - 1].kind != N::Copy || ops_[j - 1].arg != 1)) return std::nullopt;
+            if ((op.kind == N::Copy || op.kind == N::Swap) && (op.arg < 1 || op.arg > depth)) return std::nullopt;
+            if (pops > depth) return std::nullopt;
+            depth += pushes - pops;
+            if (op.kind != N::JumpIf) continue;
+            if (depth == 0 && ops_[j + 1].kind == N::Pop) {
+                size_t fail = index_at(op.target);
+                for (size_t m : jumps) {
+                    size_t to = index_at(ops_[m].target);
+                    if (to != fail && to != j + 1) return std::nullopt;
+                }
+                return j;
+            }
+            if (depth != 0) return std::nullopt;
+            jumps.push_back(j);
+        }
+        return std::nullopt;
     }
 
     struct DecodedCase {
@@ -950,6 +1053,8 @@ std::optional<MatchShape> decode_match(const std::vector<NeutralOp>& ops, size_t
     if (start >= ops.size()) return std::nullopt;
     return Decoder(ops).decode(start);
 }
+
+std::optional<size_t> guarded_match_start(const std::vector<NeutralOp>& ops, size_t j) { return Decoder(ops).guard_start(j); }
 
 bool may_start_match(const std::vector<NeutralOp>& ops, size_t k) {
     if (k >= ops.size()) return false;

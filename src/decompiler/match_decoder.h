@@ -38,6 +38,10 @@ struct MatchShape {
 // The match statement whose first case starts at op `start`, the subject on top of the stack.
 std::optional<MatchShape> decode_match(const std::vector<NeutralOp>& ops, size_t start);
 
+// Where a match statement whose first case is `case _ if guard:` may start, when op `j` is the
+// last jump of that guard (3.12+ test the guard on the subject itself; see guarded_wildcard).
+std::optional<size_t> guarded_match_start(const std::vector<NeutralOp>& ops, size_t j);
+
 // Where a match statement may start: ops that begin the code of a case.
 bool may_start_match(const std::vector<NeutralOp>& ops, size_t k);
 

@@ -310,6 +310,7 @@ public:
     // Each op learns its innermost handler from the exception table (3.11+; none before).
     void attach_handlers() {
         std::vector<ExceptionTableEntry> entries = decode_exception_table(code_);
+        cover_dead_handlers(entries);
         size_t e = 0;
         for (auto& op : out_) {  // ops and entries are both sorted by offset
             while (e < entries.size() && entries[e].end <= op.offset) ++e;
@@ -334,6 +335,60 @@ public:
     }
 
 private:
+    // `try: pass` with except clauses or a finally body (3.11+): nothing in the body can raise, so
+    // no table entry leads to the handler, whose code the compiler keeps all the same. The NOP of
+    // the body's `pass` becomes an op that the handler covers, so the statement is read back as
+    // written. That NOP is the last line before the handler's first line (an `except` clause's,
+    // or the finally body's first), which nothing but the body can have; not when the instruction
+    // of that line is no NOP.
+    void cover_dead_handlers(std::vector<ExceptionTableEntry>& entries) {
+        for (size_t k = 0; k + 1 < ins_.size(); ++k) {
+            if (ins_[k].op != Opcode::PUSH_EXC_INFO) continue;
+            int64_t handler = ins_[k].offset;
+            if (std::any_of(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) { return e.target == handler; }))
+                continue;
+            int first_line = ins_[k + 1].position.line;
+            if (first_line < 0) continue;
+            int last_line = -1;
+            for (const Instruction& i : ins_)
+                if (i.position.line < first_line && i.op != Opcode::RESUME) last_line = std::max(last_line, i.position.line);
+            // (3.11 lays the handler out after the body, which jumps over it: that jump may carry
+            // the line instead of a NOP. The op stands one byte before it then, where no
+            // instruction starts, outside what the jump's target names.)
+            const Instruction *nop = nullptr, *jump = nullptr;
+            bool other = false;
+            for (const Instruction& i : ins_)
+                if (i.position.line == last_line && last_line >= 0) {
+                    if (i.op == Opcode::NOP) nop = &i;
+                    else if (i.op == Opcode::JUMP_FORWARD) jump = &i;
+                    else other = true;
+                }
+            if (other || !(nop || jump)) continue;
+            uint32_t at = nop ? nop->offset : jump->offset - 1;
+            uint32_t size = nop ? 2 : 1;
+            // (The handler's own code is covered by its clean-up, entered one value deeper.)
+            auto cleanup = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) {
+                return e.start <= ins_[k + 1].offset && ins_[k + 1].offset < e.end;
+            });
+            if (cleanup == entries.end() || cleanup->depth < 1) continue;
+            auto place = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) { return e.end > at; });
+            if (place != entries.end() && place->start < at + size) continue;  // (covered already: not a dead handler's body)
+            ExceptionTableEntry body;
+            body.start = at;
+            body.end = at + size;
+            body.target = uint32_t(handler);
+            body.depth = cleanup->depth - 1;
+            body.lasti = false;
+            entries.insert(place, body);
+            NeutralOp op;
+            op.kind = N::Nop;
+            op.offset = at;
+            op.line = last_line;
+            auto before = std::find_if(out_.begin(), out_.end(), [&](const NeutralOp& o) { return o.offset > at; });
+            out_.insert(before, std::move(op));
+        }
+    }
+
     // ---------------------------------------------------------------- handlers before 3.11
     // The interpreter enters a 3.8-3.10 handler with six values on the stack (the previous
     // exception's traceback, value and type, then the new one's), 3.11 with one (PUSH_EXC_INFO
@@ -944,7 +999,15 @@ private:
             if (is_async_for_end(i.jump_target)) return async_for_next(i, i.jump_target);
             return legacy_setup(i);
         case O::SETUP_WITH: case O::SETUP_ASYNC_WITH: return legacy_setup(i);
-        case O::POP_BLOCK: emit(N::PopBlock); return;
+        case O::POP_BLOCK:
+            // (`try: pass` before 3.11: nothing between SETUP_FINALLY and POP_BLOCK, so the handler
+            // would cover no op and be dropped; an op for the body's `pass` keeps the statement,
+            // one byte before the POP_BLOCK, where no instruction starts.)
+            if (!out_.empty() && out_.back().kind == N::SetupFinally && out_.back().offset + 2 == i.offset) {
+                emit(N::Nop).offset = i.offset - 1;
+            }
+            emit(N::PopBlock);
+            return;
         case O::BEFORE_WITH: emit(N::BeforeWith); return;
         case O::MATCH_SEQUENCE: emit(N::MatchSequence); return;
         case O::MATCH_MAPPING: emit(N::MatchMapping); return;
