@@ -10542,6 +10542,21 @@ ELIF_CHAIN_OF_GUARDED_BRANCHES = "def f(self, source, T):\n    base = self.get(s
 ) + "    else:\n        raise AssertionError('no')\n    return out\n"
 
 
+# A chained assignment to 2,000 names (CPython's test_traceback has one of 800): COPY 1; STORE
+# pairs, each of which the match decoder read as the start of a match statement, the next pair as
+# an or-pattern in it: cubic time (800 names: 26 s) before. The timeout only guards against a hang.
+LONG_CHAINED_ASSIGNMENT = "def f():\n    " + " = ".join("a%d" % i for i in range(2000)) + " = None\n    return a7\n"
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_long_chained_assignment_is_read_once(cli, tmp_path, version):
+    pyc = tmp_path / "chain.pyc"
+    compiled_pyc_or_skip(version, LONG_CHAINED_ASSIGNMENT, pyc)
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "f (line 1): equivalent" in proc.stdout, proc.stdout
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_long_elif_chain_of_guarded_branches_stays_small(cli, tmp_path, version):
     import resource

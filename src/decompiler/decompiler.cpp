@@ -4483,7 +4483,7 @@ private:
             // Code right after a COPY of the subject is part of a case the decoder could not read
             // (an or-pattern binding names), never a match of its own on the copy.
             if (k > 0 && ops_[k - 1].kind == N::Copy && ops_[k - 1].arg == 1 && cfg_.block_of_op(k - 1) == cfg_.block_of_op(k)) continue;
-            if (is_walrus_test(k)) continue;
+            if (is_walrus_test(k) || is_chained_assignment(k)) continue;
             if (auto shape = decode_match(ops_, k)) {
                 inside.insert(shape->consumed.begin(), shape->consumed.end());
                 // (Nor does a guard start a match of its own: a guarded `case _` consumes no op.)
@@ -4491,6 +4491,16 @@ private:
                 matches_.emplace(k, std::move(*shape));
             }
         }
+    }
+
+    // `a = b = ... = value`: COPY 1; STORE a; COPY 1; STORE b; ... A case would be a capture that
+    // cannot fail followed by another case, which no match statement compiles to. (Generated code
+    // chains hundreds: reading a match at each copy took quadratic time.)
+    bool is_chained_assignment(size_t k) const {
+        auto copy_store = [&](size_t j) {
+            return j + 1 < ops_.size() && ops_[j].kind == N::Copy && ops_[j].arg == 1 && ops_[j + 1].kind == N::Store;
+        };
+        return copy_store(k) && copy_store(k + 2);
     }
 
     // `(name := value)` in a test (a guard's too): COPY 1; STORE name; then the first jump of the

@@ -769,6 +769,11 @@ private:
     // storing them, each alternative after the first rotating them into the first one's order
     // (SWAPs); at end, before that POP_TOP, one store for each names the values of every alternative.
     bool try_or(size_t& k, std::vector<Item>& stack, Failure& outer) {
+        // (A capture right after the copy is an alternative that cannot fail, which only the last
+        // may be: no or-pattern starts so. Chained assignments, `a = b = ... = v`, are COPY 1;
+        // STORE pairs, hundreds in a row in generated code: each read as an or-pattern in the one
+        // before, with these copies made at each, took cubic time.)
+        if (k + 1 < ops_.size() && ops_[k + 1].kind == N::Store) return false;
         std::vector<Slot> saved_slots = slots_;
         std::set<size_t> saved_consumed = consumed_;
         std::set<std::string> saved_names = names_;

@@ -342,9 +342,10 @@ private:
     // or the finally body's first), which nothing but the body can have; not when the instruction
     // of that line is no NOP.
     void cover_dead_handlers(std::vector<ExceptionTableEntry>& entries) {
+        if (entries.empty()) return;  // (a handler's own code has entries, its clean-up's)
         for (size_t k = 0; k + 1 < ins_.size(); ++k) {
             if (ins_[k].op != Opcode::PUSH_EXC_INFO) continue;
-            int64_t handler = ins_[k].offset;
+            uint32_t handler = ins_[k].offset;
             if (std::any_of(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) { return e.target == handler; }))
                 continue;
             int first_line = ins_[k + 1].position.line;
@@ -376,7 +377,7 @@ private:
             ExceptionTableEntry body;
             body.start = at;
             body.end = at + size;
-            body.target = uint32_t(handler);
+            body.target = handler;
             body.depth = cleanup->depth - 1;
             body.lasti = false;
             entries.insert(place, body);
