@@ -4119,6 +4119,24 @@ def k(n, E):
     return n
 """, "[f(len, KeyError), h([1, 2, 3], lambda: 'g', KeyError), k(3, KeyError)]")
 EQUIVALENT_NOW |= {("try_pass_handlers", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# A body that only leaves (`try: break`): its POP_BLOCKs too come right after the SETUP_FINALLY
+# before 3.11, but the body is no `pass` (outcomes compared; not pinned as equivalent).
+SNIPPETS["try_break_handlers"] = ("""
+def f(n, E):
+    out = []
+    while n:
+        try:
+            break
+        except E:
+            out.append('e')
+        n -= 1
+    for i in range(3):
+        try:
+            continue
+        except E:
+            out.append(i)
+    return out, n
+""", "[f(2, KeyError), f(0, KeyError)]")
 # except*: 3.11+ only (no snippet runs it before).
 SNIPPETS["try_pass_except_star"] = ("""
 def f(E):

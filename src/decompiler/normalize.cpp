@@ -390,6 +390,44 @@ private:
         }
     }
 
+    // Whether the POP_BLOCK at i_, right after the SETUP_FINALLY of the handler at `handler`, ends
+    // a body that is only `pass` rather than leaving the statement (`try: break`, whose POP_BLOCKs
+    // come first too): the body goes on into a finally body (3.8's BEGIN_FINALLY, or its copy) or
+    // an else body, or jumps over the handler, to right after the re-raise that ends it (where an
+    // else body or the code after the statement starts).
+    bool ends_empty_try_body(int64_t handler) const {
+        using O = Opcode;
+        size_t ahead = 1;
+        const Instruction* next = peek(ahead);
+        while (next && (next->op == O::EXTENDED_ARG || next->op == O::NOP)) next = peek(++ahead);
+        if (!next) return false;
+        if (next->op == O::BEGIN_FINALLY) return true;
+        if (next->op == O::JUMP_FORWARD || next->op == O::JUMP_ABSOLUTE) {
+            int64_t to = next->jump_target;
+            auto at = [&](int64_t offset) {
+                return std::lower_bound(ins_.begin(), ins_.end(), offset, [](const Instruction& x, int64_t off) { return int64_t(x.offset) < off; });
+            };
+            auto it = at(to);
+            if (to <= handler || it == ins_.begin() || it == ins_.end() || int64_t(it->offset) != to) return false;
+            O before = std::prev(it)->op;
+            if (before != O::RERAISE && before != O::END_FINALLY) return false;
+            // (Not past where a clause goes on: a `break` to after a loop whose body ends in
+            // another handler.)
+            for (auto j = at(handler); j != it; ++j) {
+                if (j->op != O::POP_EXCEPT) continue;
+                for (auto m = std::next(j); m != it && m - j <= 6; ++m)
+                    if (m->is_jump()) {
+                        if ((m->op == O::JUMP_FORWARD || m->op == O::JUMP_ABSOLUTE) && m->jump_target > handler && to > m->jump_target)
+                            return false;
+                        break;
+                    }
+            }
+            return true;
+        }
+        return !(next->is_jump() || next->op == O::RETURN_VALUE || next->op == O::POP_BLOCK || next->op == O::CALL_FINALLY ||
+                 next->op == O::POP_EXCEPT || next->op == O::POP_FINALLY || next->op == O::POP_TOP || next->op == O::ROT_TWO);
+    }
+
     // ---------------------------------------------------------------- handlers before 3.11
     // The interpreter enters a 3.8-3.10 handler with six values on the stack (the previous
     // exception's traceback, value and type, then the new one's), 3.11 with one (PUSH_EXC_INFO
@@ -1004,7 +1042,8 @@ private:
             // (`try: pass` before 3.11: nothing between SETUP_FINALLY and POP_BLOCK, so the handler
             // would cover no op and be dropped; an op for the body's `pass` keeps the statement,
             // one byte before the POP_BLOCK, where no instruction starts.)
-            if (!out_.empty() && out_.back().kind == N::SetupFinally && out_.back().offset + 2 == i.offset) {
+            if (!out_.empty() && out_.back().kind == N::SetupFinally && out_.back().offset + 2 == i.offset &&
+                ends_empty_try_body(out_.back().target)) {
                 emit(N::Nop).offset = i.offset - 1;
             }
             emit(N::PopBlock);
