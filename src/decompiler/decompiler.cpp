@@ -48,8 +48,9 @@ std::string with_temporaries_in_order(const std::string& text) {
         if (at == std::string::npos) break;
         size_t end = at + kPrefix.size();
         while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
-        out.append(text, i, end - i - (end - at - kPrefix.size()));
-        std::string number = text.substr(at + kPrefix.size(), end - at - kPrefix.size());
+        size_t digits = at + kPrefix.size();
+        out.append(text, i, digits - i);
+        std::string number = text.substr(digits, end - digits);
         auto it = std::find(seen.begin(), seen.end(), number);
         if (it == seen.end()) it = seen.insert(seen.end(), number);
         out += std::to_string(it - seen.begin());
@@ -4314,7 +4315,7 @@ private:
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
-                if (target <= b) { if (getenv("UNC_DBG")) { fprintf(stderr, "DBG b=%d target=%d header=%d next=%d\n", b, target, loop ? loop->header : -9, loop ? next_iteration(loop) : -9); for (int q = 0; q < cfg_.size(); ++q) fprintf(stderr, "  block %d: off %u..%u handler %ld\n", q, ops_[cfg_.block(q).first].offset, ops_[cfg_.block(q).last-1].offset, (long)cfg_.block(q).handler); } unsupported("a backward jump that is not a loop"); }
+                if (target <= b) unsupported("a backward jump that is not a loop");
                 b = target;
                 continue;
             }
@@ -4741,14 +4742,14 @@ private:
         // (A guarded `case _` that starts the statement has no pattern code: its guard starts at the
         // statement's first op, which is no statement of its own here.)
         guard_at_ = c.pattern_end;
+        bool simulated = true;
         try {
             term = simulate(b, probe, scratch);
         } catch (const Error&) {
-            guard_at_ = kNoOp;
-            return std::nullopt;
+            simulated = false;
         }
         guard_at_ = kNoOp;
-        if (!term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return std::nullopt;
+        if (!simulated || !term || term->kind != N::JumpIf || !scratch.empty() || probe.size() != stack.size() + 1) return std::nullopt;
         int fail_block = cfg_.block_of_op(size_t(c.fail));
         bool fails_mid_block = cfg_.block(fail_block).first != size_t(c.fail);  // (past pops of the pattern's leftovers)
         Condition cond = read_condition(b, *term, probe);
