@@ -114,3 +114,48 @@ def test_import_does_not_import_torch():
     out = subprocess.run([sys.executable, "-c", "import sys, uncompile; print('torch' in sys.modules)"],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"
+
+
+def test_decompile_from_many_threads():
+    # The core keeps freed blocks per thread (src/core/block_cache.cpp) and hands them back to malloc
+    # when the thread ends: threads that decompile and end, and the one that goes on after them,
+    # must all read every function as one thread alone does.
+    import threading
+
+    functions = [sample, Thing.method, gen, dis_rows, our_rows, test_decompile_from_many_threads]
+    expected = [uncompile.decompile(f) for f in functions]
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(20):
+                results.append([uncompile.decompile(f) for f in functions])
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    for _ in range(3):  # several generations of threads, each ending before the next starts
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors
+    assert len(results) == 3 * 4 * 20
+    assert all(r == expected for r in results)
+    assert [uncompile.decompile(f) for f in functions] == expected
+
+
+def test_extension_does_not_replace_the_process_allocator():
+    # Its operator new and delete (src/core/block_cache.cpp) serve the extension only: exported,
+    # they could bind the interpreter's other C++ libraries (torch) to them.
+    import shutil
+
+    from uncompile import _core
+
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("nm (binutils) is needed to read the extension's symbol table")
+    out = subprocess.run([nm, "-D", "--defined-only", _core.__file__], capture_output=True, text=True, check=True).stdout
+    defined = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    assert "PyInit__core" in defined
+    assert not {"_Znwm", "_ZdlPv", "_ZdlPvm", "_Znam", "_ZdaPv", "malloc", "free"} & defined

@@ -7,6 +7,10 @@
 
 namespace uncompile {
 
+void ControlFlowGraph::no_such_block(int id) {
+    throw Error(Error::Kind::Unsupported, "control flow the structurer lost track of (no block " + std::to_string(id) + ")");
+}
+
 ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
     split_blocks(ops);
     link(ops);

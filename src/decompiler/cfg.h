@@ -34,7 +34,7 @@ public:
     // loop without one, is a refusal of that function, never a read out of bounds.)
     const Block& block(int id) const {
         if (static_cast<size_t>(id) >= blocks_.size()) [[unlikely]]
-            throw Error(Error::Kind::Unsupported, "control flow the structurer lost track of (no block " + std::to_string(id) + ")");
+            no_such_block(id);
         return blocks_[static_cast<size_t>(id)];
     }
     int size() const { return static_cast<int>(blocks_.size()); }
@@ -48,6 +48,7 @@ public:
     }
 
 private:
+    [[noreturn, gnu::cold]] static void no_such_block(int id);  // out of line: block() stays small enough to inline
     void split_blocks(const std::vector<NeutralOp>& ops);
     void link(const std::vector<NeutralOp>& ops);
     void compute_post_dominators();

@@ -3634,7 +3634,19 @@ private:
         return true;
     }
 
+    // Whether `block` can end in a test at all: a conditional jump in it (or a match's first op,
+    // which ends a run like one), or a lone conditional jump after it. (Most blocks probed are
+    // bodies; this spares simulating their first ops.)
+    bool may_end_in_test(int block) const {
+        const Block& b = cfg_.block(block);
+        for (size_t i = b.first; i < b.last; ++i)
+            if (ops_[i].kind == N::JumpIf || ops_[i].kind == N::JumpIfOrPop) return true;
+        auto match = matches_.lower_bound(b.first);
+        return (match != matches_.end() && match->first < b.last) || is_lone_jump_after(block);
+    }
+
     std::optional<Condition> probe_condition_uncached(int block, const std::vector<ExprPtr>& stack) {
+        if (!may_end_in_test(block)) return std::nullopt;
         std::vector<ExprPtr> copy = stack_copy(stack);
         Body scratch;
         const NeutralOp* term;
