@@ -4166,6 +4166,45 @@ def g(a, b):
     return a
 """, "[f([1, 2, 3], 9, list), f([4, 5], 0, list), g([1, 2], 3), g([0, 0, 5], 2)]")
 EQUIVALENT_NOW |= {("finally_copies_with_temporaries", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+# A conditional expression in a branch of a finally body: in the copy run for an exception the
+# compiler copies what follows the expression (`y += ...`, then the re-raise) into both of its
+# sides (3.10, 3.12+ where the branch has an `else`): the re-raise ends that tail as a return would.
+SNIPPETS["finally_conditional_value_tail"] = ("""
+def f(a, b, y):
+    try:
+        pass
+    finally:
+        if a:
+            y += 6 if a else b
+        else:
+            pass
+    return y
+
+def g(a, b, h):
+    out = []
+    try:
+        h()
+    finally:
+        if a:
+            out.append(6 if b else 7)
+        else:
+            pass
+    return out
+
+def k(a, b):
+    out = []
+    try:
+        try:
+            raise ValueError
+        finally:
+            if a:
+                out += [1] if b else [2]
+            else:
+                pass
+    except ValueError:
+        out.append('caught')
+    return out
+""", "[f(1, 2, 3), f(0, 2, 3), g(1, 0, list), g(0, 1, list), k(1, 1), k(1, 0), k(0, 1)]")
 # A while loop in a for loop inside a try statement, with `continue`: 3.13 leaves the jump of the
 # test on top outside the exception table's range (a block of its own), which `continue` jumps back
 # before; the loop is still the rotated while it was written as.
@@ -9233,6 +9272,7 @@ EQUIVALENT_NOW |= {("for_body_match_pass_cases", v) for v in ("3.12", "3.13")}
 DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_cases", "3.10"),
                   ("for_body_match_pass_cases", "3.11")}
 DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+DECOMPILED_NOW |= {("finally_conditional_value_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("break_in_with_in_loop_that_never_loops", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # (Decompiled, not equivalent: see the snippets.)
 DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}

@@ -13,7 +13,7 @@ namespace uncompile {
 
 namespace {
 
-bool is_exit(N kind) { return kind == N::Return || kind == N::Raise; }
+bool is_exit(N kind) { return kind == N::Return || kind == N::Raise || kind == N::Reraise; }
 
 bool same_op(const NeutralOp& a, const NeutralOp& b) {
     return a.kind == b.kind && a.arg == b.arg && a.scope == b.scope && a.name == b.name && a.value == b.value &&
