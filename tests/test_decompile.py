@@ -4205,6 +4205,34 @@ def k(a, b):
         out.append('caught')
     return out
 """, "[f(1, 2, 3), f(0, 2, 3), g(1, 0, list), g(0, 1, list), k(1, 1), k(1, 0), k(0, 1)]")
+# `try: pass` with except clauses and a finally body: the body's op is covered by the finally's
+# handler already (3.12+ keeps that entry), yet the except clauses are the innermost statement
+# there; before, their dead handler's jump back into the finally body read as a loop.
+SNIPPETS["try_pass_except_finally"] = ("""
+def f(a, y):
+    try:
+        pass
+    except ZeroDivisionError:
+        pass
+    finally:
+        if a:
+            raise a
+        y |= a
+    return y
+
+def g(a, out):
+    try:
+        pass
+    except ValueError as e:
+        out.append(e)
+    except KeyError:
+        out.append(2)
+    else:
+        out.append(3)
+    finally:
+        out.append(a)
+    return out
+""", "[f(0, 5), f(0, 0), g(1, []), g(None, [4])]")
 # A while loop in a for loop inside a try statement, with `continue`: 3.13 leaves the jump of the
 # test on top outside the exception table's range (a block of its own), which `continue` jumps back
 # before; the loop is still the rotated while it was written as.
@@ -9273,6 +9301,7 @@ DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_ca
                   ("for_body_match_pass_cases", "3.11")}
 DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("finally_conditional_value_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
+EQUIVALENT_NOW |= {("try_pass_except_finally", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}  # (3.10: g, with an else, refused)
 DECOMPILED_NOW |= {("break_in_with_in_loop_that_never_loops", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # (Decompiled, not equivalent: see the snippets.)
 DECOMPILED_NOW |= {("with_items_continue_ends_loop", v) for v in ("3.9", "3.10", "3.11", "3.12", "3.13")}

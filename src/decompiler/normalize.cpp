@@ -372,13 +372,30 @@ private:
                 return e.start <= ins_[k + 1].offset && ins_[k + 1].offset < e.end;
             });
             if (cleanup == entries.end() || cleanup->depth < 1) continue;
+            const uint32_t cleanup_at = cleanup->target, body_depth = cleanup->depth - 1;  // (entries change below)
             auto place = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) { return e.end > at; });
-            if (place != entries.end() && place->start < at + size) continue;  // (covered already: not a dead handler's body)
+            if (place != entries.end() && place->start < at + size) {
+                // Covered already: by the handler of a statement around this one (`try: pass`
+                // with except clauses inside a try/finally), when that handler covers this one's
+                // clean-up too; this one is the innermost there. Otherwise no dead handler's body.
+                auto around = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) {
+                    return e.start <= cleanup_at && cleanup_at < e.end;
+                });
+                if (around == entries.end() || around->target != place->target || around->depth != place->depth ||
+                    place->start > at || place->end < at + size)
+                    continue;
+                ExceptionTableEntry before = *place, after = *place;
+                before.end = at;
+                after.start = at + size;
+                place = entries.erase(place);
+                if (after.start < after.end) place = entries.insert(place, after);
+                if (before.start < before.end) place = std::next(entries.insert(place, before));
+            }
             ExceptionTableEntry body;
             body.start = at;
             body.end = at + size;
             body.target = handler;
-            body.depth = cleanup->depth - 1;
+            body.depth = body_depth;
             body.lasti = false;
             entries.insert(place, body);
             NeutralOp op;
