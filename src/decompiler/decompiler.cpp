@@ -9183,11 +9183,13 @@ private:
         }
         if (body.size() < 3 || body.back()->kind != StmtKind::Return) return;
         const StmtPtr tail = body.back();
-        const std::string tail_text = print_module(Body{tail});
+        std::optional<std::string> tail_text;  // (printed once an if ends with a statement of its kind)
         for (size_t i = body.size() - 2; i-- > 0;) {
             Stmt& s = *body[i];
-            if (s.kind != StmtKind::If || !s.orelse.empty() || s.body.size() < 2 || print_module(Body{s.body.back()}) != tail_text)
+            if (s.kind != StmtKind::If || !s.orelse.empty() || s.body.size() < 2 || s.body.back()->kind != tail->kind)
                 continue;
+            if (!tail_text) tail_text = print_module(Body{tail});
+            if (print_module(Body{s.body.back()}) != *tail_text) continue;
             Body rest(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
             // (Without a sign here, an earlier if's else may still hold this one: an elif chain.)
             if (!tables_say_after(rest, Body{tail}, whole)) continue;
