@@ -54,6 +54,7 @@ constinit thread_local BlockCache cache{};
 struct BlockReaper {
     ~BlockReaper() {
         cache.torn_down = true;
+        cache.reaper_registered = false;  // (so a later free asks register_reaper, which refuses)
         for (FreeBlock*& head : cache.heads)
             while (head) {
                 FreeBlock* b = head;
