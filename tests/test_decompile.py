@@ -4233,9 +4233,9 @@ def g(a, out):
         out.append(a)
     return out
 """, "[f(0, 5), f(0, 0), g(1, []), g(None, [4])]")
-# The same with `except*` and an else body (test_sys_settrace's shape): read as written on 3.13;
-# 3.12 copies the function's `return None` after the clauses' POP_EXCEPT into a block of its own,
-# which the except* reader does not match (refused, loudly).
+# The same with `except*` and an else body (test_sys_settrace's shape). 3.12 copies the function's
+# `return None` after the clauses' POP_EXCEPT into a block of its own (the handlers change there):
+# the clauses fall out of the statement there, as the else body does.
 SNIPPETS["try_pass_except_star_else_finally"] = ("""
 def f(out, h):
     try:
@@ -9318,7 +9318,7 @@ DECOMPILED_NOW = {("match_case_rotated_while", "3.11"), ("for_body_match_pass_ca
                   ("for_body_match_pass_cases", "3.11")}
 DECOMPILED_NOW |= {("while_true_continue_else_return", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 DECOMPILED_NOW |= {("finally_conditional_value_tail", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
-EQUIVALENT_NOW |= {("try_pass_except_star_else_finally", "3.13")}
+EQUIVALENT_NOW |= {("try_pass_except_star_else_finally", v) for v in ("3.12", "3.13")}
 EQUIVALENT_NOW |= {("try_pass_except_finally", v) for v in ("3.8", "3.9", "3.11", "3.12", "3.13")}  # (3.10: g, with an else, refused)
 DECOMPILED_NOW |= {("break_in_with_in_loop_that_never_loops", v) for v in ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")}
 # (Decompiled, not equivalent: see the snippets.)

@@ -7368,6 +7368,15 @@ private:
             // (A body that never goes on (it always raises) leaves the clauses' way out as the only
             // one: the statement goes on there.)
             if (after < 0 && exit < 0) after = to;
+            if (after < 0 && falls && is_return_none_block(to)) {
+                // (3.12: the clauses fall out of the statement at the function's end, whose
+                // `return` the compiler copied after the POP_EXCEPT, into a block of its own
+                // where the handlers change: as for clauses that do not go on, the body's way on
+                // says what follows.)
+                emitted_[to] = true;
+                stack.pop_back();
+                return -1;
+            }
             if (after < 0 || (to != after && through_jumps(to) != through_jumps(after))) refuse("way out");
             if (to != after) emit_jump_chain(to);
             stack.pop_back();  // POP_EXCEPT: the statement's stack again
