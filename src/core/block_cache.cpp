@@ -120,24 +120,20 @@ inline void* allocate_or_throw(size_t size) {
     return allocate_after_failure(size);
 }
 
+void* allocate_or_null(size_t size) noexcept {
+    try {
+        return allocate_or_throw(size);
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 }  // namespace
 
 void* operator new(size_t size) { return allocate_or_throw(size); }
 void* operator new[](size_t size) { return allocate_or_throw(size); }
-void* operator new(size_t size, const std::nothrow_t&) noexcept {
-    try {
-        return allocate_or_throw(size);
-    } catch (...) {
-        return nullptr;
-    }
-}
-void* operator new[](size_t size, const std::nothrow_t&) noexcept {
-    try {
-        return allocate_or_throw(size);
-    } catch (...) {
-        return nullptr;
-    }
-}
+void* operator new(size_t size, const std::nothrow_t&) noexcept { return allocate_or_null(size); }
+void* operator new[](size_t size, const std::nothrow_t&) noexcept { return allocate_or_null(size); }
 void operator delete(void* p) noexcept { release(p); }
 void operator delete[](void* p) noexcept { release(p); }
 void operator delete(void* p, size_t) noexcept { release(p); }

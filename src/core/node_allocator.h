@@ -3,6 +3,9 @@
 // nodes, marshal values): freed blocks are kept per thread for the next object of their size
 // instead of going back to malloc, whose slow path for blocks of these sizes dominated the profile.
 // A block freed on another thread than the one that made it joins that other thread's list.
+// (The core's operator new keeps freed blocks too, src/core/block_cache.cpp, but must ask malloc
+// for each block's size; these lists know it: allocating the nodes through them is 3.5% fewer
+// instructions over the stdlib than through operator new.)
 #include <cstddef>
 #include <new>
 

@@ -3634,13 +3634,13 @@ private:
         return true;
     }
 
-    // Whether `block` can end in a test at all: a conditional jump in it (or a match's first op,
-    // which ends a run like one), or a lone conditional jump after it. (Most blocks probed are
-    // bodies; this spares simulating their first ops.)
+    // Whether `block` can end in a test at all: a conditional jump ending it (a terminator ends
+    // its block), a match's first op in it (which ends a run like one), or a lone conditional jump
+    // after it. (Most blocks probed are bodies; this spares simulating their first ops.)
     bool may_end_in_test(int block) const {
         const Block& b = cfg_.block(block);
-        for (size_t i = b.first; i < b.last; ++i)
-            if (ops_[i].kind == N::JumpIf || ops_[i].kind == N::JumpIfOrPop) return true;
+        N last = ops_[b.last - 1].kind;
+        if (last == N::JumpIf || last == N::JumpIfOrPop) return true;
         auto match = matches_.lower_bound(b.first);
         return (match != matches_.end() && match->first < b.last) || is_lone_jump_after(block);
     }

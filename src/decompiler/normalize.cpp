@@ -367,10 +367,12 @@ private:
             if (other || !(nop || jump)) continue;
             uint32_t at = nop ? nop->offset : jump->offset - 1;
             uint32_t size = nop ? 2 : 1;
+            auto covering = [&](uint32_t offset) {
+                return std::find_if(entries.begin(), entries.end(),
+                                    [&](const ExceptionTableEntry& e) { return e.start <= offset && offset < e.end; });
+            };
             // (The handler's own code is covered by its clean-up, entered one value deeper.)
-            auto cleanup = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) {
-                return e.start <= ins_[k + 1].offset && ins_[k + 1].offset < e.end;
-            });
+            auto cleanup = covering(ins_[k + 1].offset);
             if (cleanup == entries.end() || cleanup->depth < 1) continue;
             const uint32_t cleanup_at = cleanup->target, body_depth = cleanup->depth - 1;  // (entries change below)
             auto place = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) { return e.end > at; });
@@ -378,9 +380,7 @@ private:
                 // Covered already: by the handler of a statement around this one (`try: pass`
                 // with except clauses inside a try/finally), when that handler covers this one's
                 // clean-up too; this one is the innermost there. Otherwise no dead handler's body.
-                auto around = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) {
-                    return e.start <= cleanup_at && cleanup_at < e.end;
-                });
+                auto around = covering(cleanup_at);
                 if (around == entries.end() || around->target != place->target || around->depth != place->depth ||
                     place->start > at || place->end < at + size)
                     continue;
