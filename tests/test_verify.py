@@ -12,7 +12,7 @@ import types
 import pytest
 
 import uncompile
-from uncompile import RecompileError
+from uncompile import RecompileError, _core
 from uncompile.verify import CodeVerdict, Recompiler, VerifyResult, verify_source
 
 from conftest import VERSIONS, interpreter
@@ -599,3 +599,108 @@ def test_cli_and_api_agree(cli, pyc_of):
     for line, verdict in zip(lines, api.verdicts):
         assert line.startswith("%s (line %d): " % (verdict.qualname, verdict.firstlineno))
         assert line.endswith(": equivalent") == verdict.equivalent, (line, verdict)
+
+
+# ---- docstrings -----------------------------------------------------------------------------------
+
+# Docstrings as people write them: multi-line, indented with their body, quotes and backslashes in
+# them, a method's (recompiled inside a class) and a closure's (inside a function binding its free
+# variable): the decompiled text writes them as the same triple-quoted blocks.
+DOCSTRINGS = '''
+"""Module doc.
+
+Second paragraph.
+"""
+
+
+def plain(a):
+    """Return the thing.
+
+    More text, with 'single' and "double" quotes, a \\\\ backslash,
+    three quotes \\""" and a closing "quote"
+    """
+    return a
+
+
+def one_line():
+    """Just one line."""
+    return 1
+
+
+def quoted_end():
+    """Ends with a "quote\\""""
+
+
+class Holder:
+    """A class.
+
+        Indented further.
+    """
+
+    def method(self):
+        """
+        Starts on the line after the quotes.
+        """
+        return self
+
+
+def make(n):
+    def inner(k):
+        """Adds n.
+
+        Nested one level deeper.
+        """
+        return n + k
+    return inner
+'''
+
+
+def _docstring_functions(version):
+    exe = require(version)
+    script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\nout = []\n"
+              "for f in (ns['plain'], ns['one_line'], ns['Holder'].method, ns['make'](1)):\n"
+              "    out.append(marshal.dumps(f.__code__))\n"
+              "sys.stdout.buffer.write(marshal.dumps(out))")
+    import marshal
+    return marshal.loads(subprocess.run([exe, "-c", script, DOCSTRINGS], capture_output=True, check=True).stdout)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_docstrings_written_as_blocks_and_equivalent(pyc_of, version):
+    data = pyc_of(version, DOCSTRINGS).read_bytes()
+    out = uncompile.decompile(data, verify=True)
+    assert out.verification.equivalent, str(out.verification) + "\n" + out
+    # The module's and functions' docstrings read as in the source (3.13 strips the indentation
+    # from the constants; the decompiled text indents them with their body again).
+    assert '"""Module doc.\n\nSecond paragraph.\n"""\n' in out
+    assert ('    """Return the thing.\n\n    More text, with \'single\' and "double" quotes, a \\\\ backslash,\n'
+            '    three quotes \\""" and a closing "quote"\n    """\n') in out
+    assert '    """Ends with a "quote\\""""\n' in out
+    assert '    """Just one line."""\n' in out
+    assert '        """\n        Starts on the line after the quotes.\n        """\n' in out
+    # Each function alone, recompiled where it was compiled (a class, a function binding `n`):
+    # nesting the text must not indent the docstrings' later lines, which are part of their value.
+    for data in _docstring_functions(version):
+        text, failures = _core.decompile(data, version, [])
+        assert not failures
+        result = verify_source(data, text, version=version)
+        assert result.equivalent, str(result)
+
+
+def test_docstrings_of_a_decompiled_class_keep_their_value():
+    ns = {}
+    exec(DOCSTRINGS, ns)
+    out = uncompile.decompile(ns["Holder"], verify=True)
+    assert out.verification.equivalent, str(out.verification) + "\n" + out
+    assert '    def method(self):\n        """\n        Starts on the line after the quotes.\n        """\n' in out
+    inner = ns["make"](2)
+    result = uncompile.decompile(inner, verify=True)
+    assert result.verification.equivalent, str(result.verification) + "\n" + result
+
+
+def test_indent_source_leaves_string_continuation_lines():
+    text = 'def f():\n    """Doc.\n\n    More.\n    """\n    s = \'a\\\n b\'  # "x\n    return "#"\n'
+    assert _core.indent_source(text, "  ") == (
+        '  def f():\n      """Doc.\n\n    More.\n    """\n      s = \'a\\\n b\'  # "x\n      return "#"\n')
+    assert _core.indent_source("x = 1", "    ") == "    x = 1\n"
+    assert _core.indent_source("", "    ") == ""

@@ -122,8 +122,8 @@ def _decompile_class(cls: type, verify: bool = False) -> DecompiledSource:
             parts.append(prefix + str(one))
     bases = ", ".join(b.__qualname__ for b in cls.__bases__ if b is not object)
     body = "\n".join(parts) or "pass\n"
-    text = "class %s%s:\n%s" % (cls.__name__, "(%s)" % bases if bases else "",
-                                "".join("    " + line + "\n" if line else "\n" for line in body.splitlines()))
+    # (Not line by line: a docstring's later lines are part of its value.)
+    text = "class %s%s:\n%s" % (cls.__name__, "(%s)" % bases if bases else "", _core.indent_source(body, "    "))
     result = DecompiledSource(text, tuple(failures))
     if verify:
         from .verify import _merge, verify_source

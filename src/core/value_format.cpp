@@ -274,6 +274,52 @@ std::string str_literal(const std::string& utf8) {
 
 std::string bytes_literal(const std::string& bytes) { return quote_code_points(bytes, "b", true); }
 
+namespace {
+
+template <class CodePoints>
+std::string triple_quoted(const CodePoints& cps, size_t size_hint, std::string_view line_prefix) {
+    std::string out = "\"\"\"";
+    out.reserve(size_hint + 8);
+    auto at = [&](size_t k) { return k < cps.size() ? code_point(cps[k]) : uint32_t(0); };
+    // Printable ASCII other than the quote and the backslash stands for itself: runs of it, most
+    // of a docstring, are copied whole.
+    auto verbatim = [](uint32_t cp) { return cp >= 0x20 && cp < 0x7f && cp != '"' && cp != '\\'; };
+    for (size_t k = 0; k < cps.size(); ++k) {
+        uint32_t cp = code_point(cps[k]);
+        if (verbatim(cp)) {
+            size_t end = k + 1;
+            while (end < cps.size() && verbatim(code_point(cps[end]))) ++end;
+            if constexpr (std::is_same_v<CodePoints, std::string>) {
+                out.append(cps, k, end - k);
+            } else {
+                for (size_t j = k; j < end; ++j) out += static_cast<char>(cps[j]);
+            }
+            k = end - 1;
+        } else if (cp == '\n') {
+            out += '\n';
+            if (k + 1 == cps.size() || at(k + 1) != '\n') out += line_prefix;
+        } else if (cp == '"') {
+            // Unescaped, a quote must neither start three in a row nor run into the closing ones.
+            bool closes = k + 1 == cps.size() || (at(k + 1) == '"' && at(k + 2) == '"');
+            out += closes ? "\\\"" : "\"";
+        } else if (cp == '\\' || needs_escape(cp)) {
+            append_escape(out, cp);
+        } else {
+            append_utf8(out, cp);
+        }
+    }
+    out += "\"\"\"";
+    return out;
+}
+
+}  // namespace
+
+std::string triple_quoted_literal(const std::string& utf8, std::string_view line_prefix) {
+    if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return triple_quoted(utf8, utf8.size(), line_prefix);  // (ASCII text is its own code points)
+    return triple_quoted(utf8_code_points(utf8), utf8.size(), line_prefix);
+}
+
 std::string value_repr(const PyValue& v) {
     using K = PyValue::Kind;
     switch (v.kind) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "py_value.h"
 
@@ -25,6 +26,13 @@ std::string int_text(const PyValue& value);
 // as they are; the rest are escaped.
 std::string str_literal(const std::string& utf8);
 std::string bytes_literal(const std::string& bytes);
+
+// A """-quoted literal of `utf8` written over several lines, as docstrings are: each newline of the
+// text is a line break of the literal, and each line after it that is not empty, the one holding
+// the closing quotes included, starts with `line_prefix` (which Python then reads as part of the
+// value: only a compiler that strips docstrings' indentation, 3.13's, gives back `utf8` with one).
+// Backslashes, quotes that would end the literal and unprintable characters are escaped.
+std::string triple_quoted_literal(const std::string& utf8, std::string_view line_prefix);
 
 // repr()-like text of any constant, for listings. Code objects print as <code NAME>.
 std::string value_repr(const PyValue& value);

@@ -63,6 +63,7 @@ std::string with_temporaries_in_order(const std::string& text) {
 PrintOptions print_options(PyVersion version) {
     PrintOptions options;
     options.nested_fstring_quotes = version >= PyVersion{3, 12};  // PEP 701
+    options.docstrings_cleaned = version >= PyVersion{3, 13};
     return options;
 }
 

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/text_encoding.h"
 #include "core/value_format.h"
+#include "docstring.h"
 
 namespace uncompile::ast {
 
@@ -548,6 +549,22 @@ public:
         for (const auto& s : stmts) stmt(*s, depth);
     }
 
+    // The body of a module, class or function, whose first statement may be its docstring: a
+    // string statement there is one (the decompiler writes code that makes a string as an
+    // f-string), written as a triple-quoted block.
+    void scope_body(const Body& stmts, int depth) {
+        if (stmts.empty()) return line(depth, "pass");
+        const Stmt& first = *stmts[0];
+        bool docstring = first.kind == StmtKind::Expr && first.value->kind == ExprKind::Constant &&
+                         first.value->constant->kind == PyValue::Kind::Str;
+        if (!docstring) return body(stmts, depth);
+        indent(depth);
+        out_ += docstring_literal(first.value->constant->text, std::string(size_t(depth * options_.indent), ' '),
+                                  options_.docstrings_cleaned);
+        out_ += '\n';
+        for (size_t i = 1; i < stmts.size(); ++i) stmt(*stmts[i], depth);
+    }
+
     void line(int depth, std::string_view text) {
         indent(depth);
         out_ += text;
@@ -580,7 +597,7 @@ public:
                 expr(*s.annotation, kTest, out);
             }
             out += ":\n";
-            return body(s.body, depth + 1);
+            return scope_body(s.body, depth + 1);
         }
         case StmtKind::ClassDef: {
             decorators(s, depth);
@@ -597,7 +614,7 @@ public:
                 out += ')';
             }
             out += ":\n";
-            return body(s.body, depth + 1);
+            return scope_body(s.body, depth + 1);
         }
         case StmtKind::Return:
             indent(depth);
@@ -880,7 +897,7 @@ private:
 
 std::string print_module(const Body& body, const PrintOptions& options) {
     Printer p(options);
-    for (const auto& s : body) p.stmt(*s, 0);
+    if (!body.empty()) p.scope_body(body, 0);
     return p.take();
 }
 

@@ -11,6 +11,7 @@ namespace uncompile::ast {
 struct PrintOptions {
     int indent = 4;
     bool nested_fstring_quotes = false;  // PEP 701 (3.12+): a replacement field may hold any quote or backslash
+    bool docstrings_cleaned = false;     // 3.13+: the compiler strips docstrings' indentation (docstring.h)
 };
 
 std::string print_module(const Body& body, const PrintOptions& options = {});

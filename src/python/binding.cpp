@@ -11,6 +11,7 @@
 #include "core/load.h"
 #include "core/placeholders.h"
 #include "core/records.h"
+#include "core/source_indent.h"
 #include "decompiler/decompiler.h"
 #include "verify/interpreter.h"
 #include "verify/recompile_context.h"
@@ -176,6 +177,12 @@ NB_MODULE(_core, m) {
         "Compare `original` (marshal data of `version`, or a whole .pyc when version is '') with `recompiled`\n"
         "(marshal data of the same version): [(qualname, equivalent, first_difference|None, firstlineno), ...]\n"
         "per code object of the original, depth-first. A function compared with a module is first looked up in it.");
+    m.def(
+        "indent_source",
+        [](const std::string& text, const std::string& indent) { return to_python(indent_source(text, indent)); },
+        nb::arg("text"), nb::arg("indent"),
+        "`text` with `indent` before each non-empty line, except lines that continue a string literal\n"
+        "(a multi-line docstring's), whose value indenting would change; every line ends with a newline.");
     m.def(
         "code_info",
         [](nb::bytes data, const std::string& version, const std::vector<PlaceholderTuple>& placeholders) {

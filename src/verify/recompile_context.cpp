@@ -9,6 +9,7 @@
 #include "core/instruction.h"
 #include "core/opcode_table.h"
 #include "core/py_value.h"
+#include "core/source_indent.h"
 
 namespace uncompile {
 
@@ -64,14 +65,6 @@ void collect_imported_names(const CodeObject& code, std::set<std::string>& plain
             }
         }
     }
-}
-
-std::string indented(const std::string& text, const std::string& indent) {
-    std::ostringstream out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) out << (line.empty() ? "" : indent) << line << "\n";
-    return out.str();
 }
 
 // The comprehension inside the async function that the decompiler shows an async list, set or dict
@@ -187,7 +180,7 @@ std::string source_in_context(const CodeObject& original, const std::string& sou
         if (k == innermost_function && async_comprehension) head = "async " + head;
         if (k == innermost_function)
             for (const std::string& name : free) head += "    " + name + " = None\n";
-        body = head + indented(body, "    ");
+        body = head + indent_source(body, "    ");
     }
     return imports + body;
 }

@@ -887,9 +887,11 @@ def _in_closure(src: str, freevars: Tuple[str, ...]) -> str:
     """`src` (one function definition) as written, or, when the code has free variables, nested in
     a function that binds them, so that recompiling it gives the same free variables (torch.compile
     of a module runs Dynamo's code of a closure, `wrap_inline.<locals>.inner`). Verification still
-    decides whether the result may run: indenting a multi-line string would change a constant."""
+    decides whether the result may run. (The later lines of a multi-line string, a docstring's,
+    stay as they are: indented, the string's value would change.)"""
     if not freevars:
         return src
+    from .. import _core
     body = src.splitlines()
     unused = _unreferenced(src, freevars)
     if unused is not None and unused[0]:
@@ -901,8 +903,7 @@ def _in_closure(src: str, freevars: Tuple[str, ...]) -> str:
     lines = ["def __uncompile_closure__():",
              "    # binds the free variables of the function below; never called",
              "    %s = None" % " = ".join(freevars)]
-    lines += [("    " + line) if line.strip() else line for line in body]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + _core.indent_source("\n".join(body), "    ")
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
