@@ -418,10 +418,12 @@ def test_refused_generic_parameters_leave_a_stub(version):
     out, failures = uncompile._core.decompile(data, version, [])
     assert [f[0] for f in failures] == ["<generic parameters of f>", "<generic parameters of C>"]
     assert out.splitlines() == [
-        "import functools", "@functools.cache", "def f(*args, **kwargs):",
+        "import functools", "", "", "@functools.cache", "def f(*args, **kwargs):",
         "    raise RuntimeError('uncompile could not decompile <generic parameters of f>: a type parameter of unusual bytecode')",
+        "", "",
         "class C:",
         "    raise RuntimeError('uncompile could not decompile <generic parameters of C>: a type parameter of unusual bytecode')",
+        "", "",
         "y = 1"]
 
 
@@ -678,6 +680,9 @@ def test_docstrings_written_as_blocks_and_equivalent(pyc_of, version):
     assert '    """Ends with a "quote\\""""\n' in out
     assert '    """Just one line."""\n' in out
     assert '        """\n        Starts on the line after the quotes.\n        """\n' in out
+    # Definitions set apart as PEP 8 asks: two empty lines in a module, one in a class.
+    assert '    return a\n\n\ndef one_line():\n' in out
+    assert '    """\n\n    def method(self):\n' in out
     # Each function alone, recompiled where it was compiled (a class, a function binding `n`):
     # nesting the text must not indent the docstrings' later lines, which are part of their value.
     for data in _docstring_functions(version):

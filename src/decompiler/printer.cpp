@@ -551,18 +551,26 @@ public:
 
     // The body of a module, class or function, whose first statement may be its docstring: a
     // string statement there is one (the decompiler writes code that makes a string as an
-    // f-string), written as a triple-quoted block.
-    void scope_body(const Body& stmts, int depth) {
+    // f-string), written as a triple-quoted block. Definitions are set apart by `blank_lines`
+    // empty lines, as PEP 8 asks (two in a module, one in a class).
+    void scope_body(const Body& stmts, int depth, int blank_lines) {
         if (stmts.empty()) return line(depth, "pass");
-        const Stmt& first = *stmts[0];
-        bool docstring = first.kind == StmtKind::Expr && first.value->kind == ExprKind::Constant &&
-                         first.value->constant->kind == PyValue::Kind::Str;
-        if (!docstring) return body(stmts, depth);
-        indent(depth);
-        out_ += docstring_literal(first.value->constant->text, std::string(size_t(depth * options_.indent), ' '),
-                                  options_.docstrings_cleaned);
-        out_ += '\n';
-        for (size_t i = 1; i < stmts.size(); ++i) stmt(*stmts[i], depth);
+        bool after_definition = false;
+        for (size_t i = 0; i < stmts.size(); ++i) {
+            const Stmt& s = *stmts[i];
+            bool definition = s.kind == StmtKind::FunctionDef || s.kind == StmtKind::ClassDef;
+            if (i > 0 && (definition || after_definition)) out_.append(size_t(blank_lines), '\n');
+            after_definition = definition;
+            if (i == 0 && s.kind == StmtKind::Expr && s.value->kind == ExprKind::Constant &&
+                s.value->constant->kind == PyValue::Kind::Str) {
+                indent(depth);
+                out_ += docstring_literal(s.value->constant->text, std::string(size_t(depth * options_.indent), ' '),
+                                          options_.docstrings_cleaned);
+                out_ += '\n';
+            } else {
+                stmt(s, depth);
+            }
+        }
     }
 
     void line(int depth, std::string_view text) {
@@ -597,7 +605,7 @@ public:
                 expr(*s.annotation, kTest, out);
             }
             out += ":\n";
-            return scope_body(s.body, depth + 1);
+            return scope_body(s.body, depth + 1, 0);
         }
         case StmtKind::ClassDef: {
             decorators(s, depth);
@@ -614,7 +622,7 @@ public:
                 out += ')';
             }
             out += ":\n";
-            return scope_body(s.body, depth + 1);
+            return scope_body(s.body, depth + 1, 1);
         }
         case StmtKind::Return:
             indent(depth);
@@ -897,7 +905,7 @@ private:
 
 std::string print_module(const Body& body, const PrintOptions& options) {
     Printer p(options);
-    if (!body.empty()) p.scope_body(body, 0);
+    if (!body.empty()) p.scope_body(body, 0, 2);
     return p.take();
 }
 
