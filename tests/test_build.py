@@ -18,3 +18,29 @@ def test_core_builds_warning_free(tmp_path):
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert "warning:" not in proc.stdout + proc.stderr
     assert os.path.exists(build / "uncompile")
+
+
+def test_profile_training_sample_holds_every_version():
+    """bench/pgo/stdlib-sample.bin, which `pip install .` trains the optimized build on
+    (CMakeLists.txt, UNCOMPILE_PGO), holds functions of each of 3.8-3.13 that decompile."""
+    import struct
+    from uncompile import _core
+    with open(os.path.join(ROOT, "bench", "pgo", "stdlib-sample.bin"), "rb") as f:
+        data = f.read()
+    per_version = {}
+    pos = 0
+    while pos < len(data):
+        version = data[pos + 1:pos + 1 + data[pos]].decode()
+        pos += 1 + data[pos]
+        (name_len,) = struct.unpack_from("<I", data, pos)
+        pos += 4 + name_len
+        (size,) = struct.unpack_from("<I", data, pos)
+        per_version.setdefault(version, []).append(data[pos + 4:pos + 4 + size])
+        pos += 4 + size
+    assert pos == len(data)
+    assert sorted(per_version, key=lambda v: tuple(map(int, v.split(".")))) == ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
+    for version, records in per_version.items():
+        assert len(records) >= 100
+        for marshalled in records[::25]:  # (marshal data of that version, read by the core)
+            source, failures = _core.decompile(marshalled, version, [])
+            assert source.strip() and not failures, (version, source, failures)
