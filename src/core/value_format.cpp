@@ -137,6 +137,21 @@ char pick_quote(const CodePoints& cps) {
     return single && !dbl ? '"' : '\'';
 }
 
+// Appends the run of code points from cps[k] on that `verbatim` accepts (printable ASCII that
+// stands for itself in the literal being written: most of a docstring) in one copy; returns the
+// index of the run's last code point.
+template <class CodePoints, class Verbatim>
+size_t append_verbatim_run(std::string& out, const CodePoints& cps, size_t k, Verbatim verbatim) {
+    size_t end = k + 1;
+    while (end < cps.size() && verbatim(code_point(cps[end]))) ++end;
+    if constexpr (std::is_same_v<CodePoints, std::string>) {
+        out.append(cps, k, end - k);
+    } else {
+        for (size_t j = k; j < end; ++j) out += static_cast<char>(cps[j]);
+    }
+    return end - 1;
+}
+
 template <class CodePoints>
 std::string quote_code_points(const CodePoints& cps, const char* prefix, bool bytes) {
     char quote = pick_quote(cps);
@@ -149,14 +164,7 @@ std::string quote_code_points(const CodePoints& cps, const char* prefix, bool by
     for (size_t k = 0; k < cps.size(); ++k) {
         uint32_t cp = code_point(cps[k]);
         if (verbatim(cp)) {
-            size_t end = k + 1;
-            while (end < cps.size() && verbatim(code_point(cps[end]))) ++end;
-            if constexpr (std::is_same_v<CodePoints, std::string>) {
-                out.append(cps, k, end - k);
-            } else {
-                for (size_t j = k; j < end; ++j) out += static_cast<char>(cps[j]);
-            }
-            k = end - 1;
+            k = append_verbatim_run(out, cps, k, verbatim);
             continue;
         }
         if (cp == uint32_t(quote)) {
@@ -281,20 +289,11 @@ std::string triple_quoted(const CodePoints& cps, size_t size_hint, std::string_v
     std::string out = "\"\"\"";
     out.reserve(size_hint + 8);
     auto at = [&](size_t k) { return k < cps.size() ? code_point(cps[k]) : uint32_t(0); };
-    // Printable ASCII other than the quote and the backslash stands for itself: runs of it, most
-    // of a docstring, are copied whole.
     auto verbatim = [](uint32_t cp) { return cp >= 0x20 && cp < 0x7f && cp != '"' && cp != '\\'; };
     for (size_t k = 0; k < cps.size(); ++k) {
         uint32_t cp = code_point(cps[k]);
         if (verbatim(cp)) {
-            size_t end = k + 1;
-            while (end < cps.size() && verbatim(code_point(cps[end]))) ++end;
-            if constexpr (std::is_same_v<CodePoints, std::string>) {
-                out.append(cps, k, end - k);
-            } else {
-                for (size_t j = k; j < end; ++j) out += static_cast<char>(cps[j]);
-            }
-            k = end - 1;
+            k = append_verbatim_run(out, cps, k, verbatim);
         } else if (cp == '\n') {
             out += '\n';
             if (k + 1 == cps.size() || at(k + 1) != '\n') out += line_prefix;
