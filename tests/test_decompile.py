@@ -10685,6 +10685,34 @@ ELIF_CHAIN_OF_GUARDED_BRANCHES = "def f(self, source, T):\n    base = self.get(s
 LONG_CHAINED_ASSIGNMENT = "def f():\n    " + " = ".join("a%d" % i for i in range(2000)) + " = None\n    return a7\n"
 
 
+# Strings with backslashes are written as raw literals where one spells the same value (regular
+# expressions, Windows paths), and as escaped ones where none does: a quote of each kind, a
+# character that needs an escape, an odd run of backslashes at the end.
+RAW_STRINGS = r"""
+import re
+WORD = re.compile(r'\b\w+\b')
+PATH = r'C:\Users\x'
+EVEN_END = r'ends\\'
+BOTH = 'it\'s \\ "q"'
+ODD_END = 'odd\\'
+TAB = 'tab\t\\'
+PLAIN = 'no backslash'
+"""
+RAW_STRINGS_WRITTEN = [r"WORD = re.compile(r'\b\w+\b')", r"PATH = r'C:\Users\x'", r"EVEN_END = r'ends\\'",
+                       r"""BOTH = 'it\'s \\ "q"'""", r"ODD_END = 'odd\\'", r"TAB = 'tab\t\\'", "PLAIN = 'no backslash'"]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_backslashes_written_as_raw_strings(cli, tmp_path, version):
+    pyc = tmp_path / "raw.pyc"
+    compiled_pyc_or_skip(version, RAW_STRINGS, pyc)
+    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
+    for line in RAW_STRINGS_WRITTEN:
+        assert line in out.splitlines(), (line, out)
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "1 equivalent" in proc.stdout, proc.stdout + proc.stderr
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_long_chained_assignment_is_read_once(cli, tmp_path, version):
     pyc = tmp_path / "chain.pyc"

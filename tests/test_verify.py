@@ -633,6 +633,13 @@ def quoted_end():
     """Ends with a "quote\\""""
 
 
+def pattern():
+    r"""Matches \\d+ and \\w.
+
+    Written raw, as PEP 257 asks of docstrings with backslashes.
+    """
+
+
 class Holder:
     """A class.
 
@@ -679,6 +686,8 @@ def test_docstrings_written_as_blocks_and_equivalent(pyc_of, version):
             '    three quotes \\""" and a closing "quote"\n    """\n') in out
     assert '    """Ends with a "quote\\""""\n' in out
     assert '    """Just one line."""\n' in out
+    assert ('    r"""Matches \\d+ and \\w.\n\n    Written raw, as PEP 257 asks of docstrings with backslashes.\n'
+            '    """\n') in out
     assert '        """\n        Starts on the line after the quotes.\n        """\n' in out
     # Definitions set apart as PEP 8 asks: two empty lines in a module, one in a class.
     assert '    return a\n\n\ndef one_line():\n' in out

@@ -319,6 +319,41 @@ std::string triple_quoted_literal(const std::string& utf8, std::string_view line
     return triple_quoted(utf8_code_points(utf8), utf8.size(), line_prefix);
 }
 
+namespace {
+
+// Whether `text` can be spelled between the quotes of a raw literal as it is: backslashes in it
+// and only printable ASCII (newlines too where `newlines`), no odd run of backslashes at its end
+// (it would escape the closing quote).
+bool raw_spellable(const std::string& text, bool newlines) {
+    if (text.find('\\') == std::string::npos) return false;
+    for (char c : text)
+        if (!((c >= 0x20 && c < 0x7f) || (newlines && c == '\n'))) return false;
+    size_t last = text.find_last_not_of('\\');
+    size_t trailing = last == std::string::npos ? text.size() : text.size() - 1 - last;
+    return trailing % 2 == 0;
+}
+
+}  // namespace
+
+std::optional<std::string> raw_str_literal(const std::string& utf8) {
+    if (!raw_spellable(utf8, false)) return std::nullopt;
+    for (char q : {'\'', '"'})
+        if (utf8.find(q) == std::string::npos) return concat("r", std::string(1, q), utf8, std::string(1, q));
+    return std::nullopt;
+}
+
+std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8, std::string_view line_prefix) {
+    if (!raw_spellable(utf8, true) || utf8.find("\"\"\"") != std::string::npos || utf8.back() == '"') return std::nullopt;
+    std::string out = "r\"\"\"";
+    out.reserve(utf8.size() + 8);
+    for (size_t k = 0; k < utf8.size(); ++k) {
+        out += utf8[k];
+        if (utf8[k] == '\n' && (k + 1 == utf8.size() || utf8[k + 1] != '\n')) out += line_prefix;
+    }
+    out += "\"\"\"";
+    return out;
+}
+
 std::string value_repr(const PyValue& v) {
     using K = PyValue::Kind;
     switch (v.kind) {

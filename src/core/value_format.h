@@ -34,6 +34,14 @@ std::string bytes_literal(const std::string& bytes);
 // Backslashes, quotes that would end the literal and unprintable characters are escaped.
 std::string triple_quoted_literal(const std::string& utf8, std::string_view line_prefix);
 
+// Raw literals for text with backslashes (regular expressions, Windows paths, docstrings that
+// show escapes), which read as written there: r'\d+' instead of '\\d+'. nullopt where no raw
+// literal spells the text (an unprintable or non-ASCII character, an odd run of backslashes at
+// the end, both quote kinds in a one-line literal, three quotes or a final quote in a
+// triple-quoted one). The triple-quoted one writes lines as triple_quoted_literal does.
+std::optional<std::string> raw_str_literal(const std::string& utf8);
+std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8, std::string_view line_prefix);
+
 // repr()-like text of any constant, for listings. Code objects print as <code NAME>.
 std::string value_repr(const PyValue& value);
 

@@ -1,6 +1,7 @@
 #include "docstring.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/value_format.h"
 
@@ -56,10 +57,15 @@ std::string clean_docstring(std::string_view doc) {
 
 std::string docstring_literal(const std::string& value, std::string_view indent, bool compiler_cleans) {
     if (value.empty()) return str_literal(value);  // ('' reads better than six quotes)
-    if (!compiler_cleans) return triple_quoted_literal(value, "");
+    // (A raw literal where one spells it, as PEP 257 asks of docstrings with backslashes.)
+    auto block = [&](std::string_view prefix) {
+        if (std::optional<std::string> raw = raw_triple_quoted_literal(value, prefix)) return *raw;
+        return triple_quoted_literal(value, prefix);
+    };
+    if (!compiler_cleans) return block("");
     if (value.find('\t') == std::string::npos)
         for (std::string_view prefix : {indent, std::string_view()})
-            if (clean_docstring(with_line_prefix(value, prefix)) == value) return triple_quoted_literal(value, prefix);
+            if (clean_docstring(with_line_prefix(value, prefix)) == value) return block(prefix);
     return str_literal(value);
 }
 

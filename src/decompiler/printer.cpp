@@ -1,6 +1,7 @@
 #include "printer.h"
 
 #include <cmath>
+#include <optional>
 
 #include "core/code_object.h"
 #include "core/concat.h"
@@ -359,7 +360,11 @@ public:
             if (!text) throw Error(Error::Kind::Unsupported, "a complex constant with signed zero parts that no literal gives");
             return wrapped(out, *text, (*text)[0] == '-' && prec > kFactor);
         }
-        case K::Str: out += in_fstring_ && !options_.nested_fstring_quotes ? field_str_literal(v.text) : str_literal(v.text); return;
+        case K::Str:
+            if (in_fstring_ && !options_.nested_fstring_quotes) out += field_str_literal(v.text);
+            else if (std::optional<std::string> raw = raw_str_literal(v.text)) out += *raw;
+            else out += str_literal(v.text);
+            return;
         case K::Bytes: out += bytes_literal(v.text); return;
         case K::Tuple:
             if (v.items.empty()) {
