@@ -12,7 +12,9 @@ namespace uncompile {
 // (clean_docstring): the lines after the first are indented with the body again where that strips
 // back to the same constant, and written as they are where that does. A constant that neither
 // gives back (one no compiler wrote: tabs, a first line that starts with spaces) keeps the
-// one-line literal.
+// one-line literal, which 3.13 strips too: such a docstring cannot be written so that it
+// recompiles to the same constant, and verification says so. Text with backslashes is written as
+// a raw block where one spells it.
 std::string docstring_literal(const std::string& value, std::string_view indent, bool compiler_cleans);
 
 // What CPython 3.13+ stores for docstring text `doc` that holds no tab (it expands tabs first;
