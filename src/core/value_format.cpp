@@ -285,7 +285,7 @@ std::string bytes_literal(const std::string& bytes) { return quote_code_points(b
 namespace {
 
 template <class CodePoints>
-std::string triple_quoted(const CodePoints& cps, size_t size_hint, std::string_view line_prefix) {
+std::string triple_quoted(const CodePoints& cps, size_t size_hint) {
     std::string out = "\"\"\"";
     out.reserve(size_hint + 8);
     auto at = [&](size_t k) { return k < cps.size() ? code_point(cps[k]) : uint32_t(0); };
@@ -296,7 +296,6 @@ std::string triple_quoted(const CodePoints& cps, size_t size_hint, std::string_v
             k = append_verbatim_run(out, cps, k, verbatim);
         } else if (cp == '\n') {
             out += '\n';
-            if (k + 1 == cps.size() || at(k + 1) != '\n') out += line_prefix;
         } else if (cp == '"') {
             // Unescaped, a quote must neither start three in a row nor run into the closing ones.
             bool closes = k + 1 == cps.size() || (at(k + 1) == '"' && at(k + 2) == '"');
@@ -313,10 +312,10 @@ std::string triple_quoted(const CodePoints& cps, size_t size_hint, std::string_v
 
 }  // namespace
 
-std::string triple_quoted_literal(const std::string& utf8, std::string_view line_prefix) {
+std::string triple_quoted_literal(const std::string& utf8) {
     if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-        return triple_quoted(utf8, utf8.size(), line_prefix);  // (ASCII text is its own code points)
-    return triple_quoted(utf8_code_points(utf8), utf8.size(), line_prefix);
+        return triple_quoted(utf8, utf8.size());  // (ASCII text is its own code points)
+    return triple_quoted(utf8_code_points(utf8), utf8.size());
 }
 
 namespace {
@@ -342,16 +341,9 @@ std::optional<std::string> raw_str_literal(const std::string& utf8) {
     return std::nullopt;
 }
 
-std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8, std::string_view line_prefix) {
+std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8) {
     if (!raw_spellable(utf8, true) || utf8.find("\"\"\"") != std::string::npos || utf8.back() == '"') return std::nullopt;
-    std::string out = "r\"\"\"";
-    out.reserve(utf8.size() + 8);
-    for (size_t k = 0; k < utf8.size(); ++k) {
-        out += utf8[k];
-        if (utf8[k] == '\n' && (k + 1 == utf8.size() || utf8[k + 1] != '\n')) out += line_prefix;
-    }
-    out += "\"\"\"";
-    return out;
+    return concat("r\"\"\"", utf8, "\"\"\"");
 }
 
 std::string value_repr(const PyValue& v) {

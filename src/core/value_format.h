@@ -1,7 +1,6 @@
 #pragma once
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "py_value.h"
 
@@ -28,19 +27,18 @@ std::string str_literal(const std::string& utf8);
 std::string bytes_literal(const std::string& bytes);
 
 // A """-quoted literal of `utf8` written over several lines, as docstrings are: each newline of the
-// text is a line break of the literal, and each line after it that is not empty, the one holding
-// the closing quotes included, starts with `line_prefix` (which Python then reads as part of the
-// value: only a compiler that strips docstrings' indentation, 3.13's, gives back `utf8` with one).
-// Backslashes, quotes that would end the literal and unprintable characters are escaped.
-std::string triple_quoted_literal(const std::string& utf8, std::string_view line_prefix);
+// text is a line break of the literal (where the text's lines are to be indented, the caller puts
+// the indentation into the text: it is part of the value). Backslashes, quotes that would end the
+// literal and unprintable characters are escaped.
+std::string triple_quoted_literal(const std::string& utf8);
 
 // Raw literals for text with backslashes (regular expressions, Windows paths, docstrings that
 // show escapes), which read as written there: r'\d+' instead of '\\d+'. nullopt where no raw
 // literal spells the text (an unprintable or non-ASCII character, an odd run of backslashes at
 // the end, both quote kinds in a one-line literal, three quotes or a final quote in a
-// triple-quoted one). The triple-quoted one writes lines as triple_quoted_literal does.
+// triple-quoted one). The triple-quoted one keeps newlines as triple_quoted_literal does.
 std::optional<std::string> raw_str_literal(const std::string& utf8);
-std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8, std::string_view line_prefix);
+std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8);
 
 // repr()-like text of any constant, for listings. Code objects print as <code NAME>.
 std::string value_repr(const PyValue& value);

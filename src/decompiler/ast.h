@@ -248,6 +248,13 @@ ExprPtr make_expr(ExprKind kind);
 uint64_t reserve_serials(uint64_t n);
 StmtPtr make_stmt(StmtKind kind);
 
+// Whether a body starts with its docstring: a string statement first (the decompiler writes code
+// that makes a string there as an f-string, so a plain one is the docstring).
+inline bool starts_with_docstring(const Body& body) {
+    return !body.empty() && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Constant &&
+           body[0]->value->constant->kind == PyValue::Kind::Str;
+}
+
 // Names and constants have no operands: make_name and make_constant build them, a node's kind
 // never changes, and nothing gives one children. Walks pass them without looking at a dozen empty
 // fields (most nodes of a tree are such leaves).

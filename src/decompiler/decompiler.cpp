@@ -1901,11 +1901,6 @@ private:
         body[0] = s;
     }
 
-    static bool starts_with_docstring(const Body& body) {
-        return !body.empty() && body[0]->kind == StmtKind::Expr && body[0]->value->kind == ExprKind::Constant &&
-               body[0]->value->constant->kind == PyValue::Kind::Str;
-    }
-
     // ---------------------------------------------------------------- one block's straight-line ops
     // Runs the ops of `block` except its terminator; returns the terminator (or nullptr).
     // A match statement's first op ends the straight-line run like a terminator (see emit_match).

@@ -9,7 +9,8 @@ namespace uncompile {
 
 namespace {
 
-// The value Python reads from triple_quoted_literal(text, prefix).
+// `text` with `prefix` after each newline that another newline does not follow (and so before
+// the closing quotes after a final newline): the lines of a docstring block indented with its body.
 std::string with_line_prefix(std::string_view text, std::string_view prefix) {
     std::string out;
     out.reserve(text.size() + prefix.size() * 8);
@@ -58,14 +59,16 @@ std::string clean_docstring(std::string_view doc) {
 std::string docstring_literal(const std::string& value, std::string_view indent, bool compiler_cleans) {
     if (value.empty()) return str_literal(value);  // ('' reads better than six quotes)
     // (A raw literal where one spells it, as PEP 257 asks of docstrings with backslashes.)
-    auto block = [&](std::string_view prefix) {
-        if (std::optional<std::string> raw = raw_triple_quoted_literal(value, prefix)) return *raw;
-        return triple_quoted_literal(value, prefix);
+    auto block = [](const std::string& text) {
+        if (std::optional<std::string> raw = raw_triple_quoted_literal(text)) return *raw;
+        return triple_quoted_literal(text);
     };
-    if (!compiler_cleans) return block("");
+    if (!compiler_cleans) return block(value);
     if (value.find('\t') == std::string::npos)
-        for (std::string_view prefix : {indent, std::string_view()})
-            if (clean_docstring(with_line_prefix(value, prefix)) == value) return block(prefix);
+        for (std::string_view prefix : {indent, std::string_view()}) {
+            std::string text = with_line_prefix(value, prefix);
+            if (clean_docstring(text) == value) return block(text);
+        }
     return str_literal(value);
 }
 

@@ -554,10 +554,9 @@ public:
         for (const auto& s : stmts) stmt(*s, depth);
     }
 
-    // The body of a module, class or function, whose first statement may be its docstring: a
-    // string statement there is one (the decompiler writes code that makes a string as an
-    // f-string), written as a triple-quoted block. Definitions are set apart by `blank_lines`
-    // empty lines, as PEP 8 asks (two in a module, one in a class).
+    // The body of a module, class or function, whose docstring (starts_with_docstring) is written
+    // as a triple-quoted block. Definitions are set apart by `blank_lines` empty lines, as PEP 8
+    // asks (two in a module, one in a class).
     void scope_body(const Body& stmts, int depth, int blank_lines) {
         if (stmts.empty()) return line(depth, "pass");
         bool after_definition = false;
@@ -566,8 +565,7 @@ public:
             bool definition = s.kind == StmtKind::FunctionDef || s.kind == StmtKind::ClassDef;
             if (i > 0 && (definition || after_definition)) out_.append(size_t(blank_lines), '\n');
             after_definition = definition;
-            if (i == 0 && s.kind == StmtKind::Expr && s.value->kind == ExprKind::Constant &&
-                s.value->constant->kind == PyValue::Kind::Str) {
+            if (i == 0 && starts_with_docstring(stmts)) {
                 indent(depth);
                 out_ += docstring_literal(s.value->constant->text, std::string(size_t(depth * options_.indent), ' '),
                                           options_.docstrings_cleaned);
