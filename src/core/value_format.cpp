@@ -346,6 +346,11 @@ std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8) {
     return concat("r\"\"\"", utf8, "\"\"\"");
 }
 
+std::string triple_quoted_block(const std::string& utf8) {
+    if (std::optional<std::string> raw = raw_triple_quoted_literal(utf8)) return *raw;
+    return triple_quoted_literal(utf8);
+}
+
 std::string value_repr(const PyValue& v) {
     using K = PyValue::Kind;
     switch (v.kind) {

@@ -40,6 +40,9 @@ std::string triple_quoted_literal(const std::string& utf8);
 std::optional<std::string> raw_str_literal(const std::string& utf8);
 std::optional<std::string> raw_triple_quoted_literal(const std::string& utf8);
 
+// The triple-quoted block for `utf8`: raw where a raw literal spells it, escaped where not.
+std::string triple_quoted_block(const std::string& utf8);
+
 // repr()-like text of any constant, for listings. Code objects print as <code NAME>.
 std::string value_repr(const PyValue& value);
 

@@ -59,15 +59,11 @@ std::string clean_docstring(std::string_view doc) {
 std::string docstring_literal(const std::string& value, std::string_view indent, bool compiler_cleans) {
     if (value.empty()) return str_literal(value);  // ('' reads better than six quotes)
     // (A raw literal where one spells it, as PEP 257 asks of docstrings with backslashes.)
-    auto block = [](const std::string& text) {
-        if (std::optional<std::string> raw = raw_triple_quoted_literal(text)) return *raw;
-        return triple_quoted_literal(text);
-    };
-    if (!compiler_cleans) return block(value);
+    if (!compiler_cleans) return triple_quoted_block(value);
     if (value.find('\t') == std::string::npos)
         for (std::string_view prefix : {indent, std::string_view()}) {
             std::string text = with_line_prefix(value, prefix);
-            if (clean_docstring(text) == value) return block(text);
+            if (clean_docstring(text) == value) return triple_quoted_block(text);
         }
     return str_literal(value);
 }

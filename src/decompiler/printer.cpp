@@ -1,5 +1,6 @@
 #include "printer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -42,6 +43,24 @@ void paren(std::string& out, bool parens, char c) {
 }
 
 std::string wrap(const std::string& text, bool parens) { return parens ? concat("(", text, ")") : text; }
+
+bool is_tuple(const Expr& e) {
+    return e.kind == ExprKind::Tuple || (e.kind == ExprKind::Constant && e.constant->kind == PyValue::Kind::Tuple);
+}
+
+// Long text of several lines (a usage message, a template, a verbose pattern) is written as the
+// triple-quoted block it was written as; short text with a newline or two ('%s\n') stays on its
+// line, and so does text with control characters, which a block would show as escapes anyway.
+bool reads_as_block(const std::string& text) {
+    constexpr size_t kMinLines = 3, kMinSize = 40;
+    size_t newlines = 0;
+    for (char ch : text) {
+        auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') ++newlines;
+        else if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
+    }
+    return newlines + 1 >= kMinLines && text.size() >= kMinSize;
+}
 
 // Every part is appended to one output string (a string per node, joined by the parent, cost an
 // allocation and a copy per node and level).
@@ -137,16 +156,22 @@ public:
             expr(*e.value, kTest, out);
             return paren(out, prec > kTest, ')');
         }
-        case ExprKind::Tuple:
+        case ExprKind::Tuple: {
             if (e.elts.empty()) {
                 out += "()";
                 return;
             }
-            out += '(';
+            // `return a, b` and `x = a, b` as people write them. Only the value of a return, yield
+            // or assignment asks kTuple; a starred item keeps the parentheses, which 3.8 needs
+            // after `+=` and `in`, and a lone item too, whose bare comma is easily missed.
+            bool bare = prec == kTuple && e.elts.size() > 1 &&
+                        std::none_of(e.elts.begin(), e.elts.end(),
+                                     [](const ExprPtr& x) { return x->kind == ExprKind::Starred; });
+            paren(out, !bare, '(');
             items(e.elts, kTest, out);
             if (e.elts.size() == 1) out += ',';
-            out += ')';
-            return;
+            return paren(out, !bare, ')');
+        }
         case ExprKind::List:
             out += '[';
             items(e.elts, kTest, out);
@@ -362,6 +387,7 @@ public:
         }
         case K::Str:
             if (in_fstring_ && !options_.nested_fstring_quotes) out += field_str_literal(v.text);
+            else if (!in_fstring_ && reads_as_block(v.text)) out += triple_quoted_block(v.text);
             else if (std::optional<std::string> raw = raw_str_literal(v.text)) out += *raw;
             else out += str_literal(v.text);
             return;
@@ -371,10 +397,10 @@ public:
                 out += "()";
                 return;
             }
-            out += '(';
+            paren(out, prec != kTuple || v.items.size() == 1, '(');  // (as a tuple display)
             constant_items(v, out);
-            out += v.items.size() == 1 ? ",)" : ")";
-            return;
+            if (v.items.size() == 1) out += ',';
+            return paren(out, prec != kTuple || v.items.size() == 1, ')');
         case K::FrozenSet:
             if (v.items.empty()) {
                 out += "frozenset()";
@@ -679,7 +705,7 @@ public:
             out += s.is_async ? "async for " : "for ";
             target(*s.target, out);
             out += " in ";
-            expr(*s.iter, kTuple, out);
+            expr(*s.iter, is_tuple(*s.iter) ? kTest : kTuple, out);  // (`in (a, b)`, as people write it)
             out += ":\n";
             body(s.body, depth + 1);
             if (!s.orelse.empty()) clause(depth, "else:", s.orelse);
