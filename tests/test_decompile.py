@@ -10944,3 +10944,124 @@ def test_finally_subroutines_38(cli, tmp_path, source):
     same, err = run_both(exe, source, proc.stdout, "run()")
     assert same == "True", err + proc.stdout
 
+
+
+# Long text of several lines comes back as the triple-quoted block it was written as (its lines at
+# the left margin where the text has none: indentation inside the quotes is part of the value);
+# short text with a newline or two, and text with control characters, stays on one line.
+MULTILINE_STRINGS = r'''
+import re
+USAGE = "usage: prog [options]\n\nOptions:\n  -h  show this help\n  -v  verbose\n"
+PATTERN = re.compile(r"""
+    (?P<name>\w+)   # a name
+    \s*=\s*
+    (?P<value>.*)   # its value
+""", re.VERBOSE)
+SHORT = "a\nb\n"
+BELL = "first line of a long text\nsecond line of it\n\athird\n"
+QUOTES = 'a long text with """ three quotes\nand a second line\nand a "third"'
+
+
+def message(name):
+    return "Dear %s,\n    thank you for your letter.\n    Kind regards\n" % name
+
+
+class Template:
+    def render(self):
+        return """<html>
+  <body>
+    <p>text</p>
+  </body>
+</html>"""
+'''
+MULTILINE_STRINGS_WRITTEN = ['USAGE = """usage: prog [options]', 'PATTERN = re.compile(r"""', "SHORT = 'a\\nb\\n'",
+                             "BELL = 'first line of a long text\\nsecond line of it\\n\\x07third\\n'",
+                             '    return """Dear %s,', '        return """<html>', '  <body>']
+MULTILINE_VALUES = r'''
+import sys
+spaces = [{}, {}]
+for source, space in zip(sys.argv[1:3], spaces):
+    exec(compile(open(source).read(), source, "exec"), space)
+for space in spaces:
+    space["message()"] = space["message"]("X")
+    space["render()"] = space["Template"]().render()
+names = ["USAGE", "SHORT", "BELL", "QUOTES", "message()", "render()"]
+assert [spaces[0][n] for n in names] == [spaces[1][n] for n in names], "values differ"
+assert spaces[0]["PATTERN"].pattern == spaces[1]["PATTERN"].pattern
+print("same values")
+'''
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_multiline_strings_written_as_blocks(cli, tmp_path, version):
+    pyc = tmp_path / "strings.pyc"
+    exe = compiled_pyc_or_skip(version, MULTILINE_STRINGS, pyc)
+    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
+    for line in MULTILINE_STRINGS_WRITTEN:
+        assert line in out.splitlines(), (line, out)
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (tmp_path / "original.py").write_text(MULTILINE_STRINGS)
+    (tmp_path / "decompiled.py").write_text(out)
+    proc = subprocess.run([exe, "-c", MULTILINE_VALUES, str(tmp_path / "original.py"), str(tmp_path / "decompiled.py")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "same values", proc.stdout + proc.stderr
+
+
+# Tuples as the value of a return, yield or assignment are written without parentheses, as people
+# write them; elsewhere (and with a starred item, which 3.8 refuses bare after `+=`) they keep them.
+BARE_TUPLES = """
+def f(a, b):
+    x = a, b
+    x += 1, 2
+    y = (*a, b)
+    for i in (1, 2):
+        pass
+    z = [(a, b)]
+    w = (a,)
+    v = yield a, 1
+    return x, (y, z), w, v, a[1, 2]
+"""
+BARE_TUPLES_WRITTEN = ["    x = a, b", "    x += 1, 2", "    y = (*a, b)", "    for i in (1, 2):", "    z = [(a, b)]",
+                       "    w = (a,)", "    v = (yield a, 1)", "    return x, (y, z), w, v, a[1, 2]"]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_tuples_written_bare_where_people_write_them(cli, tmp_path, version):
+    pyc = tmp_path / "tuples.pyc"
+    compiled_pyc_or_skip(version, BARE_TUPLES, pyc)
+    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
+    for line in BARE_TUPLES_WRITTEN:
+        assert line in out.splitlines(), (line, out)
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# `if a: assert b` with b an `in`/`is` comparison: as one assert (`assert not (a and not b)` or
+# `assert not a or b`) the optimizer folds a `not` into `not in`, another instruction; the `if`
+# around the assert is the only spelling with the original's jumps.
+GUARDED_ASSERTS = """
+def f(d, valid):
+    if "Version" in d:
+        assert d["Version"] in valid
+    return d
+
+
+def g(d, x, y):
+    if d and x is not None:
+        assert y in d, "missing"
+    if x:
+        assert y is None
+    return 1
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_assert_under_an_if_keeps_its_comparison(cli, tmp_path, version):
+    pyc = tmp_path / "asserts.pyc"
+    compiled_pyc_or_skip(version, GUARDED_ASSERTS, pyc)
+    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
+    lines = out.splitlines()
+    assert "    if 'Version' in d:" in lines and "        assert d['Version'] in valid" in lines, out
+    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "0 not equivalent" in proc.stdout, proc.stdout + proc.stderr

@@ -5416,19 +5416,60 @@ private:
     // test keeps a `not` on a comparison the optimizer folds, or is a constant (`if not False:` is
     // folded to `if True:`, with no test): only an assert compiles to that.
     StmtPtr as_assert(const ExprPtr& test, const Body& then_body, const Body& else_body) {
+        ExprPtr asserted = negate(test);
+        StmtPtr a;
         // (`if not test: assert False, msg` is the same code as `assert test, msg`; 3.10 and 3.11
         // keep the dropped False in co_consts, where the source had an `assert test`, mostly.)
         if (else_body.empty() && then_body.size() == 1 && then_body[0]->kind == StmtKind::Assert &&
             is_const_kind(then_body[0]->test, PyValue::Kind::False)) {
-            auto a = make_stmt(StmtKind::Assert);
-            a->test = negate(test);
+            a = make_stmt(StmtKind::Assert);
+            a->test = asserted;
             a->msg = then_body[0]->msg;
-            return a;
+        } else {
+            if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise) return nullptr;
+            bool global_is_assert = asserted->kind == ExprKind::Constant || !test_placeable(test, none_tests_);
+            a = assertion_raise(*then_body[0], global_is_assert, asserted);
+            if (!a) return nullptr;
         }
-        if (!else_body.empty() || then_body.size() != 1 || then_body[0]->kind != StmtKind::Raise) return nullptr;
-        ExprPtr asserted = negate(test);
-        bool global_is_assert = asserted->kind == ExprKind::Constant || !test_placeable(test, none_tests_);
-        return assertion_raise(*then_body[0], global_is_assert, asserted);
+        if (!test_placeable(asserted, none_tests_))
+            if (StmtPtr guarded = guarded_assert(asserted, *a)) return guarded;
+        return a;
+    }
+
+    // `if a: assert b` (b an `in`/`is` comparison) is one test `a and not b` in the jumps, which
+    // neither `assert not (a and not b)` nor `assert not a or b` compiles back to: the optimizer
+    // folds the `not` on the comparison into `not in`/`is not`. Split the assert's `or` (or
+    // `not (... and ...)`) where the first operands, negated, are an `if` test and the rest an
+    // assert that place their `not`s on no such comparison: the same jumps. Null where no split does.
+    StmtPtr guarded_assert(const ExprPtr& asserted, const Stmt& assertion) {
+        std::vector<ExprPtr> alternatives;
+        if (asserted->kind == ExprKind::BoolOp && asserted->id == "or") {
+            alternatives = asserted->elts;
+        } else if (asserted->kind == ExprKind::UnaryOp && asserted->id == "not" &&
+                   asserted->value->kind == ExprKind::BoolOp && asserted->value->id == "and") {
+            for (const ExprPtr& x : asserted->value->elts) alternatives.push_back(negate(x));
+        } else {
+            return nullptr;
+        }
+        auto any_of = [&](size_t from, size_t to) {
+            if (to - from == 1) return alternatives[from];
+            auto e = make_expr(ExprKind::BoolOp);
+            e->id = "or";
+            e->elts.assign(alternatives.begin() + ptrdiff_t(from), alternatives.begin() + ptrdiff_t(to));
+            return e;
+        };
+        for (size_t k = 1; k < alternatives.size(); ++k) {
+            ExprPtr guard = negate(any_of(0, k)), rest = any_of(k, alternatives.size());
+            if (!test_placeable(guard, none_tests_) || !test_placeable(rest, none_tests_)) continue;
+            auto a = make_stmt(StmtKind::Assert);
+            a->test = rest;
+            a->msg = assertion.msg;
+            auto s = make_stmt(StmtKind::If);
+            s->test = guard;
+            s->body = {a};
+            return s;
+        }
+        return nullptr;
     }
 
     // `raise AssertionError` / `raise AssertionError(msg)` as `assert test, msg` when the
