@@ -1,6 +1,7 @@
 #include "decompiler.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <functional>
 #include <limits>
@@ -3607,8 +3608,20 @@ private:
         // with repeats a chain of elifs whose branches start with a test (`elif ...: if not b:
         // raise`) doubled them at each level (a million-entry list at 20 branches; torch's
         // GuardBuilder.get_guard_manager_from_source ran out of memory).
-        std::sort(reads.begin(), reads.end());
-        reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+        // (Marks instead of sort and unique: in a function of hundreds of asserts each probe takes
+        // in the reads of the probes of all the tests after it, and sorting them was a third of
+        // the time.)
+        if (++read_mark_serial_ == 0) {
+            read_marks_.assign(read_marks_.size(), 0);
+            read_mark_serial_ = 1;
+        }
+        read_marks_.resize(2 * size_t(cfg_.size()), 0);
+        std::erase_if(reads, [&](const std::pair<int, bool>& r) {
+            uint32_t& mark = read_marks_[2 * size_t(r.first) + r.second];
+            if (mark == read_mark_serial_) return true;
+            mark = read_mark_serial_;
+            return false;
+        });
         note_reads(reads);
         probe_memo_.emplace(std::move(key), ProbeResult{c, std::move(reads)});
         return c;
@@ -5018,10 +5031,16 @@ private:
     // leave after an if/else whose sides both end (later versions drop dead code), so the source
     // had `else:` there.
     bool ends_before_dead_code(int from, int floor) const {
+        // (The ends before dead code, found once: mostly there are none, and the walk from `from`,
+        // over the rest of the function for each if statement, is saved.)
+        if (!ends_before_dead_code_) {
+            ends_before_dead_code_.emplace();
+            for (int k = 0; k + 1 < cfg_.size(); ++k)
+                if (cfg_.block(k).succs.empty() && !reachable_at_all(k + 1)) ends_before_dead_code_->push_back(k);
+        }
+        if (ends_before_dead_code_->empty()) return false;
         std::vector<bool> seen = reachable_above(from, floor);
-        for (int k = 0; k < cfg_.size(); ++k)
-            if (seen[k] && cfg_.block(k).succs.empty() && k + 1 < cfg_.size() && !reachable_at_all(k + 1)) return true;
-        return false;
+        return std::any_of(ends_before_dead_code_->begin(), ends_before_dead_code_->end(), [&](int k) { return seen[size_t(k)]; });
     }
 
     // The blocks normal flow reaches from `from` walking only blocks after `floor` (so not around
@@ -5200,6 +5219,8 @@ private:
         // both walks: this runs for every if statement).
         std::vector<uint8_t> reached;
         std::vector<int> work;
+        std::vector<int>& from_a = common_block_scratch_;  // (a member: no allocation a call)
+        from_a.clear();
         work.reserve(size_t(cfg_.size()));
         auto reach = [&](int from, uint8_t bit) {
             work.assign(1, from);
@@ -5208,6 +5229,7 @@ private:
                 work.pop_back();
                 if (k <= floor || (reached[k] & bit)) continue;
                 reached[k] |= bit;
+                if (bit == 1) from_a.push_back(k);
                 for (int s : cfg_.block(k).succs) work.push_back(s);
                 if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler && h != clause_cleanup) work.push_back(h);
             }
@@ -5215,6 +5237,16 @@ private:
         if (a < 0 || b < 0) return -1;
         reached.assign(size_t(cfg_.size()), 0);
         reach(a, 1);
+        // The walk from `b` can only meet `a`'s blocks by an edge into them from a block after
+        // `floor` outside them. Where there is none (a side that raises: an assert), the sides
+        // meet nowhere, and the walk over the rest of the function, for each of hundreds of
+        // asserts, is saved.
+        if (!through_handlers && !(reached[size_t(b)] & 1) &&
+            std::none_of(from_a.begin(), from_a.end(), [&](int k) {
+                const auto& preds = cfg_.block(k).preds;
+                return std::any_of(preds.begin(), preds.end(), [&](int p) { return p > floor && !(reached[size_t(p)] & 1); });
+            }))
+            return -1;
         reach(b, 2);
         for (int k = floor + 1; k < cfg_.size(); ++k)
             if (reached[k] == 3) return k;
@@ -9138,19 +9170,19 @@ private:
     // The co_names (`names`) and co_consts (`consts`, strings and ints only) indices that the
     // expressions of `body` use, with nested bodies (not nested definitions' bodies): each use once.
     void table_uses(const Body& body, std::vector<int64_t>& names, std::vector<int64_t>& consts) const {
+        const TableIndex& index = table_index();
+        auto add = [](const std::unordered_map<std::string, std::vector<int64_t>>& map, const std::string& key,
+                      std::vector<int64_t>& out) {
+            if (auto it = map.find(key); it != map.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+        };
         std::function<void(const ExprPtr&)> expr = [&](const ExprPtr& e) {
             if (!e) return;
             if (e->kind == ExprKind::Attribute || (e->kind == ExprKind::Name && !is_local_name(e->id))) {
-                for (size_t k = 0; k < code_.names.size(); ++k)
-                    if (code_.names[k] == e->id) names.push_back(int64_t(k));
+                add(index.names, e->id, names);
             } else if (e->kind == ExprKind::Constant && e->constant &&
                        (e->constant->kind == PyValue::Kind::Str || e->constant->kind == PyValue::Kind::Int) &&
                        e->constant->big_digits.empty()) {
-                for (size_t k = 0; k < code_.consts.size(); ++k) {
-                    const PyValue& c = *code_.consts[k];
-                    if (c.kind == e->constant->kind && c.text == e->constant->text && c.small == e->constant->small && c.big_digits.empty())
-                        consts.push_back(int64_t(k));
-                }
+                add(index.consts, const_key(*e->constant), consts);
             }
             if (e->kind == ExprKind::Lambda) return;  // (its body is another code object's)
             for_each_child_slot(*e, [&](ExprPtr& c) { expr(c); });
@@ -9162,28 +9194,60 @@ private:
         }
     }
 
+    // Where each name and each str/int constant sits in co_names and co_consts, looked up for
+    // every expression of a body (a scan of the tables each was cubic in an elif chain's length).
+    struct TableIndex {
+        std::unordered_map<std::string, std::vector<int64_t>> names, consts;
+    };
+    static std::string const_key(const PyValue& v) {
+        return v.kind == PyValue::Kind::Str ? "s" + v.text : "i" + std::to_string(v.small);
+    }
+    const TableIndex& table_index() const {
+        if (!table_index_) {
+            table_index_.emplace();
+            for (size_t k = 0; k < code_.names.size(); ++k) table_index_->names[code_.names[k]].push_back(int64_t(k));
+            for (size_t k = 0; k < code_.consts.size(); ++k) {
+                const PyValue& c = *code_.consts[k];
+                if ((c.kind == PyValue::Kind::Str || c.kind == PyValue::Kind::Int) && c.big_digits.empty())
+                    table_index_->consts[const_key(c)].push_back(int64_t(k));
+            }
+        }
+        return *table_index_;
+    }
+
     bool is_local_name(const std::string& id) const {
         for (const auto* table : {&code_.varnames, &code_.cellvars, &code_.freevars})
             if (std::find(table->begin(), table->end(), id) != table->end()) return true;
         return false;
     }
 
+    // How often each table entry is used in a body (names, then consts).
+    using UseCounts = std::array<std::unordered_map<int64_t, int>, 2>;
+    UseCounts use_counts(const Body& body) const {
+        std::vector<int64_t> names, consts;
+        table_uses(body, names, consts);
+        UseCounts counts;
+        for (int64_t k : names) ++counts[0][k];
+        for (int64_t k : consts) ++counts[1][k];
+        return counts;
+    }
+
     // Whether the tables say `later` was compiled after `earlier`: an entry `later` uses comes after
     // one that only `earlier` uses in all of `whole` (the rest of the function): that entry was
     // added in `earlier`, and `later` would have added its own entries first were it compiled first.
+    // (The counts of `whole` are kept until the body changes: see whole_counts_.)
     bool tables_say_after(const Body& earlier, const Body& later, const Body& whole) const {
+        if (!whole_counts_) whole_counts_ = use_counts(whole);
+        UseCounts e = use_counts(earlier);
+        std::vector<int64_t> l[2];
+        table_uses(later, l[0], l[1]);
         for (int table = 0; table < 2; ++table) {
-            std::vector<int64_t> n_e, c_e, n_l, c_l, n_w, c_w;
-            table_uses(earlier, n_e, c_e);
-            table_uses(later, n_l, c_l);
-            table_uses(whole, n_w, c_w);
-            const std::vector<int64_t>& e = table == 0 ? n_e : c_e;
-            const std::vector<int64_t>& l = table == 0 ? n_l : c_l;
-            const std::vector<int64_t>& w = table == 0 ? n_w : c_w;
             int64_t only_earlier = INT64_MAX;
-            for (int64_t k : e)
-                if (std::count(w.begin(), w.end(), k) == std::count(e.begin(), e.end(), k)) only_earlier = std::min(only_earlier, k);
-            for (int64_t k : l)
+            for (auto [k, n] : e[table]) {
+                auto w = (*whole_counts_)[table].find(k);
+                if (w != (*whole_counts_)[table].end() && w->second == n) only_earlier = std::min(only_earlier, k);
+            }
+            for (int64_t k : l[table])
                 if (k > only_earlier) return true;
         }
         return false;
@@ -9195,8 +9259,10 @@ private:
     // source had (the block compiled after B: the else). Inner bodies first, last candidates first
     // (an elif chain).
     void restore_else_before_copied_tail(Body& body) {
+        whole_counts_.reset();
         restore_else_before_copied_tail(body, body);
         hoist_copied_function_end(body);
+        whole_counts_.reset();
     }
 
     // Likewise the function's end (a statement, then `return None`) copied into both sides of a
@@ -9217,6 +9283,7 @@ private:
         if (print_module(Body{s.body[s.body.size() - 1 - k]}) != end_text) return;
         Body rest(s.orelse.begin(), s.orelse.end() - 1 - std::ptrdiff_t(k));
         if (!tables_say_after(rest, Body{end}, body)) return;
+        whole_counts_.reset();  // (a copy goes: the function uses its entries once less)
         s.body.resize(s.body.size() - 1 - k);
         s.orelse.resize(s.orelse.size() - 1 - k);
         body.insert(body.begin() + std::ptrdiff_t(n), end);
@@ -9239,6 +9306,7 @@ private:
             Body rest(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
             // (Without a sign here, an earlier if's else may still hold this one: an elif chain.)
             if (!tables_say_after(rest, Body{tail}, whole)) continue;
+            whole_counts_.reset();  // (a copy goes: the function uses its entries once less)
             s.body.pop_back();
             s.orelse = std::move(rest);
             body.erase(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
@@ -10295,6 +10363,12 @@ private:
     std::map<ProbeKey, ProbeResult> probe_memo_;
     std::vector<std::pair<int, int>> operand_sides_;  // the sides of the conditions whose operands are being probed
     mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
+    mutable std::optional<std::vector<int>> ends_before_dead_code_;  // blocks that end where dead code follows
+    mutable std::vector<int> common_block_scratch_;
+    mutable std::optional<TableIndex> table_index_;
+    mutable std::optional<UseCounts> whole_counts_;  // the whole function body's, while restore_else_before_copied_tail runs  // first_common_block's blocks reached from its first side
+    std::vector<uint32_t> read_marks_;  // per (block, emitted): the serial of the last probe that kept that read
+    uint32_t read_mark_serial_ = 0;
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run
     // The class cell a class body stores as __classcell__ for its methods' super() (LOAD_CLOSURE);
     // a class body's are handed to the decompiler of the class statement, which strips the store.

@@ -144,15 +144,22 @@ private:
         ops_.erase(ops_.begin() + std::ptrdiff_t(first) + 1, ops_.begin() + std::ptrdiff_t(last) + 1);
     }
 
-    // Stack depths (relative to `first`) over a single-entry region [first, exit] that only branches
-    // forward inside itself and ends at its only exit (a return or raise); empty when not so.
+    // Stack depths (relative to `first`) over a region [first, exit] that only branches forward
+    // inside itself and ends at its only exit (a return or raise); empty when not so. (Whether
+    // anything outside jumps into it is single_entry's question.)
     std::vector<int> region_depths(size_t first, size_t& exit) const {
-        std::vector<int> depth(ops_.size() - first, INT_MIN);
-        depth[0] = 0;
+        // Grown as the walk gets there: a region is mostly short, and sized to the rest of the
+        // function up front, every conditional jump of a function of hundreds cost a pass over it.
+        std::vector<int> depth(1, 0);
+        depth.reserve(std::min<size_t>(ops_.size() - first, 64));
+        auto slot = [&](size_t k) -> int& {
+            if (k - first >= depth.size()) depth.resize(k - first + 1, INT_MIN);
+            return depth[k - first];
+        };
         size_t k = first;
         for (;; ++k) {
             if (k >= ops_.size()) return {};
-            int d = depth[k - first];
+            int d = slot(k);
             const NeutralOp& op = ops_[k];
             if (is_exit(op.kind)) {
                 if (d == INT_MIN) return {};
@@ -163,30 +170,35 @@ private:
                 size_t t = index_at(op.target);
                 if (t <= k || t >= ops_.size()) return {};
                 int taken = op.kind == N::JumpIfOrPop ? d : op.kind == N::JumpIf ? d - 1 : d;
-                int& slot = depth[t - first];
-                if (slot != INT_MIN && slot != taken) return {};
-                slot = taken;
+                int& at_target = slot(t);
+                if (at_target != INT_MIN && at_target != taken) return {};
+                at_target = taken;
                 if (op.kind == N::Jump) continue;
             } else if (is_block_terminator(op.kind)) {
                 return {};
             }
             std::optional<int> e = op.kind == N::JumpIf || op.kind == N::JumpIfOrPop ? std::optional<int>(-1) : stack_effect(op);
             if (!e || k + 1 >= ops_.size()) return {};
-            int& next = depth[k + 1 - first];
+            int& next = slot(k + 1);
             if (next != INT_MIN && next != d + *e) return {};
             next = d + *e;
         }
         exit = k;
-        // Nothing jumps further on from inside, and nothing outside jumps in past the start.
+        depth.resize(exit + 1 - first);
+        return depth;
+    }
+
+    // Whether nothing jumps further on from inside [first, exit], and nothing outside jumps in
+    // past its start.
+    bool single_entry(size_t first, size_t exit) const {
         for (size_t i = 0; i < ops_.size(); ++i) {
             const NeutralOp& op = ops_[i];
             if (op.target < 0 || !is_block_terminator(op.kind)) continue;
             bool inside = i >= first && i <= exit;
             bool into = op.target > int64_t(ops_[first].offset) && op.target <= int64_t(ops_[exit].offset);
-            if (inside ? !into : into) return {};
+            if (inside ? !into : into) return false;
         }
-        depth.resize(exit + 1 - first);
-        return depth;
+        return true;
     }
 
     // Whether the tail starting at `first`, entered with the side's value on top of the values the
@@ -237,7 +249,9 @@ private:
             if (!one_value || !copyable(s1, then_exit) || !addressable(s1) || !addressable(s2)) continue;
             bool expression = consumes_below(s1, then_exit) ||
                               (len == 1 && (is_loose_const_return(s1) || is_loose_const_return(s2)));
-            if (expression) replace_with_jump(s1, then_exit, s2);
+            // (single_entry last: it reads the whole function, and an if statement's sides, both
+            // raising, an assert and the one after it, get this far.)
+            if (expression && single_entry(t, else_exit)) replace_with_jump(s1, then_exit, s2);
             return;
         }
     }
