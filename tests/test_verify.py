@@ -340,6 +340,42 @@ def test_comprehension_code_objects_on_their_own(version):
         assert texts[:2] == ["[x * y for x in iterable if x]", "{k: v for k, v in iterable}"]
 
 
+# Before 3.11 a code object has no qualified name of its own; it is read from what is made inside:
+# a nested comprehension's or lambda's (no <locals> after a comprehension), a nested class's
+# __qualname__. A code object verified on its own is recompiled under that name, which the
+# qualified names of what it makes depend on.
+QUALIFIED_BY_WHAT_THEY_MAKE = """
+class T:
+    def f(self, m, n):
+        class Inner:
+            pass
+        rows = [[m[i][j] for j in range(n)] for i in range(n)]
+        keyed = [sorted(r, key=lambda y: -y) for r in rows]
+        return Inner, rows, keyed
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_code_objects_on_their_own_keep_their_qualified_names(version):
+    exe = require(version)
+    script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\nf = ns['T'].f.__code__\n"
+              "items = [f] + [c for c in f.co_consts if hasattr(c, 'co_code') and c.co_name != 'Inner']\n"
+              "for c in items:\n"
+              "    data = marshal.dumps(c)\n"
+              "    sys.stdout.buffer.write(len(data).to_bytes(4, 'little') + data)\n")
+    blob = subprocess.run([exe, "-c", script, QUALIFIED_BY_WHAT_THEY_MAKE], capture_output=True, check=True).stdout
+    checked = 0
+    while blob:
+        n = int.from_bytes(blob[:4], "little")
+        data, blob = blob[4:4 + n], blob[4 + n:]
+        out, failures = uncompile._core.decompile(data, version, [])
+        assert not failures, failures
+        result = verify_source(data, out, version=version)
+        assert result.equivalent, str(result) + "\n" + out
+        checked += 1
+    assert checked == (3 if version in ("3.8", "3.9", "3.10", "3.11") else 2)  # 3.12+ inline the comprehensions (not the lambda)
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_async_comprehension_code_objects_on_their_own(version):
     """A list, set or dict comprehension that awaits compiles only inside an async function: on its

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <set>
+#include <string_view>
 #include <sstream>
 #include <vector>
 
@@ -88,20 +89,50 @@ std::optional<std::string> async_comprehension_body(const CodeObject& code, cons
 }
 
 // The qualified name the original was compiled under: co_qualname on 3.11+; before, the qualified
-// names that MAKE_FUNCTION takes for functions made inside it ("Set.__and__.<locals>.<genexpr>")
-// start with it. Just the name when nothing tells.
+// names of what is made inside it start with it: a function's, which MAKE_FUNCTION takes
+// ("Set.__and__.<locals>.<genexpr>"), a nested comprehension's or lambda's inside a comprehension
+// ("f.<locals>.<listcomp>.<listcomp>": no <locals> after a comprehension), and a class's, which
+// its body stores in __qualname__ (a constant of that body). Just the name when nothing tells.
 std::string qualified_name(const CodeObject& code) {
     if (code.version >= PyVersion{3, 11} || code.qualname.find('.') != std::string::npos) return code.qualname;
+    auto names_this_code = [&](const std::string& prefix) {
+        return prefix == code.name ||
+               (prefix.size() > code.name.size() &&
+                prefix.compare(prefix.size() - code.name.size() - 1, std::string::npos, "." + code.name) == 0);
+    };
     for (const ObjectRef& c : code.consts) {
         if (!c || c->kind != PyValue::Kind::Str) continue;
         size_t at = c->text.find(".<locals>.");
         while (at != std::string::npos) {
             std::string prefix = c->text.substr(0, at);
-            if (prefix == code.name || (prefix.size() > code.name.size() &&
-                                        prefix.compare(prefix.size() - code.name.size() - 1, std::string::npos,
-                                                       "." + code.name) == 0))
-                return prefix;
+            if (names_this_code(prefix)) return prefix;
             at = c->text.find(".<locals>.", at + 1);
+        }
+    }
+    // The qualified name of something made right inside it (its last part the name of one of the
+    // code objects it holds), without that part and the <locals> before it: its own constants,
+    // and the constants of the code objects it holds (a class body's __qualname__).
+    std::set<std::string> made;
+    for (const ObjectRef& c : code.consts)
+        if (c && c->kind == PyValue::Kind::Code && c->code) made.insert(c->code->name);
+    auto parent_of = [&](const std::string& text) -> std::optional<std::string> {
+        size_t dot = text.rfind('.');
+        if (dot == std::string::npos || !made.count(text.substr(dot + 1))) return std::nullopt;
+        std::string prefix = text.substr(0, dot);
+        constexpr std::string_view kLocals = ".<locals>";
+        if (prefix.size() > kLocals.size() && prefix.compare(prefix.size() - kLocals.size(), std::string::npos, kLocals) == 0)
+            prefix.resize(prefix.size() - kLocals.size());
+        if (names_this_code(prefix)) return prefix;
+        return std::nullopt;
+    };
+    for (const ObjectRef& c : code.consts) {
+        if (!c) continue;
+        if (c->kind == PyValue::Kind::Str) {
+            if (auto parent = parent_of(c->text)) return *parent;
+        } else if (c->kind == PyValue::Kind::Code && c->code) {
+            for (const ObjectRef& inner : c->code->consts)
+                if (inner && inner->kind == PyValue::Kind::Str)
+                    if (auto parent = parent_of(inner->text)) return *parent;
         }
     }
     return code.name;
