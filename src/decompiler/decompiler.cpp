@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <queue>
 #include <set>
 #include <span>
 #include <unordered_map>
@@ -5204,7 +5205,24 @@ private:
 
     // Whether a path from `from` reaches `to` through blocks after `floor` (and their handlers).
     bool reaches_above(int from, int to, int floor) const {
-        return from >= 0 && to >= 0 && to > floor && reachable_above(from, floor, true)[size_t(to)];
+        if (from < 0 || to < 0 || to <= floor) return false;
+        // (Stopping at `to`; and past it, where no edge back down lands between `floor` and `to`,
+        // no path comes back to it.)
+        const std::vector<int>& back = back_edge_targets();
+        auto first_back = std::upper_bound(back.begin(), back.end(), floor);
+        bool past_to = first_back != back.end() && *first_back <= to;
+        std::vector<bool> seen(size_t(cfg_.size()), false);
+        std::vector<int> work{from};
+        while (!work.empty()) {
+            int k = work.back();
+            work.pop_back();
+            if (k == to) return true;
+            if (k <= floor || seen[size_t(k)] || (k > to && !past_to)) continue;
+            seen[size_t(k)] = true;
+            for (int s : cfg_.block(k).succs) work.push_back(s);
+            if (int h = cfg_.block(k).handler; h >= 0) work.push_back(h);
+        }
+        return false;
     }
 
     // The lowest block reachable from both `a` and `b` by normal flow, walking only blocks after
@@ -5213,44 +5231,119 @@ private:
     // handler covering `floor` itself is no way for the sides to meet, nor, where that is the
     // unbinding of an except clause's name (3.11+), the clause's clean-up around it.)
     int first_common_block(int a, int b, int floor, bool through_handlers = false) const {
+        if (a < 0 || b < 0) return -1;
         int own_handler = cfg_.block(floor).handler;
         int clause_cleanup = through_handlers && own_handler >= 0 && unbinds_name(own_handler) ? cfg_.block(own_handler).handler : -1;
-        // Blocks reached from `a` get bit 1, from `b` bit 2 (one mark vector and one work list for
-        // both walks: this runs for every if statement).
-        std::vector<uint8_t> reached;
+        auto for_each_next = [&](int k, auto&& visit) {
+            for (int s : cfg_.block(k).succs) visit(s);
+            if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler && h != clause_cleanup) visit(h);
+        };
+        // Blocks reached from `a` get bit 1, from `b` bit 2.
+        std::vector<uint8_t> reached(size_t(cfg_.size()), 0);
+        const std::vector<int>& back = back_edge_targets();
+        auto first_back = std::upper_bound(back.begin(), back.end(), floor);
         std::vector<int> work;
-        std::vector<int>& from_a = common_block_scratch_;  // (a member: no allocation a call)
-        from_a.clear();
-        work.reserve(size_t(cfg_.size()));
-        auto reach = [&](int from, uint8_t bit) {
+        // First the blocks of one side where they are few (a side that returns, raises, breaks or
+        // re-raises soon): then the other side's walk looks for them only.
+        constexpr size_t kFewBlocks = 32;
+        std::vector<int>& few = common_block_scratch_;  // (a member: no allocation a call)
+        auto walk_few = [&](int from, uint8_t bit) {
+            few.clear();
             work.assign(1, from);
             while (!work.empty()) {
                 int k = work.back();
                 work.pop_back();
-                if (k <= floor || (reached[k] & bit)) continue;
-                reached[k] |= bit;
-                if (bit == 1) from_a.push_back(k);
-                for (int s : cfg_.block(k).succs) work.push_back(s);
-                if (int h = cfg_.block(k).handler; through_handlers && h >= 0 && h != own_handler && h != clause_cleanup) work.push_back(h);
+                if (k <= floor || (reached[size_t(k)] & bit)) continue;
+                if (few.size() == kFewBlocks) {
+                    for (int f : few) reached[size_t(f)] &= uint8_t(~bit);
+                    return false;
+                }
+                reached[size_t(k)] |= bit;
+                few.push_back(k);
+                for_each_next(k, [&](int s) { work.push_back(s); });
             }
+            return true;
         };
-        if (a < 0 || b < 0) return -1;
-        reached.assign(size_t(cfg_.size()), 0);
-        reach(a, 1);
-        // The walk from `b` can only meet `a`'s blocks by an edge into them from a block after
-        // `floor` outside them. Where there is none (a side that raises: an assert), the sides
-        // meet nowhere, and the walk over the rest of the function, for each of hundreds of
-        // asserts, is saved.
-        if (!through_handlers && !(reached[size_t(b)] & 1) &&
-            std::none_of(from_a.begin(), from_a.end(), [&](int k) {
-                const auto& preds = cfg_.block(k).preds;
-                return std::any_of(preds.begin(), preds.end(), [&](int p) { return p > floor && !(reached[size_t(p)] & 1); });
-            }))
-            return -1;
-        reach(b, 2);
+        // The lowest of the few blocks that the other side's walk from `from` reaches. The walk
+        // can only meet them by an edge into them from a block after `floor` outside them: where
+        // there is none (a side that raises: an assert), the sides meet nowhere, and the walk over
+        // the rest of the function is saved. Past the highest of them, only an edge back down (a
+        // loop's) landing at or below it leads back; and once the walk reaches the lowest, that is
+        // the answer.
+        auto meet_few = [&](int from, uint8_t few_bit, uint8_t bit) {
+            if (!through_handlers && !(reached[size_t(from)] & few_bit) &&
+                std::none_of(few.begin(), few.end(), [&](int k) {
+                    const auto& preds = cfg_.block(k).preds;
+                    return std::any_of(preds.begin(), preds.end(), [&](int p) { return p > floor && !(reached[size_t(p)] & few_bit); });
+                }))
+                return -1;
+            auto [low, high] = std::minmax_element(few.begin(), few.end());
+            int lowest = *low, highest = *high;
+            bool past_highest = first_back != back.end() && *first_back <= highest;
+            work.assign(1, from);
+            while (!work.empty()) {
+                int k = work.back();
+                work.pop_back();
+                if (k <= floor || (reached[size_t(k)] & bit) || (k > highest && !past_highest)) continue;
+                reached[size_t(k)] |= bit;
+                if (k == lowest) return k;
+                for_each_next(k, [&](int s) { work.push_back(s); });
+            }
+            int common = -1;
+            for (int k : few)
+                if (reached[size_t(k)] == 3 && (common < 0 || k < common)) common = k;
+            return common;
+        };
+        if (walk_few(a, 1)) return meet_few(b, 1, 2);
+        if (walk_few(b, 2)) return meet_few(a, 2, 1);
+        // Else both sides, lowest block first: the first block both reach is the answer, up to the
+        // lowest block an edge back down (a loop's) lands on, below which no block is reached
+        // later; past it, a plain walk of the rest. (A walk of everything from each side cost a
+        // pass over the rest of the function for every if statement.)
+        using Visit = std::pair<int, uint8_t>;
+        std::priority_queue<Visit, std::vector<Visit>, std::greater<Visit>> next;
+        next.push({b, 2});
+        next.push({a, 1});
+        std::vector<Visit> rest;  // (past the lowest edge back down, in no order)
+        while (!next.empty()) {
+            Visit v = next.top();
+            next.pop();
+            auto [k, bit] = v;
+            if (k <= floor || (reached[size_t(k)] & bit)) continue;
+            if (first_back != back.end() && k > *first_back) {
+                rest.push_back(v);
+                continue;
+            }
+            reached[size_t(k)] |= bit;
+            if (reached[size_t(k)] == 3) return k;
+            for_each_next(k, [&](int s) { next.push({s, bit}); });
+        }
+        while (!rest.empty()) {
+            auto [k, bit] = rest.back();
+            rest.pop_back();
+            if (k <= floor || (reached[size_t(k)] & bit)) continue;
+            reached[size_t(k)] |= bit;
+            for_each_next(k, [&](int s) { rest.push_back({s, bit}); });
+        }
         for (int k = floor + 1; k < cfg_.size(); ++k)
-            if (reached[k] == 3) return k;
+            if (reached[size_t(k)] == 3) return k;
         return -1;
+    }
+
+    // The blocks that an edge from a block at or after them lands on (loop headers, handlers laid
+    // out before the code they cover), in increasing order: only such an edge leads back down.
+    const std::vector<int>& back_edge_targets() const {
+        if (!back_edge_targets_) {
+            back_edge_targets_.emplace();
+            for (int k = 0; k < cfg_.size(); ++k) {
+                for (int s : cfg_.block(k).succs)
+                    if (s <= k) back_edge_targets_->push_back(s);
+                if (int h = cfg_.block(k).handler; h >= 0 && h <= k) back_edge_targets_->push_back(h);
+            }
+            std::sort(back_edge_targets_->begin(), back_edge_targets_->end());
+            back_edge_targets_->erase(std::unique(back_edge_targets_->begin(), back_edge_targets_->end()), back_edge_targets_->end());
+        }
+        return *back_edge_targets_;
     }
 
     int emit_if(int b, const NeutralOp& jump, Body& out, Loop* loop, std::vector<ExprPtr>& stack, size_t base, int stop) {
@@ -10365,6 +10458,7 @@ private:
     mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
     mutable std::optional<std::vector<int>> ends_before_dead_code_;  // blocks that end where dead code follows
     mutable std::vector<int> common_block_scratch_;
+    mutable std::optional<std::vector<int>> back_edge_targets_;
     mutable std::optional<TableIndex> table_index_;
     mutable std::optional<UseCounts> whole_counts_;  // the whole function body's, while restore_else_before_copied_tail runs  // first_common_block's blocks reached from its first side
     std::vector<uint32_t> read_marks_;  // per (block, emitted): the serial of the last probe that kept that read
