@@ -10702,15 +10702,24 @@ RAW_STRINGS_WRITTEN = [r"WORD = re.compile(r'\b\w+\b')", r"PATH = r'C:\Users\x'"
                        r"""BOTH = 'it\'s \\ "q"'""", r"ODD_END = 'odd\\'", r"TAB = 'tab\t\\'", "PLAIN = 'no backslash'"]
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_backslashes_written_as_raw_strings(cli, tmp_path, version):
-    pyc = tmp_path / "raw.pyc"
-    compiled_pyc_or_skip(version, RAW_STRINGS, pyc)
+def written_and_verified(cli, tmp_path, version, source, lines):
+    """Decompiles `source` compiled by `version`'s interpreter with the CLI; checks that each of
+    `lines` is a line of the output and that `uncompile verify` finds every code object
+    equivalent. Returns the output and verify's stdout."""
+    pyc = tmp_path / "module.pyc"
+    compiled_pyc_or_skip(version, source, pyc)
     out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
-    for line in RAW_STRINGS_WRITTEN:
+    for line in lines:
         assert line in out.splitlines(), (line, out)
     proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0 and "1 equivalent" in proc.stdout, proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "0 not equivalent" in proc.stdout, proc.stdout + proc.stderr
+    return out, proc.stdout
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_backslashes_written_as_raw_strings(cli, tmp_path, version):
+    _, verdicts = written_and_verified(cli, tmp_path, version, RAW_STRINGS, RAW_STRINGS_WRITTEN)
+    assert "1 equivalent" in verdicts, verdicts
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -10994,13 +11003,8 @@ print("same values")
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_multiline_strings_written_as_blocks(cli, tmp_path, version):
-    pyc = tmp_path / "strings.pyc"
-    exe = compiled_pyc_or_skip(version, MULTILINE_STRINGS, pyc)
-    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
-    for line in MULTILINE_STRINGS_WRITTEN:
-        assert line in out.splitlines(), (line, out)
-    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out, _ = written_and_verified(cli, tmp_path, version, MULTILINE_STRINGS, MULTILINE_STRINGS_WRITTEN)
+    exe = interpreter(version)
     (tmp_path / "original.py").write_text(MULTILINE_STRINGS)
     (tmp_path / "decompiled.py").write_text(out)
     proc = subprocess.run([exe, "-c", MULTILINE_VALUES, str(tmp_path / "original.py"), str(tmp_path / "decompiled.py")],
@@ -11028,13 +11032,7 @@ BARE_TUPLES_WRITTEN = ["    x = a, b", "    x += 1, 2", "    y = (*a, b)", "    
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_tuples_written_bare_where_people_write_them(cli, tmp_path, version):
-    pyc = tmp_path / "tuples.pyc"
-    compiled_pyc_or_skip(version, BARE_TUPLES, pyc)
-    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
-    for line in BARE_TUPLES_WRITTEN:
-        assert line in out.splitlines(), (line, out)
-    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    written_and_verified(cli, tmp_path, version, BARE_TUPLES, BARE_TUPLES_WRITTEN)
 
 
 # `if a: assert b` with b an `in`/`is` comparison: as one assert (`assert not (a and not b)` or
@@ -11058,10 +11056,5 @@ def g(d, x, y):
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_assert_under_an_if_keeps_its_comparison(cli, tmp_path, version):
-    pyc = tmp_path / "asserts.pyc"
-    compiled_pyc_or_skip(version, GUARDED_ASSERTS, pyc)
-    out = subprocess.run([cli, str(pyc)], capture_output=True, text=True, timeout=120).stdout
-    lines = out.splitlines()
-    assert "    if 'Version' in d:" in lines and "        assert d['Version'] in valid" in lines, out
-    proc = subprocess.run([cli, "verify", str(pyc)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0 and "0 not equivalent" in proc.stdout, proc.stdout + proc.stderr
+    written_and_verified(cli, tmp_path, version, GUARDED_ASSERTS,
+                         ["    if 'Version' in d:", "        assert d['Version'] in valid"])

@@ -358,16 +358,10 @@ class T:
 @pytest.mark.parametrize("version", VERSIONS)
 def test_code_objects_on_their_own_keep_their_qualified_names(version):
     exe = require(version)
-    script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\nf = ns['T'].f.__code__\n"
-              "items = [f] + [c for c in f.co_consts if hasattr(c, 'co_code') and c.co_name != 'Inner']\n"
-              "for c in items:\n"
-              "    data = marshal.dumps(c)\n"
-              "    sys.stdout.buffer.write(len(data).to_bytes(4, 'little') + data)\n")
-    blob = subprocess.run([exe, "-c", script, QUALIFIED_BY_WHAT_THEY_MAKE], capture_output=True, check=True).stdout
+    f = "ns['T'].f.__code__"
+    items = "[%s] + [c for c in %s.co_consts if hasattr(c, 'co_code') and c.co_name != 'Inner']" % (f, f)
     checked = 0
-    while blob:
-        n = int.from_bytes(blob[:4], "little")
-        data, blob = blob[4:4 + n], blob[4 + n:]
+    for data in _marshalled_items(exe, QUALIFIED_BY_WHAT_THEY_MAKE, items):
         out, failures = uncompile._core.decompile(data, version, [])
         assert not failures, failures
         result = verify_source(data, out, version=version)
@@ -463,12 +457,13 @@ def test_refused_generic_parameters_leave_a_stub(version):
         "y = 1"]
 
 
-def _marshalled_items(exe, source):
+def _marshalled_items(exe, source, items="[c for c in ns['f'].__code__.co_consts if hasattr(c, 'co_code')]"):
+    """Marshal data of each code object that `items` (an expression over the namespace `ns` that
+    `source` ran in) names, written by `exe`."""
     script = ("import marshal, sys\nns = {}\nexec(sys.argv[1], ns)\n"
-              "for c in ns['f'].__code__.co_consts:\n"
-              "    if hasattr(c, 'co_code'):\n"
-              "        data = marshal.dumps(c)\n"
-              "        sys.stdout.buffer.write(len(data).to_bytes(4, 'little') + data)\n")
+              "for c in " + items + ":\n"
+              "    data = marshal.dumps(c)\n"
+              "    sys.stdout.buffer.write(len(data).to_bytes(4, 'little') + data)\n")
     blob = subprocess.run([exe, "-c", script, source], capture_output=True, check=True).stdout
     while blob:
         n = int.from_bytes(blob[:4], "little")
