@@ -4026,27 +4026,149 @@ private:
     bool closes_loop_plainly(int from, int header) const {
         auto key = std::make_pair(from, header);
         if (auto it = loop_edge_cache_.find(key); it != loop_edge_cache_.end()) return it->second;
-        std::vector<bool> seen(cfg_.size(), false);
-        std::vector<int> work = work_list(header);
-        bool found = false;
-        while (!work.empty() && !found) {
-            int b = work.back();
-            work.pop_back();
-            if (seen[b]) continue;
-            seen[b] = true;
-            found = b == from;
-            for (int s : cfg_.block(b).succs) work.push_back(s);
-        }
+        bool found = normal_flow_reaches(header, from);
         // Dead code the compiler left after a `break` (3.8) still closes its loop, as it always did.
         if (!found) found = !reachable_at_all(from);
         loop_edge_cache_[key] = found;
         return found;
     }
 
+    // Whether normal flow (no exception edges) leads from `from` to `to`. Walked from both ends at
+    // once, a block from each in turn, until the walks meet or one runs out: a 3.12+ except clause
+    // laid out at the end of the function jumps back to the code after its try statement, and the
+    // walk forward from there alone went over the rest of the function for every try statement.
+    bool normal_flow_reaches(int from, int to) const {
+        if (from == to) return true;
+        std::vector<uint8_t> seen(size_t(cfg_.size()), 0);  // bit 1: reached from `from`; bit 2: leads to `to`
+        std::vector<int> forward{from}, backward{to};
+        seen[size_t(from)] = 1;
+        seen[size_t(to)] = 2;
+        while (!forward.empty() && !backward.empty()) {
+            int f = forward.back();
+            forward.pop_back();
+            for (int s : cfg_.block(f).succs) {
+                if (seen[size_t(s)] & 2) return true;
+                if (!seen[size_t(s)]) {
+                    seen[size_t(s)] = 1;
+                    forward.push_back(s);
+                }
+            }
+            int b = backward.back();
+            backward.pop_back();
+            for (int p : cfg_.block(b).preds) {
+                if (seen[size_t(p)] & 1) return true;
+                if (!seen[size_t(p)]) {
+                    seen[size_t(p)] = 2;
+                    backward.push_back(p);
+                }
+            }
+        }
+        return false;
+    }
+
     // Whether every path from the entry to `block` (handlers included) passes `header`.
     bool dominates(int header, int block) const {
         if (header == block) return true;
-        return !reached_avoiding(header)[block];
+        // (A function asks a few times at most, mostly: a walk each is cheaper than the tree then.)
+        if (!dominance_ && ++dominance_walks_ <= 4) return !reached_avoiding(header)[size_t(block)];
+        const Dominance& d = dominance();
+        if (d.pre[size_t(block)] < 0) return true;  // (no path reaches it: none fails to pass `header`)
+        if (d.pre[size_t(header)] < 0) return false;
+        return d.pre[size_t(header)] <= d.pre[size_t(block)] && d.post[size_t(block)] <= d.post[size_t(header)];
+    }
+
+    // The dominator tree of the flow graph with its edges into handlers (the entry is block 0), as
+    // each block's first and last visit in a walk of the tree (-1: no path reaches the block), so
+    // that `dominates` is two comparisons: it was a walk of the whole graph avoiding the header,
+    // for every backward jump asked about (3.12+ except clauses jump back, one a try statement).
+    // (Cooper, Harvey and Kennedy's iteration over the reverse postorder.)
+    struct Dominance {
+        std::vector<int> pre, post;
+    };
+    const Dominance& dominance() const {
+        if (dominance_) return *dominance_;
+        const size_t n = size_t(cfg_.size());
+        std::vector<std::vector<int>> preds(n);
+        auto for_each_next = [&](int k, auto&& visit) {
+            for (int s : cfg_.block(k).succs) visit(s);
+            if (int h = cfg_.block(k).handler; h >= 0) visit(h);
+        };
+        for (size_t k = 0; k < n; ++k) for_each_next(int(k), [&](int s) { preds[size_t(s)].push_back(int(k)); });
+        // Reverse postorder of the blocks the entry reaches.
+        std::vector<int> order, rpo(n, -1);
+        std::vector<uint8_t> state(n, 0);  // 1: on the walk's stack, 2: done
+        std::vector<std::pair<int, size_t>> stack;
+        auto nexts = [&](int k) {
+            std::vector<int> out(cfg_.block(k).succs.begin(), cfg_.block(k).succs.end());
+            if (int h = cfg_.block(k).handler; h >= 0) out.push_back(h);
+            return out;
+        };
+        std::vector<std::vector<int>> next_of(n);
+        if (n > 0) {
+            stack.push_back({0, 0});
+            state[0] = 1;
+            next_of[0] = nexts(0);
+        }
+        while (!stack.empty()) {
+            auto& [k, i] = stack.back();
+            if (i < next_of[size_t(k)].size()) {
+                int s = next_of[size_t(k)][i++];
+                if (!state[size_t(s)]) {
+                    state[size_t(s)] = 1;
+                    next_of[size_t(s)] = nexts(s);
+                    stack.push_back({s, 0});
+                }
+            } else {
+                state[size_t(k)] = 2;
+                order.push_back(k);
+                stack.pop_back();
+            }
+        }
+        std::reverse(order.begin(), order.end());
+        for (size_t i = 0; i < order.size(); ++i) rpo[size_t(order[i])] = int(i);
+        std::vector<int> idom(n, -1);
+        if (n > 0) idom[0] = 0;
+        auto intersect = [&](int a, int b) {
+            while (a != b) {
+                while (rpo[size_t(a)] > rpo[size_t(b)]) a = idom[size_t(a)];
+                while (rpo[size_t(b)] > rpo[size_t(a)]) b = idom[size_t(b)];
+            }
+            return a;
+        };
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t i = 1; i < order.size(); ++i) {
+                int b = order[i], chosen = -1;
+                for (int p : preds[size_t(b)])
+                    if (rpo[size_t(p)] >= 0 && idom[size_t(p)] >= 0) chosen = chosen < 0 ? p : intersect(p, chosen);
+                if (chosen != idom[size_t(b)]) {
+                    idom[size_t(b)] = chosen;
+                    changed = true;
+                }
+            }
+        }
+        // First and last visits in a walk of the tree.
+        std::vector<std::vector<int>> children(n);
+        for (int b : order)
+            if (b != 0 && idom[size_t(b)] >= 0) children[size_t(idom[size_t(b)])].push_back(b);
+        dominance_.emplace();
+        dominance_->pre.assign(n, -1);
+        dominance_->post.assign(n, -1);
+        int clock = 0;
+        std::vector<std::pair<int, size_t>> walk;
+        if (!order.empty()) walk.push_back({0, 0});
+        while (!walk.empty()) {
+            auto& [k, i] = walk.back();
+            if (i == 0) dominance_->pre[size_t(k)] = clock++;
+            if (i < children[size_t(k)].size()) {
+                int c = children[size_t(k)][i++];
+                walk.push_back({c, 0});
+            } else {
+                dominance_->post[size_t(k)] = clock++;
+                walk.pop_back();
+            }
+        }
+        return *dominance_;
     }
 
     // The blocks the entry reaches, by normal flow and into handlers, without passing `avoid`.
@@ -9330,10 +9452,14 @@ private:
     // added in `earlier`, and `later` would have added its own entries first were it compiled first.
     // (The counts of `whole` are kept until the body changes: see whole_counts_.)
     bool tables_say_after(const Body& earlier, const Body& later, const Body& whole) const {
-        if (!whole_counts_) whole_counts_ = use_counts(whole);
-        UseCounts e = use_counts(earlier);
         std::vector<int64_t> l[2];
         table_uses(later, l[0], l[1]);
+        // (Nothing to tell by where `later` uses no entry: `return x` of a local. Said before the
+        // uses of `earlier` are counted, which for an elif chain is the rest of the chain at each
+        // level.)
+        if (l[0].empty() && l[1].empty()) return false;
+        if (!whole_counts_) whole_counts_ = use_counts(whole);
+        UseCounts e = use_counts(earlier);
         for (int table = 0; table < 2; ++table) {
             int64_t only_earlier = INT64_MAX;
             for (auto [k, n] : e[table]) {
@@ -10459,6 +10585,8 @@ private:
     mutable std::optional<std::vector<int>> ends_before_dead_code_;  // blocks that end where dead code follows
     mutable std::vector<int> common_block_scratch_;
     mutable std::optional<std::vector<int>> back_edge_targets_;
+    mutable std::optional<Dominance> dominance_;
+    mutable int dominance_walks_ = 0;  // dominance questions answered by a walk, before the tree is built
     mutable std::optional<TableIndex> table_index_;
     mutable std::optional<UseCounts> whole_counts_;  // the whole function body's, while restore_else_before_copied_tail runs  // first_common_block's blocks reached from its first side
     std::vector<uint32_t> read_marks_;  // per (block, emitted): the serial of the last probe that kept that read
