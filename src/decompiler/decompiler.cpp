@@ -4043,26 +4043,21 @@ private:
         std::vector<int> forward{from}, backward{to};
         seen[size_t(from)] = 1;
         seen[size_t(to)] = 2;
-        while (!forward.empty() && !backward.empty()) {
-            int f = forward.back();
-            forward.pop_back();
-            for (int s : cfg_.block(f).succs) {
-                if (seen[size_t(s)] & 2) return true;
-                if (!seen[size_t(s)]) {
-                    seen[size_t(s)] = 1;
-                    forward.push_back(s);
+        // One block from `frontier`: true when an edge of it meets the other walk.
+        auto step = [&](std::vector<int>& frontier, uint8_t mine, bool along) {
+            int k = frontier.back();
+            frontier.pop_back();
+            for (int e : along ? cfg_.block(k).succs : cfg_.block(k).preds) {
+                if (seen[size_t(e)] & ~mine) return true;
+                if (!seen[size_t(e)]) {
+                    seen[size_t(e)] = mine;
+                    frontier.push_back(e);
                 }
             }
-            int b = backward.back();
-            backward.pop_back();
-            for (int p : cfg_.block(b).preds) {
-                if (seen[size_t(p)] & 1) return true;
-                if (!seen[size_t(p)]) {
-                    seen[size_t(p)] = 2;
-                    backward.push_back(p);
-                }
-            }
-        }
+            return false;
+        };
+        while (!forward.empty() && !backward.empty())
+            if (step(forward, 1, true) || step(backward, 2, false)) return true;
         return false;
     }
 
