@@ -4083,26 +4083,20 @@ private:
     const Dominance& dominance() const {
         if (dominance_) return *dominance_;
         const size_t n = size_t(cfg_.size());
-        std::vector<std::vector<int>> preds(n);
-        auto for_each_next = [&](int k, auto&& visit) {
-            for (int s : cfg_.block(k).succs) visit(s);
-            if (int h = cfg_.block(k).handler; h >= 0) visit(h);
-        };
-        for (size_t k = 0; k < n; ++k) for_each_next(int(k), [&](int s) { preds[size_t(s)].push_back(int(k)); });
+        // The edges: normal flow and into each block's handler.
+        std::vector<std::vector<int>> next_of(n), preds(n);
+        for (size_t k = 0; k < n; ++k) {
+            next_of[k].assign(cfg_.block(int(k)).succs.begin(), cfg_.block(int(k)).succs.end());
+            if (int h = cfg_.block(int(k)).handler; h >= 0) next_of[k].push_back(h);
+            for (int s : next_of[k]) preds[size_t(s)].push_back(int(k));
+        }
         // Reverse postorder of the blocks the entry reaches.
         std::vector<int> order, rpo(n, -1);
         std::vector<uint8_t> state(n, 0);  // 1: on the walk's stack, 2: done
         std::vector<std::pair<int, size_t>> stack;
-        auto nexts = [&](int k) {
-            std::vector<int> out(cfg_.block(k).succs.begin(), cfg_.block(k).succs.end());
-            if (int h = cfg_.block(k).handler; h >= 0) out.push_back(h);
-            return out;
-        };
-        std::vector<std::vector<int>> next_of(n);
         if (n > 0) {
             stack.push_back({0, 0});
             state[0] = 1;
-            next_of[0] = nexts(0);
         }
         while (!stack.empty()) {
             auto& [k, i] = stack.back();
@@ -4110,7 +4104,6 @@ private:
                 int s = next_of[size_t(k)][i++];
                 if (!state[size_t(s)]) {
                     state[size_t(s)] = 1;
-                    next_of[size_t(s)] = nexts(s);
                     stack.push_back({s, 0});
                 }
             } else {
@@ -5325,9 +5318,7 @@ private:
         if (from < 0 || to < 0 || to <= floor) return false;
         // (Stopping at `to`; and past it, where no edge back down lands between `floor` and `to`,
         // no path comes back to it.)
-        const std::vector<int>& back = back_edge_targets();
-        auto first_back = std::upper_bound(back.begin(), back.end(), floor);
-        bool past_to = first_back != back.end() && *first_back <= to;
+        bool past_to = lowest_back_edge_target_above(floor) <= to;
         std::vector<bool> seen(size_t(cfg_.size()), false);
         std::vector<int> work{from};
         while (!work.empty()) {
@@ -5357,8 +5348,7 @@ private:
         };
         // Blocks reached from `a` get bit 1, from `b` bit 2.
         std::vector<uint8_t> reached(size_t(cfg_.size()), 0);
-        const std::vector<int>& back = back_edge_targets();
-        auto first_back = std::upper_bound(back.begin(), back.end(), floor);
+        const int lowest_back = lowest_back_edge_target_above(floor);
         std::vector<int> work;
         // First the blocks of one side where they are few (a side that returns, raises, breaks or
         // re-raises soon): then the other side's walk looks for them only.
@@ -5396,7 +5386,7 @@ private:
                 return -1;
             auto [low, high] = std::minmax_element(few.begin(), few.end());
             int lowest = *low, highest = *high;
-            bool past_highest = first_back != back.end() && *first_back <= highest;
+            bool past_highest = lowest_back <= highest;
             work.assign(1, from);
             while (!work.empty()) {
                 int k = work.back();
@@ -5427,7 +5417,7 @@ private:
             next.pop();
             auto [k, bit] = v;
             if (k <= floor || (reached[size_t(k)] & bit)) continue;
-            if (first_back != back.end() && k > *first_back) {
+            if (k > lowest_back) {
                 rest.push_back(v);
                 continue;
             }
@@ -5445,6 +5435,15 @@ private:
         for (int k = floor + 1; k < cfg_.size(); ++k)
             if (reached[size_t(k)] == 3) return k;
         return -1;
+    }
+
+    // The lowest block after `floor` that an edge back down lands on (INT_MAX: none). Below it, a
+    // walk that only goes up from `floor` reaches no block later than in increasing order, and past
+    // a block below it no path comes back to that block.
+    int lowest_back_edge_target_above(int floor) const {
+        const std::vector<int>& back = back_edge_targets();
+        auto first = std::upper_bound(back.begin(), back.end(), floor);
+        return first == back.end() ? std::numeric_limits<int>::max() : *first;
     }
 
     // The blocks that an edge from a block at or after them lands on (loop headers, handlers laid
@@ -5693,7 +5692,7 @@ private:
         } else {
             return nullptr;
         }
-        auto any_of = [&](size_t from, size_t to) {
+        auto either = [&](size_t from, size_t to) {  // alternatives [from, to) joined by `or`
             if (to - from == 1) return alternatives[from];
             auto e = make_expr(ExprKind::BoolOp);
             e->id = "or";
@@ -5701,7 +5700,7 @@ private:
             return e;
         };
         for (size_t k = 1; k < alternatives.size(); ++k) {
-            ExprPtr guard = negate(any_of(0, k)), rest = any_of(k, alternatives.size());
+            ExprPtr guard = negate(either(0, k)), rest = either(k, alternatives.size());
             if (!test_placeable(guard, none_tests_) || !test_placeable(rest, none_tests_)) continue;
             auto a = make_stmt(StmtKind::Assert);
             a->test = rest;
@@ -10578,12 +10577,12 @@ private:
     std::vector<std::pair<int, int>> operand_sides_;  // the sides of the conditions whose operands are being probed
     mutable std::vector<std::vector<std::pair<int, bool>>> probe_reads_;  // one per probe under way
     mutable std::optional<std::vector<int>> ends_before_dead_code_;  // blocks that end where dead code follows
-    mutable std::vector<int> common_block_scratch_;
+    mutable std::vector<int> common_block_scratch_;  // first_common_block's blocks of the side walked first
     mutable std::optional<std::vector<int>> back_edge_targets_;
     mutable std::optional<Dominance> dominance_;
     mutable int dominance_walks_ = 0;  // dominance questions answered by a walk, before the tree is built
     mutable std::optional<TableIndex> table_index_;
-    mutable std::optional<UseCounts> whole_counts_;  // the whole function body's, while restore_else_before_copied_tail runs  // first_common_block's blocks reached from its first side
+    mutable std::optional<UseCounts> whole_counts_;  // the whole function body's, while restore_else_before_copied_tail runs
     std::vector<uint32_t> read_marks_;  // per (block, emitted): the serial of the last probe that kept that read
     uint32_t read_mark_serial_ = 0;
     std::set<const Expr*> loop_iterators_;  // the iterators of for loops, on the stack while they run

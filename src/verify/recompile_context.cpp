@@ -95,11 +95,7 @@ std::optional<std::string> async_comprehension_body(const CodeObject& code, cons
 // its body stores in __qualname__ (a constant of that body). Just the name when nothing tells.
 std::string qualified_name(const CodeObject& code) {
     if (code.version >= PyVersion{3, 11} || code.qualname.find('.') != std::string::npos) return code.qualname;
-    auto names_this_code = [&](const std::string& prefix) {
-        return prefix == code.name ||
-               (prefix.size() > code.name.size() &&
-                prefix.compare(prefix.size() - code.name.size() - 1, std::string::npos, "." + code.name) == 0);
-    };
+    auto names_this_code = [&](const std::string& prefix) { return prefix == code.name || prefix.ends_with("." + code.name); };
     for (const ObjectRef& c : code.consts) {
         if (!c || c->kind != PyValue::Kind::Str) continue;
         size_t at = c->text.find(".<locals>.");
@@ -120,8 +116,7 @@ std::string qualified_name(const CodeObject& code) {
         if (dot == std::string::npos || !made.count(text.substr(dot + 1))) return std::nullopt;
         std::string prefix = text.substr(0, dot);
         constexpr std::string_view kLocals = ".<locals>";
-        if (prefix.size() > kLocals.size() && prefix.compare(prefix.size() - kLocals.size(), std::string::npos, kLocals) == 0)
-            prefix.resize(prefix.size() - kLocals.size());
+        if (prefix.ends_with(kLocals)) prefix.resize(prefix.size() - kLocals.size());
         if (names_this_code(prefix)) return prefix;
         return std::nullopt;
     };
