@@ -11058,3 +11058,52 @@ def g(d, x, y):
 def test_assert_under_an_if_keeps_its_comparison(cli, tmp_path, version):
     written_and_verified(cli, tmp_path, version, GUARDED_ASSERTS,
                          ["    if 'Version' in d:", "        assert d['Version'] in valid"])
+
+
+# A try statement whose `else:` leaves (raise, return) while the except clauses go on: 3.8/3.9
+# jump from the clauses past the else clause to the code after the statement. A bare
+# `return <constant>` there (the function's own end, or a written return) is that code, not a
+# return inside the clauses. 3.10 copies it into each clause instead, where it compiles like a
+# return written there: its constant, entered after the else clause's, says which it is.
+TRY_ELSE_LEAVES = """
+def close(gen):
+    try:
+        gen.throw(GeneratorExit)
+    except (GeneratorExit, StopIteration):
+        pass
+    else:
+        raise RuntimeError("generator ignored GeneratorExit")
+
+
+def pick(f):
+    try:
+        f()
+    except ValueError:
+        pass
+    else:
+        return 5
+"""
+
+TRY_ELSE_LEAVES_THEN_RETURN = """
+def g(x):
+    try:
+        a = int(x)
+    except ValueError:
+        pass
+    else:
+        raise RuntimeError(a)
+    return 2
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_try_else_that_leaves_stays_an_else(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, TRY_ELSE_LEAVES,
+                         ["    except (GeneratorExit, StopIteration):", "        pass", "    else:",
+                          "        raise RuntimeError('generator ignored GeneratorExit')", "        return 5"])
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_try_else_that_leaves_before_a_return(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, TRY_ELSE_LEAVES_THEN_RETURN,
+                         ["    except ValueError:", "        pass", "    else:", "        raise RuntimeError(a)", "    return 2"])

@@ -7092,7 +7092,11 @@ private:
             // (3.8-3.10: so is a lone RETURN_VALUE left behind POP_BLOCK, of a value the clause computed.)
             // (So is a `return` that leaves enclosing except clauses too: their POP_EXCEPTs, then
             // the return.)
-            if (cfg_.block(next).preds.size() == 1 &&
+            // (Not a bare `return constant` jumped to: the clause's own return is written where it
+            // is (after copies, if any); a jump there is the clause going on to the code after the
+            // statement, a return only the clauses reach because the body's way on, the `else:`,
+            // leaves.)
+            if (cfg_.block(next).preds.size() == 1 && !(last.kind == N::Jump && is_bare_constant_return(next)) &&
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
                  is_return_leaving_withs(next) || is_return_through_leaving_finally(next)))
                 continue;
@@ -7220,6 +7224,12 @@ private:
         if (i == blk.first) return false;
         if (i + 2 == blk.last && ops_[i].kind == N::LoadConst) ++i;
         return i + 1 == blk.last && ops_[i].kind == N::Return;
+    }
+
+    // A block that only returns a constant (LOAD_CONST; RETURN_VALUE; RETURN_CONST is read so too).
+    bool is_bare_constant_return(int block) const {
+        const Block& blk = cfg_.block(block);
+        return blk.last - blk.first == 2 && ops_[blk.first].kind == N::LoadConst && ops_[blk.first + 1].kind == N::Return;
     }
 
     bool is_lone_return(int block) const {
@@ -7416,6 +7426,22 @@ private:
                 require_no_raise_after_clause(*t);
                 emit_stmt(out, t);
                 return else_flows ? else_stop : kFlowEnded;
+            }
+            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause && !loop) {
+                if (StmtPtr ret = clause_returns_follow_else(*t, exit, handler)) {
+                    bool else_flows = emit_region(exit, -1, t->orelse, loop, body_stack, base);
+                    if (else_flows) unsupported("an else clause laid out before its handler that goes on");
+                    stack = std::move(body_stack);
+                    for (ExceptHandler& h : t->handlers) {
+                        dropped_copies_.push_back(h.body.back());
+                        h.body.pop_back();
+                        if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+                    }
+                    require_no_raise_after_clause(*t);
+                    emit_stmt(out, t);
+                    emit_stmt(out, ret);
+                    return kFlowEnded;
+                }
             }
             stack = std::move(body_stack);
             if ((!body_flows || exit < 0) && hoist_copied_tail(t, out)) return kFlowEnded;
@@ -7772,6 +7798,47 @@ private:
                                       [](const Instruction& ins, uint32_t offset) { return ins.offset < offset; });
         for (auto it = first; it != raw_.end() && it->offset < end; ++it)
             if (it->is(table) && (table != kHasConst || const_in_source_order(it->index))) out.insert(it->index);
+    }
+
+    // Try statement `t` whose body goes on at `exit`, laid out before the handler at `handler`, to
+    // code that leaves (returns or raises) without reaching the handler, while every clause ends in
+    // `return C` for one constant C. 3.10 copies the short code after the statement into each
+    // clause after its POP_EXCEPT, which is also how a `return C` written in the clause compiles;
+    // and compiles an `else:` after the clauses. So a C that entered co_consts after every constant
+    // of that code was compiled after it: the code is the `else:` and `return C` follows the
+    // statement. (Where the order cannot tell - code that uses no constant of its own, or the
+    // `return None` ending a function without a docstring, whose first constant None is - the two
+    // spellings compile the same; the `else:` reads as written.) Returns that return (else null).
+    StmtPtr clause_returns_follow_else(const Stmt& t, int exit, int handler) {
+        if (!clause_returns_may_be_copies_ || t.handlers.empty()) return nullptr;
+        StmtPtr ret;
+        for (const ExceptHandler& h : t.handlers) {
+            if (h.body.empty()) return nullptr;
+            const StmtPtr& last = h.body.back();
+            if (last->kind != StmtKind::Return || !last->value || last->value->kind != ExprKind::Constant) return nullptr;
+            if (ret && ret->value->constant != last->value->constant) return nullptr;
+            ret = last;
+        }
+        std::vector<int> code = flow_from(exit, handler);
+        for (int k : code) {
+            const Block& blk = cfg_.block(k);
+            for (int s : blk.succs)
+                if (s < exit || s >= handler) return nullptr;
+            N last = ops_[blk.last - 1].kind;
+            if (blk.succs.empty() && last != N::Return && last != N::Raise && last != N::Reraise) return nullptr;
+        }
+        const ObjectRef& value = ret->value->constant;
+        auto at = std::find(code_.consts.begin(), code_.consts.end(), value);
+        if (at == code_.consts.end()) return nullptr;
+        const int64_t index = at - code_.consts.begin();
+        if (index == 0 && value->kind == PyValue::Kind::None) return ret;
+        std::set<int64_t> used;
+        for (int k : code) indices_of_block(k, kHasConst, used);
+        // (None past the first slot, as after a docstring, entered where first used, like the rest.)
+        if (value->kind != PyValue::Kind::None && !const_in_source_order(index)) return nullptr;
+        // (Code that uses no constant compiles the same in either order.)
+        if (used.count(index) || (!used.empty() && index < *used.rbegin())) return nullptr;
+        return ret;
     }
 
     // Where a try statement whose except clauses all leave by `continue` or `break` ends (-1:
@@ -10461,6 +10528,9 @@ private:
     std::vector<bool> emitted_;
     // How this version compiles (see normalize.h), whichever constructor made the decompiler.
     bool dead_code_kept_ = keeps_dead_code(code_.version);
+    // (3.10: a `return constant` after an except clause's POP_EXCEPT is the clause's own or the
+    // compiler's copy of the code after the statement; see clause_returns_follow_else.)
+    bool clause_returns_may_be_copies_ = copies_exit_blocks(code_.version) && compiles_else_after_clauses(code_.version);
     bool exits_copied_ = copies_exit_blocks(code_.version);  // the compiler copies short exit blocks into jumps to them (3.10+)
     bool assert_loads_global_ = asserts_load_global(code_.version);
     bool kwargs_display_passed_as_is_ = passes_kwargs_display_as_is(code_.version);

@@ -1269,6 +1269,8 @@ int with_pops_after_suppression(PyVersion version) { return version >= PyVersion
 
 bool copies_exit_blocks(PyVersion version) { return version >= PyVersion{3, 10}; }
 
+bool compiles_else_after_clauses(PyVersion version) { return version < PyVersion{3, 11}; }
+
 bool asserts_load_global(PyVersion version) { return version < PyVersion{3, 9}; }
 
 bool passes_kwargs_display_as_is(PyVersion version) { return version < PyVersion{3, 9}; }

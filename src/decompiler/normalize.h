@@ -23,6 +23,11 @@ bool keeps_dead_code(PyVersion version);
 // `return`, a `raise`) with a copy of that block (3.10+), keeping the copied lines.
 bool copies_exit_blocks(PyVersion version);
 
+// Whether this version's compiler compiles a try statement's `else:` after its except clauses
+// (before 3.11; later ones compile it right after the body): constants and names it is first to
+// use enter co_consts and co_names after the clauses'.
+bool compiles_else_after_clauses(PyVersion version);
+
 // Whether this version passes a dict display written after `**` to CALL_FUNCTION_EX as it is
 // (before 3.9; later ones merge it into an empty dict with DICT_MERGE).
 bool passes_kwargs_display_as_is(PyVersion version);
