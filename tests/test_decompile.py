@@ -11110,3 +11110,45 @@ def test_try_else_that_leaves_before_a_return(cli, tmp_path, version):
     upto_311 = ["        pass", "    return 2"] if version in ("3.8", "3.9", "3.10", "3.11") else []
     written_and_verified(cli, tmp_path, version, TRY_ELSE_LEAVES_THEN_RETURN,
                          ["    except ValueError:", "    else:", "        raise RuntimeError(a)"] + upto_311)
+
+
+# 3.12+ write a loop's `if test: <rest of the body>` as a jump over a jump back. Each test of a
+# compound condition gets one, of either polarity; read alike (in a generator function too, whose
+# jumps back the StopIteration guard does not cover), they are one condition. A lone
+# `if s in chars: continue` stays one: folded, it would need `not (s in chars)`.
+LOOP_CONDITION_AROUND_REST = """
+def fields(self, exclude=None, only=None):
+    for name in self.fields:
+        if (
+            (exclude is None and only is None)
+            or (exclude is not None and name not in exclude)
+            or (only is not None and name in only)
+        ):
+            try:
+                yield name, getattr(self, name)
+            except AttributeError:
+                pass
+
+
+def visit(self, out, only):
+    for name in self.fields:
+        if only is not None and name in only:
+            out(name)
+
+
+def check(subscripts, symbols):
+    for s in subscripts:
+        if s in '.,->':
+            continue
+        if s not in symbols:
+            raise ValueError(s)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_loop_condition_around_the_rest_of_the_body(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, LOOP_CONDITION_AROUND_REST,
+                         ["        if exclude is None and only is None or exclude is not None and name not in exclude "
+                          "or only is not None and name in only:",
+                          "        if only is not None and name in only:",
+                          "        if s in '.,->':", "            continue"])

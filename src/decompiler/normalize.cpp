@@ -176,30 +176,71 @@ public:
     // cannot raise, and 3.12+ leave such jumps uncovered.)
     void fold_backward_conditionals() {
         Targets targets(out_);
-        // (Only under a try or with statement's handler, PUSH_EXC_INFO first: not the compiler's own
-        // around a generator's body or an inlined comprehension, whose filters keep the 3.12 shape
-        // their layout is read from.)
+        // (Only under a try or with statement's handler, PUSH_EXC_INFO first, or the guard around a
+        // generator function's body, which turns StopIteration into RuntimeError: not an inlined
+        // comprehension's or a generator expression's, whose filters keep the 3.12 shape their
+        // layout is read from.)
         std::vector<int64_t> statement_handlers;
+        const bool generator_function = code_.name != "<genexpr>";
         for (const NeutralOp& op : out_)
-            if (op.kind == N::PushExcInfo) statement_handlers.push_back(op.offset);
+            if (op.kind == N::PushExcInfo || (op.kind == N::StopIterationError && generator_function))
+                statement_handlers.push_back(op.offset);
         auto uncovered_jump_ok = [&](const NeutralOp& cond) {
             return cond.handler >= 0 &&
                    std::find(statement_handlers.begin(), statement_handlers.end(), cond.handler) != statement_handlers.end();
         };
+        // Whether the op at k is a conditional jump over a jump back (either polarity).
+        auto jumps_over_back = [&](size_t k) {
+            if (out_[k].kind != N::JumpIf || k + 2 >= out_.size()) return false;
+            const NeutralOp& cond = out_[k];
+            const NeutralOp& back = out_[k + 1];
+            const NeutralOp& after = out_[k + 2];
+            return back.kind == N::Jump && back.target >= 0 && back.target <= int64_t(back.offset) &&
+                   cond.target > int64_t(back.offset) && cond.target <= int64_t(after.offset) &&
+                   !targets.count(back.offset) && (back.handler == cond.handler || (back.handler < 0 && uncovered_jump_ok(cond)));
+        };
+        auto jumps_on_true = [&](size_t k) {
+            return out_[k].condition == JumpCondition::IfTrue || out_[k].condition == JumpCondition::IfNone;
+        };
+        // The other polarity is folded too where the test right after the jump back (operands, no
+        // jump, store or call between) ends in a folded jump back to the same place: both go back
+        // when their test fails, the tests of one condition (`if a is not None and b in c:` around
+        // the rest of the loop body). Read as `if a is None: continue` first, the rest could only
+        // be `if not b in c: continue`, which the optimizer folds into `not in`. (Decided from the
+        // last test up, each by the one after it. Not a jump on an `in` or `is` comparison's
+        // result: in the condition it would be `not (a in b)`, which the optimizer folds so too.)
+        auto folds_under_not = [&](size_t k) {
+            if (k == 0 || out_[k - 1].kind != N::Compare) return false;
+            const std::string& op = out_[k - 1].name;
+            return op == "in" || op == "not in" || op == "is" || op == "is not";
+        };
+        std::vector<bool> fold(out_.size(), false);
+        for (size_t k = out_.size(); k-- > 0;) {
+            if (!jumps_over_back(k)) continue;
+            if (jumps_on_true(k)) {
+                fold[k] = true;
+                continue;
+            }
+            if (out_[k].condition == JumpCondition::IfFalse && folds_under_not(k)) continue;
+            for (size_t n = k + 2; n < out_.size() && n < k + 16; ++n) {
+                N kind = out_[n].kind;
+                if (kind == N::JumpIf) {
+                    fold[k] = fold[n] && out_[n + 1].target == out_[k + 1].target;
+                    break;
+                }
+                bool operand = kind == N::Load || kind == N::LoadConst || kind == N::LoadAttr || kind == N::Compare ||
+                               kind == N::BinaryOp || kind == N::UnaryOp || kind == N::Subscr || kind == N::Nop;
+                // (An instruction split in two, 3.13's LOAD_FAST_LOAD_FAST, gives ops of one offset.)
+                if (!operand || (out_[n].offset != out_[n - 1].offset && n > k + 2 && targets.count(out_[n].offset))) break;
+            }
+        }
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
             NeutralOp& cond = out_[kept++];
-            if (cond.kind != N::JumpIf || k + 2 >= out_.size()) continue;
-            const NeutralOp& back = out_[k + 1];
-            const NeutralOp& after = out_[k + 2];
-            bool jumps_on_true = cond.condition == JumpCondition::IfTrue || cond.condition == JumpCondition::IfNone;
-            bool fold = jumps_on_true && back.kind == N::Jump && back.target >= 0 && back.target <= int64_t(back.offset) &&
-                        cond.target > int64_t(back.offset) && cond.target <= int64_t(after.offset) &&
-                        !targets.count(back.offset) && (back.handler == cond.handler || (back.handler < 0 && uncovered_jump_ok(cond)));
-            if (!fold) continue;
+            if (!fold[k]) continue;
             cond.condition = inverse(cond.condition);
-            cond.target = back.target;
+            cond.target = out_[k + 1].target;
             ++k;
         }
         out_.resize(kept);
