@@ -372,10 +372,33 @@ def test_recompilable_source_keeps_free_variables_and_future_flags():
 def _compiles_as_expression(text):
     """The oracle: whether "(text)" compiles alone, as the overview's guard checks must say."""
     try:
-        compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile("(%s)" % text, "<overview>", "exec", dont_inherit=True)
         return True
     except (SyntaxError, ValueError):
         return False
+
+
+def test_guard_checks_give_no_compiler_warnings():
+    """Compiling guards only to learn whether they compile must not warn (`x is 'a'`, an invalid
+    escape), nor answer differently where warnings are errors (python -W error)."""
+    from uncompile._torch import _overview
+
+    guards = ["L['x'] is 'a'", "L['x'] == '\\d'", "L['n'] is 3", "x =="]
+    _overview._valid_guard.clear()
+    _overview._valid_shape.clear()
+    _overview._compiles.cache_clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _overview._valid_guards(guards) == [True, True, True, False]
+    assert not caught, [str(w.message) for w in caught]
+    _overview._valid_guard.clear()
+    _overview._valid_shape.clear()
+    _overview._compiles.cache_clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _overview._valid_guards(guards) == [True, True, True, False]
 
 
 def test_guard_shape_compiles_exactly_when_the_guard_does():

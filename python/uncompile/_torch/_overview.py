@@ -6,15 +6,25 @@ Executing the file only defines things; nothing in it calls into torch internals
 """
 import functools
 import re
+import warnings
 from typing import Dict, List
 
 from ._records import CompileRecord, FunctionRecord
 
 
+def _compile_quietly(text: str) -> None:
+    """compile() only to learn whether `text` compiles: the warnings the compiler gives about what
+    it compiles (`x is 'a'`, an invalid escape) are not the user's concern here."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        compile(text, "<overview>", "exec", dont_inherit=True)
+
+
 @functools.lru_cache(maxsize=4096)  # the overview is rewritten after every compile; guards repeat
 def _compiles(text: str) -> bool:
     try:
-        compile(text, "<overview>", "exec", dont_inherit=True)
+        _compile_quietly(text)
         return True
     except (SyntaxError, ValueError):
         return False
@@ -74,7 +84,7 @@ def _compile_each(lines: List[str]) -> List[bool]:
             continue
         joined += 1
         try:
-            compile("\n".join(lines[start:end]), "<overview>", "exec", dont_inherit=True)
+            _compile_quietly("\n".join(lines[start:end]))
             results[start:end] = [True] * (end - start)
             continue
         except (SyntaxError, ValueError) as exc:
