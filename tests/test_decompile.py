@@ -11152,3 +11152,48 @@ def test_loop_condition_around_the_rest_of_the_body(cli, tmp_path, version):
                           "or only is not None and name in only:",
                           "        if only is not None and name in only:",
                           "        if s in '.,->':", "            continue"])
+
+
+# Finally bodies with loops, on every way out. A `break` out of a loop of the copy on the normal
+# path, where the statement ends the function, jumps to the return after it: 3.10+ copy that
+# return there. And 3.12+ leave the jump back of a loop test uncovered by the exception table in
+# the finally body's exceptional copy too (covered by the clean-up handler around it).
+FINALLY_LOOPS = """
+def drain(a):
+    try:
+        a()
+    except ValueError:
+        return a
+    finally:
+        while a:
+            if a.pop():
+                break
+
+
+def walk(a):
+    try:
+        return a
+    finally:
+        for j in a:
+            while j:
+                j = j.next
+
+
+def each(a):
+    try:
+        a()
+    except ValueError:
+        return a
+    finally:
+        for j in a:
+            while j:
+                j = j.next
+"""
+
+
+@pytest.mark.parametrize("version", [pytest.param(v, marks=pytest.mark.xfail(
+    v == "3.9", strict=True, reason="3.9's peephole turns the break's jump to the clause's return into that return: "
+                                    "the clause's way out through the copy is not matched yet")) for v in VERSIONS])
+def test_finally_bodies_with_loops_on_every_way_out(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, FINALLY_LOOPS,
+                         ["            if a.pop():", "                break", "        for j in a:", "            while j:"])

@@ -9365,6 +9365,23 @@ private:
                     rest.push_back(tail_stmt);
                 }
             }
+            // (A `break` out of a loop of the copy, where the statement ends the function: 3.10+
+            // copy the return after it into the break's jump, which reads as that return.)
+            if (!same && !rest_flows && rest.size() >= 2 && rest.back()->kind == StmtKind::Return) {
+                const std::string tail_text = print_module(Body{rest.back()});
+                Body prefix;
+                for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
+                bool replaced = false;
+                for (const StmtPtr& st : prefix)
+                    if ((st->kind == StmtKind::While || st->kind == StmtKind::For) && st->orelse.empty())
+                        replaced = returns_as_breaks(st->body, tail_text) || replaced;
+                if (replaced && text(prefix) == copy_text) {
+                    same = true;
+                    StmtPtr tail_stmt = rest.back();
+                    rest = copy;  // (taken off below)
+                    rest.push_back(tail_stmt);
+                }
+            }
             // (3.12+ also copy the rest of the handler's copy after that statement, up to its
             // re-raise, into both sides: the normal path's statements are the source's.)
             size_t split_end = 0;
@@ -9658,6 +9675,23 @@ private:
     // the then-side, `if t: A; <tail>` then B (the compiler copies the short ending into the jump
     // over B). With the tail after `body` (taken off it), that is `if t: A else: B`: each side
     // reached the tail next. Each such if in `body` is rewritten so (in place: pass clones).
+    // Statements printed `tail_text` in a loop's `body` (and the sides of its ifs, not nested
+    // loops, whose `break` would leave those) made `break`, where the loop is followed by that
+    // statement; whether any was.
+    static bool returns_as_breaks(Body& body, const std::string& tail_text) {
+        bool any = false;
+        for (StmtPtr& st : body) {
+            if (st->kind == StmtKind::Return && print_module(Body{st}) == tail_text) {
+                st = make_stmt(StmtKind::Break);
+                any = true;
+            } else if (st->kind == StmtKind::If) {
+                any = returns_as_breaks(st->body, tail_text) || any;
+                any = returns_as_breaks(st->orelse, tail_text) || any;
+            }
+        }
+        return any;
+    }
+
     static void fold_copied_tail(Body& body, const std::string& tail_text) {
         for (size_t i = 0; i + 1 < body.size(); ++i) {
             StmtPtr& s = body[i];

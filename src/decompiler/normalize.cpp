@@ -176,15 +176,20 @@ public:
     // cannot raise, and 3.12+ leave such jumps uncovered.)
     void fold_backward_conditionals() {
         Targets targets(out_);
-        // (Only under a try or with statement's handler, PUSH_EXC_INFO first, or the guard around a
+        // (Only under a try or with statement's handler, PUSH_EXC_INFO first, the clean-up around
+        // an except clause or finally body (`COPY 3; POP_EXCEPT; RERAISE`), or the guard around a
         // generator function's body, which turns StopIteration into RuntimeError: not an inlined
         // comprehension's or a generator expression's, whose filters keep the 3.12 shape their
         // layout is read from.)
         std::vector<int64_t> statement_handlers;
         const bool generator_function = code_.name != "<genexpr>";
-        for (const NeutralOp& op : out_)
-            if (op.kind == N::PushExcInfo || (op.kind == N::StopIterationError && generator_function))
+        for (size_t k = 0; k < out_.size(); ++k) {
+            const NeutralOp& op = out_[k];
+            bool cleanup = op.kind == N::Copy && op.arg == 3 && k + 2 < out_.size() && out_[k + 1].kind == N::PopExcept &&
+                           out_[k + 2].kind == N::Reraise;
+            if (op.kind == N::PushExcInfo || cleanup || (op.kind == N::StopIterationError && generator_function))
                 statement_handlers.push_back(op.offset);
+        }
         auto uncovered_jump_ok = [&](const NeutralOp& cond) {
             return cond.handler >= 0 &&
                    std::find(statement_handlers.begin(), statement_handlers.end(), cond.handler) != statement_handlers.end();
