@@ -11197,3 +11197,28 @@ def each(a):
 def test_finally_bodies_with_loops_on_every_way_out(cli, tmp_path, version):
     written_and_verified(cli, tmp_path, version, FINALLY_LOOPS,
                          ["            if a.pop():", "                break", "        for j in a:", "            while j:"])
+
+
+# A try/finally whose body is a try statement that never goes on normally (its body and its
+# clauses' inner statements raise) but whose outer clause does: the way on out of that clause is
+# the finally body's normal way out, reached only through the clean-up handler of the inner
+# clause (3.11+ exception tables).
+FINALLY_AFTER_RAISING_CLAUSES = """
+def convert(x):
+    try:
+        try:
+            raise ValueError(x)
+        except ValueError:
+            raise KeyError(x)
+    except KeyError:
+        x = 3
+    finally:
+        x = 5
+    return x
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_finally_after_a_try_whose_clauses_raise(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, FINALLY_AFTER_RAISING_CLAUSES,
+                         ["    except KeyError:", "        x = 3", "    finally:", "        x = 5", "    return x"])

@@ -6895,8 +6895,12 @@ private:
                 if (in_body(s, handler, uncovered)) work.push_back(s);
                 else exits.insert(s);
             }
+            // (And through the clean-up around a nested except clause, to the clauses of a try
+            // statement around that one, where an exception the clause raises goes: the way on of
+            // `try: (try: ... except: raise) except: pass`, whose body never goes on.)
             if (blk.handler >= 0 && blk.handler != handler && inside(blk.handler, handler) &&
-                ((through_clauses && handlers_.at(blk.handler).kind == HandlerKind::Try) ||
+                ((through_clauses && (handlers_.at(blk.handler).kind == HandlerKind::Try ||
+                                      handlers_.at(blk.handler).kind == HandlerKind::Cleanup)) ||
                  (through_withs && is_exc_info_with_handler(blk.handler))))
                 work.push_back(blk.handler);
         }
