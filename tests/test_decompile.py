@@ -11222,3 +11222,29 @@ def convert(x):
 def test_finally_after_a_try_whose_clauses_raise(cli, tmp_path, version):
     written_and_verified(cli, tmp_path, version, FINALLY_AFTER_RAISING_CLAUSES,
                          ["    except KeyError:", "        x = 3", "    finally:", "        x = 5", "    return x"])
+
+
+# A finally body `if t: raise` then more statements: 3.12+ lay out the normal path's copy with
+# the rest as the if's `else:` (its jump goes past the raise), one statement where the handler's
+# copy has two.
+FINALLY_RAISE_THEN_MORE = """
+def f(a, b, c):
+    try:
+        pass
+    except ZeroDivisionError as e:
+        try:
+            pass
+        finally:
+            if a:
+                raise a
+            x = a
+    except ValueError as e:
+        pass
+    return (x, b, c)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_finally_body_raising_under_an_if_then_going_on(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, FINALLY_RAISE_THEN_MORE,
+                         ["            if a:", "                raise a", "            x = a"])

@@ -9415,11 +9415,13 @@ private:
                 }
             }
             // (The copy returns `a if t else b`: 3.9+ copy the return into the jump of the normal
-            // path's, which reads `if t: return a` then `return b`, more statements.)
+            // path's, which reads `if t: return a` then `return b`, more statements. Or the copy's
+            // `if t: raise` then more reads `if t: raise` with the rest as its `else:` on the normal
+            // path, fewer statements.)
             size_t copy_end = split_end ? split_end : copy.size();
             if (!same) {
                 std::string split_copy = text(split_returns(copy));
-                for (size_t k = copy.size(); k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)
+                for (size_t k = 1; k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)
                     if (text(split_returns(Body(rest.begin(), rest.begin() + long(k)))) == split_copy) {
                         same = true;
                         copy_end = k;
