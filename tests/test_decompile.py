@@ -11248,3 +11248,27 @@ def f(a, b, c):
 def test_finally_body_raising_under_an_if_then_going_on(cli, tmp_path, version):
     written_and_verified(cli, tmp_path, version, FINALLY_RAISE_THEN_MORE,
                          ["            if a:", "                raise a", "            x = a"])
+
+
+# A while loop whose test holds a short-circuit inside an operand after its first test
+# (`while b and a[post or None]:`, traceback._levenshtein_distance): 3.10+ repeat the test at the
+# bottom, where the `or` jumps as it does on top.
+WHILE_TEST_WITH_INNER_SHORT_CIRCUIT = """
+def trim(a, b, post):
+    while b and a[post or None]:
+        post -= 1
+    return post
+
+
+def trim2(a, b, post):
+    while a[:post or None] and b[:post or None] and a[post - 1] == b[post - 1]:
+        post -= 1
+    return post
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_while_test_with_a_short_circuit_inside_an_operand(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, WHILE_TEST_WITH_INNER_SHORT_CIRCUIT,
+                         ["    while b and a[post or None]:",
+                          "    while a[:post or None] and b[:post or None] and a[post - 1] == b[post - 1]:"])

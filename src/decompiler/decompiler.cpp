@@ -5999,6 +5999,13 @@ private:
         }
         const NeutralOp& ja = *oa.back();
         const NeutralOp& jb = *ob.back();
+        // A short-circuit inside an operand (`a[x or None]`): the same jump to the same roles.
+        if (ja.kind == N::JumpIfOrPop || jb.kind == N::JumpIfOrPop) {
+            if (ja.kind != jb.kind || ja.condition != jb.condition) return false;
+            int ta = role_a(cfg_.block_at_offset(ja.target)), tb = role_b(cfg_.block_at_offset(jb.target));
+            int fa = role_a(end_a + 1), fb = role_b(end_b + 1);
+            return ta == tb && fa == fb && ta != -3 && fa != -3;
+        }
         if (ja.kind != N::JumpIf || jb.kind != N::JumpIf) {
             // A block of the test that does not branch: the jump over a comparison chain's clean-up,
             // or the clean-up (POP_TOP) going on to the next test of an `or` (`while a <= x <= b or c`).
