@@ -3676,6 +3676,9 @@ private:
         Condition c = read_condition(last, *term, copy);
         c.first_block = block;
         c.merged_blocks.insert(c.merged_blocks.end(), inner.begin(), inner.end());
+        // (And the block after the short circuit's right side, where the test goes on: a `while`
+        // header's test taken whole leaves no block of it to the walk.)
+        if (!inner.empty()) c.merged_blocks.push_back(last);
         if (copy.size() != stack.size() || !same_prefix(copy, stack, stack.size())) return std::nullopt;
         return reduce_condition(c, stack);
     }
