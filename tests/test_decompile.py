@@ -11272,3 +11272,37 @@ def test_while_test_with_a_short_circuit_inside_an_operand(cli, tmp_path, versio
     written_and_verified(cli, tmp_path, version, WHILE_TEST_WITH_INNER_SHORT_CIRCUIT,
                          ["    while b and a[post or None]:",
                           "    while a[:post or None] and b[:post or None] and a[post - 1] == b[post - 1]:"])
+
+
+# `return <constant>` ending a try body: 3.8-3.10 load the constant after the body's POP_BLOCK,
+# laid out before the handler where an `else:` of 3.10 (copied there) could be too; compiled
+# before the clauses, it is the body's. Where the constant was used before the statement (3.10
+# copies `return False` after the statement there too), the layout cannot tell and the code after
+# the statement stays after it.
+TRY_BODY_RETURNS_CONSTANT = """
+def is_valid(value, version=4):
+    try:
+        check(value, version=version)
+        return True
+    except ValueError:
+        return False
+
+
+def usable(os):
+    if not hasattr(os, 'spawn'):
+        return False
+    try:
+        ver = os.confstr('X')
+        if ver == 'glibc':
+            return True
+    except (AttributeError, ValueError):
+        pass
+    return False
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_try_body_ending_in_a_constant_return(cli, tmp_path, version):
+    written_and_verified(cli, tmp_path, version, TRY_BODY_RETURNS_CONSTANT,
+                         ["        check(value, version=version)", "        return True", "    except ValueError:",
+                          "        return False"])

@@ -7240,6 +7240,16 @@ private:
         return i + 1 == blk.last && ops_[i].kind == N::Return;
     }
 
+    // Whether the constant that `block` loads first entered co_consts after every constant (in
+    // source order) that the blocks laid out before `start` use: compiled from there on.
+    bool constant_first_used_from(int block, int start) {
+        std::set<int64_t> own, before;
+        indices_of_block(block, kHasConst, own);
+        if (own.size() != 1) return false;
+        for (int k = 0; k < start; ++k) indices_of_block(k, kHasConst, before);
+        return before.empty() || *own.begin() > *before.rbegin();
+    }
+
     // A block that only returns a constant (LOAD_CONST; RETURN_VALUE; RETURN_CONST is read so too).
     bool is_bare_constant_return(int block) const {
         const Block& blk = cfg_.block(block);
@@ -7411,6 +7421,21 @@ private:
             // (3.13 lays out the exit of an enclosing except clause, `POP_EXCEPT; jump`, right
             // after a try statement inside it: that is where the clause ends, not an `else`.)
             bool leaves_clause = exit >= 0 && leaves_clause_to(exit, stop);
+            // A `return <constant>` that ends the body: 3.8-3.10 load the constant after the body's
+            // POP_BLOCK, at the normal exit, laid out before the handler. Compiled before the
+            // clauses, it is the body's (those versions compile an `else:` after the clauses).
+            // (3.10 also copies a return after the statement there: its constant, used first
+            // before the statement, says nothing; one first used in the body does.)
+            if (else_compiled_after_clauses_ && body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
+                is_bare_constant_return(exit) && !compiled_after_clauses(start, {exit}, handler) &&
+                (!exits_copied_ || constant_first_used_from(exit, start))) {
+                if (body.empty()) t->body.clear();  // (the `pass` put there for an empty body)
+                emit_region(exit, -1, t->body, loop, body_stack, base);
+                stack = std::move(body_stack);
+                require_no_raise_after_clause(*t);
+                emit_stmt(out, t);
+                return kFlowEnded;
+            }
             if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
                 !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
                 for (int blk = exit; blk < handler; ++blk)
@@ -10581,6 +10606,7 @@ private:
     // (3.10: a `return constant` after an except clause's POP_EXCEPT is the clause's own or the
     // compiler's copy of the code after the statement; see clause_returns_follow_else.)
     bool clause_returns_may_be_copies_ = copies_exit_blocks(code_.version) && compiles_else_after_clauses(code_.version);
+    bool else_compiled_after_clauses_ = compiles_else_after_clauses(code_.version);
     bool exits_copied_ = copies_exit_blocks(code_.version);  // the compiler copies short exit blocks into jumps to them (3.10+)
     bool assert_loads_global_ = asserts_load_global(code_.version);
     bool kwargs_display_passed_as_is_ = passes_kwargs_display_as_is(code_.version);
