@@ -9711,11 +9711,6 @@ private:
         }
     }
 
-    // A finally body ending with an if whose then-side falls out while the rest of the body follows
-    // it (`if t: A` then B at the end, or an else arm) reads, with the ending `tail_text` copied into
-    // the then-side, `if t: A; <tail>` then B (the compiler copies the short ending into the jump
-    // over B). With the tail after `body` (taken off it), that is `if t: A else: B`: each side
-    // reached the tail next. Each such if in `body` is rewritten so (in place: pass clones).
     // Statements printed `tail_text` in a loop's `body` (and the sides of its ifs, not nested
     // loops, whose `break` would leave those) made `break`, where the loop is followed by that
     // statement; whether any was.
@@ -9733,6 +9728,11 @@ private:
         return any;
     }
 
+    // A finally body ending with an if whose then-side falls out while the rest of the body follows
+    // it (`if t: A` then B at the end, or an else arm) reads, with the ending `tail_text` copied into
+    // the then-side, `if t: A; <tail>` then B (the compiler copies the short ending into the jump
+    // over B). With the tail after `body` (taken off it), that is `if t: A else: B`: each side
+    // reached the tail next. Each such if in `body` is rewritten so (in place: pass clones).
     static void fold_copied_tail(Body& body, const std::string& tail_text) {
         for (size_t i = 0; i + 1 < body.size(); ++i) {
             StmtPtr& s = body[i];
