@@ -7381,11 +7381,12 @@ private:
             // No clause goes on. Code at the normal exit laid out before the handler is the `else`
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
+            // (Where the body's way on is the jump to the next iteration or out of the loop.)
+            const bool exit_leaves_iteration = loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to);
             // (Before 3.10 the else clause follows the handler, and each clause, never going on,
             // keeps the compiler's dead jump to the end of the statement after it: past the code the
             // body goes on to, that code up to there is the `else:`; at it, there is none.)
-            if (body_flows && exit >= 0 && dead_code_kept_ && exit_to > handler &&
-                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
+            if (body_flows && exit >= 0 && dead_code_kept_ && exit_to > handler && !exit_leaves_iteration) {
                 int end = end_of_try_left_by_clauses(handler, exit);
                 if (end > exit_to && (stop < 0 || end <= stop)) {
                     bool else_flows = emit_region(exit, end, t->orelse, loop, body_stack, base);
@@ -7421,14 +7422,16 @@ private:
             // (3.13 lays out the exit of an enclosing except clause, `POP_EXCEPT; jump`, right
             // after a try statement inside it: that is where the clause ends, not an `else`.)
             bool leaves_clause = exit >= 0 && leaves_clause_to(exit, stop);
+            // The body goes on to code laid out before the handler: an `else:`, the body's own
+            // return, or the code after the statement.
+            const bool on_before_handler = body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause;
             // A `return <constant>` that ends the body: 3.8-3.10 load the constant after the body's
             // POP_BLOCK, at the normal exit, laid out before the handler. Compiled before the
             // clauses, it is the body's (those versions compile an `else:` after the clauses).
             // (3.10 also copies a return after the statement there: its constant, used first
             // before the statement, says nothing; one first used in the body does.)
-            if (else_compiled_after_clauses_ && body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
-                is_bare_constant_return(exit) && !compiled_after_clauses(start, {exit}, handler) &&
-                (!exits_copied_ || constant_first_used_from(exit, start))) {
+            if (else_compiled_after_clauses_ && on_before_handler && is_bare_constant_return(exit) &&
+                !compiled_after_clauses(start, {exit}, handler) && (!exits_copied_ || constant_first_used_from(exit, start))) {
                 if (body.empty()) t->body.clear();  // (the `pass` put there for an empty body)
                 emit_region(exit, -1, t->body, loop, body_stack, base);
                 stack = std::move(body_stack);
@@ -7436,8 +7439,7 @@ private:
                 emit_stmt(out, t);
                 return kFlowEnded;
             }
-            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
-                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to))) {
+            if (on_before_handler && !exit_leaves_iteration) {
                 for (int blk = exit; blk < handler; ++blk)
                     for (int s : cfg_.block(blk).succs)
                         if (s > handler && (else_stop < 0 || s < else_stop)) else_stop = s;
@@ -7455,8 +7457,7 @@ private:
             // code is read as an `else:` that is the same copy, and printed once after it.)
             bool copied_tail = false;
             for (const auto& h : t->handlers) copied_tail = copied_tail || (!h.body.empty() && tail_after_clause_.count(h.body.back().get()));
-            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause &&
-                !(loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to)) &&
+            if (on_before_handler && !exit_leaves_iteration &&
                 (copied_tail || !compiled_after_clauses(start, flow_from(exit, else_end), handler))) {
                 bool else_flows = emit_region(exit, else_stop, t->orelse, loop, body_stack, base);
                 stack = std::move(body_stack);
@@ -7466,7 +7467,7 @@ private:
                 emit_stmt(out, t);
                 return else_flows ? else_stop : kFlowEnded;
             }
-            if (body_flows && exit >= 0 && exit < handler && exit != stop && !leaves_clause && !loop) {
+            if (on_before_handler && !loop) {
                 if (StmtPtr ret = clause_returns_follow_else(*t, exit, handler)) {
                     bool else_flows = emit_region(exit, -1, t->orelse, loop, body_stack, base);
                     if (else_flows) unsupported("an else clause laid out before its handler that goes on");
@@ -7849,7 +7850,8 @@ private:
     // `return None` ending a function without a docstring, whose first constant None is - the two
     // spellings compile the same; the `else:` reads as written.) Returns that return (else null).
     StmtPtr clause_returns_follow_else(const Stmt& t, int exit, int handler) {
-        if (!clause_returns_may_be_copies_ || t.handlers.empty()) return nullptr;
+        // (3.10 only: it copies exits, and compiles an `else:` after the clauses.)
+        if (!exits_copied_ || !else_compiled_after_clauses_ || t.handlers.empty()) return nullptr;
         StmtPtr ret;
         for (const ExceptHandler& h : t.handlers) {
             if (h.body.empty()) return nullptr;
@@ -9389,33 +9391,30 @@ private:
             // (Any return: the code after the statement, which runs after the copy, as in the source.)
             if (!same && !rest_flows && rest.size() >= 2 && (is_copied_tail(rest.back()) || rest.back()->kind == StmtKind::Return)) {
                 std::string tail_text = print_module(Body{rest.back()});
-                Body prefix;
-                for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
+                auto prefix_clone = [&] {
+                    Body p;
+                    for (auto it = rest.begin(); it + 1 != rest.end(); ++it) p.push_back(clone_statement(*it));
+                    return p;
+                };
+                Body prefix = prefix_clone();
                 fold_copied_tail(prefix, tail_text);
                 strip_copied_tail(prefix, tail_text, true);
                 bool joined = text(prefix) != copy_text && text(joined_ifs(prefix)) == text(joined_ifs(copy));
-                if (text(prefix) == copy_text || joined) {
+                // (Or a `break` out of a loop of the copy: 3.10+ copy the return after the statement
+                // into the break's jump, which reads as that return.)
+                bool breaks = false;
+                if (text(prefix) != copy_text && !joined && rest.back()->kind == StmtKind::Return) {
+                    Body looped = prefix_clone();
+                    for (const StmtPtr& st : looped)
+                        if ((st->kind == StmtKind::While || st->kind == StmtKind::For) && st->orelse.empty())
+                            breaks = returns_as_breaks(st->body, tail_text) || breaks;
+                    breaks = breaks && text(looped) == copy_text;
+                }
+                if (text(prefix) == copy_text || joined || breaks) {
                     same = true;
                     // (`if a or b:` in the handler's copy is `if a: X elif b: X` written out: the normal
                     // path's copy says which, the same code either way.)
                     if (joined && text(statement->finalbody) == copy_text) statement->finalbody = prefix;
-                    StmtPtr tail_stmt = rest.back();
-                    rest = copy;  // (taken off below)
-                    rest.push_back(tail_stmt);
-                }
-            }
-            // (A `break` out of a loop of the copy, where the statement ends the function: 3.10+
-            // copy the return after it into the break's jump, which reads as that return.)
-            if (!same && !rest_flows && rest.size() >= 2 && rest.back()->kind == StmtKind::Return) {
-                const std::string tail_text = print_module(Body{rest.back()});
-                Body prefix;
-                for (auto it = rest.begin(); it + 1 != rest.end(); ++it) prefix.push_back(clone_statement(*it));
-                bool replaced = false;
-                for (const StmtPtr& st : prefix)
-                    if ((st->kind == StmtKind::While || st->kind == StmtKind::For) && st->orelse.empty())
-                        replaced = returns_as_breaks(st->body, tail_text) || replaced;
-                if (replaced && text(prefix) == copy_text) {
-                    same = true;
                     StmtPtr tail_stmt = rest.back();
                     rest = copy;  // (taken off below)
                     rest.push_back(tail_stmt);
@@ -10603,9 +10602,6 @@ private:
     std::vector<bool> emitted_;
     // How this version compiles (see normalize.h), whichever constructor made the decompiler.
     bool dead_code_kept_ = keeps_dead_code(code_.version);
-    // (3.10: a `return constant` after an except clause's POP_EXCEPT is the clause's own or the
-    // compiler's copy of the code after the statement; see clause_returns_follow_else.)
-    bool clause_returns_may_be_copies_ = copies_exit_blocks(code_.version) && compiles_else_after_clauses(code_.version);
     bool else_compiled_after_clauses_ = compiles_else_after_clauses(code_.version);
     bool exits_copied_ = copies_exit_blocks(code_.version);  // the compiler copies short exit blocks into jumps to them (3.10+)
     bool assert_loads_global_ = asserts_load_global(code_.version);
