@@ -11306,3 +11306,44 @@ def test_try_body_ending_in_a_constant_return(cli, tmp_path, version):
     written_and_verified(cli, tmp_path, version, TRY_BODY_RETURNS_CONSTANT,
                          ["        check(value, version=version)", "        return True", "    except ValueError:",
                           "        return False"])
+
+
+# A with statement whose body returns, inside try statements: its __exit__ may suppress the
+# exception, so the try body also goes on after it, to the try's normal exit.
+WITH_RETURNING_IN_TRY = """
+def locked_value(self):
+    try:
+        with self.lock:
+            return self.value
+    finally:
+        self.cleanup()
+
+
+def locked_or_none(self):
+    try:
+        with self.lock:
+            return self.value
+    except KeyError:
+        return None
+    finally:
+        self.cleanup()
+
+
+def value_or_nothing(self):
+    try:
+        return self.value
+    except KeyError:
+        pass
+    finally:
+        self.cleanup()
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_with_returning_inside_try_statements(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, WITH_RETURNING_IN_TRY,
+                                         ["        with self.lock:", "            return self.value",
+                                          "    except KeyError:", "        pass", "        return None"])
+    assert "4 equivalent" in verdicts, verdicts
+    # (`except KeyError: pass` is value_or_nothing's clause, not a `return None`.)
+    assert out.count("        return None") == 1, out

@@ -6761,11 +6761,15 @@ private:
         // Not where that is another way out, or a jump there (3.13), or the compiler's copy of one
         // (3.10 copies `return x()` after the statement into it).
         // (A way out that branches but ends on every path, a return through the copy of a finally
-        // body with an if, goes on nowhere either.)
+        // body with an if, goes on nowhere either. One a lone jump goes to is no copy: the
+        // compiler puts its copies in the jump's place; a return through the copies of finally
+        // bodies is written in place too: `try: with a: return x` / `except E: return None` in a
+        // try/finally, whose clause does what the code after the statements does.)
         if ((best < 0 || ends_on_every_path(best)) && best_break < 0 && handlers_.count(handler) &&
             (with || handlers_.at(handler).kind == HandlerKind::Try))
             for (int e : body_exits(start, handler, uncovered, true))
-                if (!exits.count(through_jumps(e)) && !(loop && e == loop->break_to) && (joins_other_code(e) || !copies_way_out(e, exits)))
+                if (!exits.count(through_jumps(e)) && !(loop && e == loop->break_to) &&
+                    (joins_other_code(e) || is_lone_jump_target(e) || !copies_way_out(e, exits)))
                     best = e;
         return best >= 0 ? best : best_break >= 0 ? best_break : best_tail;
     }
@@ -7106,16 +7110,18 @@ private:
             // (3.8-3.10: so is a lone RETURN_VALUE left behind POP_BLOCK, of a value the clause computed.)
             // (So is a `return` that leaves enclosing except clauses too: their POP_EXCEPTs, then
             // the return.)
-            // (Not a bare `return constant` jumped to: the clause's own return is written where it
-            // is (after copies, if any); a jump there is the clause going on to the code after the
-            // statement, a return only the clauses reach because the body's way on, the `else:`,
-            // leaves.)
-            if (cfg_.block(next).preds.size() == 1 && !(last.kind == N::Jump && is_bare_constant_return(next)) &&
+            // (Nor a `return constant` jumped to, bare or after copies of finally bodies: the
+            // clause's own return is written where it is; a jump there is the clause going on to
+            // the code after the statement, a return only the clauses reach because the body's way
+            // on, the `else:`, leaves, or because the body returns: 3.8/3.9's `pass` ending the
+            // clause of a try/except in a try/finally jumps to the outer statement's normal exit.
+            bool jumped_constant_return = last.kind == N::Jump && returns_constant_at_end(next);
+            if (cfg_.block(next).preds.size() == 1 && !jumped_constant_return &&
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
                  is_return_leaving_withs(next) || is_return_through_leaving_finally(next)))
                 continue;
             // (Copies that start with a loop are reached from their own back edge too.)
-            if (is_return_after_branching_copies(next, end)) continue;
+            if (!jumped_constant_return && is_return_after_branching_copies(next, end)) continue;
             // (A `break` or `continue` that leaves the enclosing except clauses too: their
             // POP_EXCEPTs and, for `break`, the for loop's iterator dropped, then the jump.)
             if (int to = loop && cfg_.block(next).preds.size() == 1 ? jump_after_leaving_clauses(next) : -1;
@@ -7254,6 +7260,12 @@ private:
     bool is_bare_constant_return(int block) const {
         const Block& blk = cfg_.block(block);
         return blk.last - blk.first == 2 && ops_[blk.first].kind == N::LoadConst && ops_[blk.first + 1].kind == N::Return;
+    }
+
+    // Whether the straight code from `block` ends in `return <constant>`.
+    bool returns_constant_at_end(int block) const {
+        std::vector<const NeutralOp*> ops = straight_ops(block);
+        return ops.size() >= 2 && ops.back()->kind == N::Return && ops[ops.size() - 2]->kind == N::LoadConst;
     }
 
     bool is_lone_return(int block) const {
@@ -8841,6 +8853,14 @@ private:
         return with_exit_call_end(ahead, 0, ahead.size(), constant, awaited);
     }
 
+    // Whether a lone jump goes to `block` (see is_lone_jump).
+    bool is_lone_jump_target(int block) const {
+        std::span<const int> preds = cfg_.block(block).preds;
+        return std::any_of(preds.begin(), preds.end(), [&](int p) {
+            return is_lone_jump(p) && cfg_.block_at_offset(ops_[cfg_.block(p).first].target) == block;
+        });
+    }
+
     // Where a chain of blocks that only jump leads.
     bool is_lone_jump(int block) const {
         const Block& blk = cfg_.block(block);
@@ -9161,7 +9181,8 @@ private:
         const StmtPtr& last = out.back();
         bool way_out = last->kind == StmtKind::Break || last->kind == StmtKind::Continue ||
                        (last->kind == StmtKind::Return &&
-                        (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value)));
+                        (!last->value || last->value->kind == ExprKind::Constant || is_fast_local(last->value) ||
+                         returned_through_copies_.count(last->value.get())));
         if ((tail != 1 && !leaves_through_finally_copies(exit)) || out[emitted_before] != w || !way_out) {
             if (!refuse) return false;
             unsupported("a with statement that goes on elsewhere after __exit__ suppresses an exception");
