@@ -8379,7 +8379,23 @@ private:
     bool same_way_on(size_t i, int exit, int next, std::vector<int>& blocks) const {
         if (same_ops(straight_ops_from(i, &blocks), straight_ops(next))) return true;
         blocks.clear();
+        if (ends_as_normal_path(i, exit, blocks)) return true;
+        blocks.clear();
         return meets_normal_path(i, exit, blocks);
+    }
+
+    // Whether the suppressed path from op `i` and the normal path from the __exit__ call that starts
+    // block `exit` run the same ops (the call aside) to their ends, meeting nowhere: the compiler's
+    // copy of a short ending after the statement whose original the normal path runs in blocks
+    // split elsewhere (3.12+: `return x` ending a try body, its RETURN_VALUE outside the handler's
+    // range).
+    bool ends_as_normal_path(size_t i, int exit, std::vector<int>& blocks) const {
+        if (exit < 0) return false;
+        std::vector<const NeutralOp*> after_exit = straight_ops(exit);
+        size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true);
+        if (k == 0) return false;
+        after_exit.erase(after_exit.begin(), after_exit.begin() + long(k));
+        return same_ops(straight_ops_from(i, &blocks), after_exit);
     }
 
     // Whether the suppressed path from op `i` and the normal path from the __exit__ call that starts
