@@ -11358,3 +11358,23 @@ def test_with_returning_inside_try_statements(cli, tmp_path, version):
     # (`except KeyError: pass` is value_or_nothing's clause, not a `return None`.)
     nothing = out[out.index("def value_or_nothing"):out.index("def counted")]
     assert "return None" not in nothing, out
+
+
+# A guard on the last case of a match statement that ends a loop body: its false side is the jump
+# back that the failed pattern's POP_TOP falls into (an `if` in the case body has a jump of its own).
+GUARD_ON_LAST_CASE_IN_LOOP = """
+def sizes(items):
+    for item in items:
+        match item:
+            case -1:
+                print(1)
+            case int(size) if size > 3:
+                print(size)
+"""
+
+
+@pytest.mark.parametrize("version", ["3.10", "3.11", "3.12", "3.13"])
+def test_guard_on_last_case_in_loop(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, GUARD_ON_LAST_CASE_IN_LOOP,
+                                         ["            case int(size) if size > 3:", "                print(size)"])
+    assert "2 equivalent" in verdicts, verdicts

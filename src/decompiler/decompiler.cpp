@@ -4890,7 +4890,8 @@ private:
         Condition cond = read_condition(b, *term, probe);
         cond = reduce_condition(cond, stack);
         std::vector<int> copy_blocks;
-        if ((cond.else_block != fail_block || fails_mid_block) && !fails_into_copy(cond.else_block, size_t(c.fail), copy_blocks))
+        if ((cond.else_block != fail_block || fails_mid_block) && !fails_into_copy(cond.else_block, size_t(c.fail), copy_blocks) &&
+            !is_failure_jump(cond.else_block, fail_block))
             return std::nullopt;
         if (cond.then_block < 0 || emitted_[cond.then_block]) return std::nullopt;
         // (Where a failed pattern goes to the end of the statement, the test on top of a rotated
@@ -4901,6 +4902,18 @@ private:
         emitted_[b] = true;
         take_condition(cond);  // the blocks of an and/or guard are part of it
         return cond;
+    }
+
+    // Whether block `side` is the jump to `fail_block` that a failed pattern's pops fall into: the
+    // jump back of a loop whose body the statement ends, where the failure walk went on (a guard on
+    // the last case jumps there too; an `if` in its body would jump to a jump of its own).
+    bool is_failure_jump(int side, int fail_block) const {
+        if (side <= 0 || !is_lone_jump(side) || through_jumps(side) != fail_block) return false;
+        const Block& before = cfg_.block(side - 1);
+        if (!is_only(before.succs, side)) return false;
+        for (size_t k = before.first; k < before.last; ++k)
+            if (ops_[k].kind != N::Pop) return false;
+        return true;
     }
 
     // Whether a guard's false side `side` goes to a copy of the code that ends the function where
@@ -8391,11 +8404,13 @@ private:
     // range).
     bool ends_as_normal_path(size_t i, int exit, std::vector<int>& blocks) const {
         if (exit < 0) return false;
-        std::vector<const NeutralOp*> after_exit = straight_ops(exit);
+        std::vector<int> normal_blocks;
+        std::vector<const NeutralOp*> after_exit = straight_ops(exit, &normal_blocks);
         size_t k = with_exit_call_end(after_exit, 0, after_exit.size(), true);
         if (k == 0) return false;
         after_exit.erase(after_exit.begin(), after_exit.begin() + long(k));
-        return same_ops(straight_ops_from(i, &blocks), after_exit);
+        return same_ops(straight_ops_from(i, &blocks), after_exit) &&
+               std::find_first_of(blocks.begin(), blocks.end(), normal_blocks.begin(), normal_blocks.end()) == blocks.end();
     }
 
     // Whether the suppressed path from op `i` and the normal path from the __exit__ call that starts
