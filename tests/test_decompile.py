@@ -11378,3 +11378,37 @@ def test_guard_on_last_case_in_loop(cli, tmp_path, version):
     out, verdicts = written_and_verified(cli, tmp_path, version, GUARD_ON_LAST_CASE_IN_LOOP,
                                          ["            case int(size) if size > 3:", "                print(size)"])
     assert "2 equivalent" in verdicts, verdicts
+
+
+# `if t: continue` (or break) inside a with statement in a loop, then more of the with body:
+# 3.8/3.9 write no dead jump over an else arm after the then-side's own jump, so there is no
+# `else:` (which would compile to one more jump).
+CONTINUE_INSIDE_WITH = """
+def read_all(items, lock):
+    for item in items:
+        with lock:
+            if not item:
+                continue
+            data = item.read()
+        use(data)
+
+
+def first_open(items, lock):
+    while items:
+        with lock, open(items.pop()) as fh:
+            if fh:
+                break
+            x = 1
+        use(x)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_continue_inside_with_has_no_else(cli, tmp_path, version):
+    # (3.10+ copy the function's end into the break and need no dead jump: only equivalence there.)
+    dead_jumps = version in ("3.8", "3.9")
+    lines = ["                continue", "            data = item.read()", "                break", "            x = 1"]
+    out, verdicts = written_and_verified(cli, tmp_path, version, CONTINUE_INSIDE_WITH, lines if dead_jumps else [])
+    assert "3 equivalent" in verdicts, verdicts
+    if dead_jumps:
+        assert "else:" not in out, out

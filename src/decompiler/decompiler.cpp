@@ -5570,7 +5570,13 @@ private:
             }
         }
         ElseTrace trace = else_jump_trace(c);
-        bool keep_else = then_flows || else_flows || is_except_clause_test(c.test) || !dead_code_kept_ ||
+        // (A then-side that ends by a jump of its own, with no dead jump over an else arm after it
+        // (3.8/3.9): the else side is the code after the if, even where it goes on, `with cm: if t:
+        // continue` then more. Not a jump reached only through a handler: that is a with
+        // statement's way on after its __exit__ suppressed an exception, past the else arm.)
+        bool ends_by_own_jump = trace == ElseTrace::NoElse && ops_[cfg_.block(c.else_block - 1).last - 1].kind == N::Jump &&
+                                reachable_above(c.then_block, c.then_block - 1)[size_t(c.else_block - 1)];
+        bool keep_else = then_flows || (else_flows && !ends_by_own_jump) || is_except_clause_test(c.test) || !dead_code_kept_ ||
                          trace == ElseTrace::Else ||
                          (trace == ElseTrace::Unknown && else_ends_before_dead_code(before_else));
         // A value left on the stack by both sides is a conditional expression.
