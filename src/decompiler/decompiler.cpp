@@ -7520,6 +7520,21 @@ private:
             emit_stmt(out, t);
             return body_flows && exit >= 0 ? exit : kFlowEnded;
         }
+        // Clauses that each end by `continue` or `break` of their own: the code the body goes on to,
+        // compiled after them (3.11+, see compiled_after_clauses), is the code after the statement,
+        // which only the body reaches (`except OSError: continue`, then more of the loop body).
+        // (That code ends with the loop body: a `break` goes on past the loop.)
+        if (body_flows && exit >= 0 && exit != after && exit < handler && loop &&
+            (after == loop->header || after == next_iteration(loop) || after == loop->break_to) && !t->handlers.empty() &&
+            std::all_of(t->handlers.begin(), t->handlers.end(), [](const ExceptHandler& h) {
+                return !h.body.empty() && (h.body.back()->kind == StmtKind::Continue || h.body.back()->kind == StmtKind::Break);
+            }) &&
+            compiled_after_clauses(start, blocks_in_loop(flow_from(exit, handler), *loop), handler)) {
+            stack = std::move(body_stack);
+            require_no_raise_after_clause(*t);
+            emit_stmt(out, t);
+            return exit;
+        }
         bool else_flows = body_flows;
         if (body_flows && exit >= 0 && exit != after) else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
         // Only the clauses going on: they leave the stack the statement started from.
@@ -7793,6 +7808,12 @@ private:
             for (int s : cfg_.block(k).succs) work.push_back(s);
         }
         return out;
+    }
+
+    // Those of `blocks` inside `loop` (not where a `break` goes on).
+    static std::vector<int> blocks_in_loop(std::vector<int> blocks, const Loop& loop) {
+        std::erase_if(blocks, [&](int k) { return !loop.blocks.count(k); });
+        return blocks;
     }
 
     // Whether `code`, the blocks that run after the body of the try statement at `start` ends
