@@ -8211,9 +8211,13 @@ private:
             tail = h.body.back();
         }
         if (!tail) return false;
-        // The body's own way out, a copy of the same tail, was read as an `else` clause.
-        if (!t->orelse.empty() && (t->orelse.size() != 1 || print_module(t->orelse) != print_module(Body{tail}))) return false;
-        t->orelse.clear();
+        // The body's own way out, a copy of the same tail, was read as the end of an `else` clause
+        // (all of it, or after the else clause's own code: `else: x()`, then `return exit`).
+        if (!t->orelse.empty()) {
+            if (print_module(Body{t->orelse.back()}) != print_module(Body{tail})) return false;
+            dropped_copies_.push_back(t->orelse.back());
+            t->orelse.pop_back();
+        }
         const std::string tail_text = print_module(Body{tail});
         for (auto& h : t->handlers)
             if (!h.body.empty() && print_module(Body{h.body.back()}) == tail_text && tail_after_clause_.count(h.body.back().get())) {
