@@ -7133,7 +7133,7 @@ private:
             // clause's own return is written where it is; a jump there is the clause going on to
             // the code after the statement, a return only the clauses reach because the body's way
             // on, the `else:`, leaves, or because the body returns: 3.8/3.9's `pass` ending the
-            // clause of a try/except in a try/finally jumps to the outer statement's normal exit.
+            // clause of a try/except in a try/finally jumps to the outer statement's normal exit.)
             bool jumped_constant_return = last.kind == N::Jump && returns_constant_at_end(next);
             if (cfg_.block(next).preds.size() == 1 && !jumped_constant_return &&
                 (is_return_after_finally_copies(next) || is_lone_return(next) || is_return_leaving_clauses(next) ||
@@ -8923,12 +8923,13 @@ private:
         });
     }
 
-    // Where a chain of blocks that only jump leads.
+    // Whether `block` is one unconditional jump.
     bool is_lone_jump(int block) const {
         const Block& blk = cfg_.block(block);
         return blk.last - blk.first == 1 && ops_[blk.first].kind == N::Jump;
     }
 
+    // Where a chain of blocks that only jump leads.
     int through_jumps(int block) const {
         for (int steps = 0; block >= 0 && steps < 16; ++steps) {
             const Block& blk = cfg_.block(block);
