@@ -11478,3 +11478,26 @@ def test_tail_copied_into_clause_and_else(cli, tmp_path, version):
     assert "2 equivalent" in verdicts, verdicts
     if copies_return:
         assert out.count("return exit") == 1, out
+
+
+# `try: ...; break` / `except E: pass` in a for loop: 3.8-3.10 compile an `else:` after the
+# clauses, so a break laid out before the handler, jumping straight out of the loop, is the body's.
+BREAK_ENDING_TRY_BODY = """
+def first_loaded(names, load):
+    x = None
+    for name in names:
+        try:
+            x = load(name)
+            break
+        except KeyError:
+            pass
+    return x
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_break_ending_try_body(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, BREAK_ENDING_TRY_BODY, [])
+    assert "2 equivalent" in verdicts, verdicts
+    if version in ("3.8", "3.9", "3.10"):
+        assert "            break" in out.splitlines() and "else:" not in out, out

@@ -7536,7 +7536,20 @@ private:
             return exit;
         }
         bool else_flows = body_flows;
-        if (body_flows && exit >= 0 && exit != after) else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
+        if (body_flows && exit >= 0 && exit != after) {
+            else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
+            // A `break` laid out before the handler whose jump goes straight out of the loop ends
+            // the body: 3.8-3.10 compile an `else:` after the clauses, reached by a jump past them.
+            // (`try: x = load(name); break` / `except E: pass`.)
+            const NeutralOp& jump = ops_[cfg_.block(exit).last - 1];
+            if (else_compiled_after_clauses_ && !else_flows && exit < handler && loop && jump.kind == N::Jump &&
+                cfg_.block_at_offset(jump.target) == loop->break_to && t->orelse.size() == 1 &&
+                t->orelse[0]->kind == StmtKind::Break) {
+                drop_lone_pass(t->body);
+                t->body.push_back(t->orelse[0]);
+                t->orelse.clear();
+            }
+        }
         // Only the clauses going on: they leave the stack the statement started from.
         if (else_flows || !handler_flows) stack = std::move(body_stack);
         else if (handler_stack.size() != stack.size()) unsupported("an except clause that leaves values on the stack");
