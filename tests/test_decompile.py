@@ -11443,8 +11443,7 @@ def first_readable(filenames):
 """
 
 
-# (3.8/3.9 read first_readable's `break` as an `else:` of its own, laid out elsewhere: not yet.)
-@pytest.mark.parametrize("version", ["3.10", "3.11", "3.12", "3.13"])
+@pytest.mark.parametrize("version", VERSIONS)
 def test_code_after_clauses_that_continue(cli, tmp_path, version):
     out, verdicts = written_and_verified(cli, tmp_path, version, CODE_AFTER_CLAUSES_THAT_CONTINUE, [])
     assert "3 equivalent" in verdicts, verdicts
