@@ -5762,6 +5762,12 @@ private:
 
     static int loop_header_of(const Loop* loop) { return next_iteration(loop); }
 
+    // Whether `block` ends an iteration of `loop`: its next iteration, its header, or where its
+    // `break` goes (false outside a loop).
+    static bool ends_iteration(const Loop* loop, int block) {
+        return loop && block >= 0 && (block == next_iteration(loop) || block == loop->header || block == loop->break_to);
+    }
+
     // Where the paths from `block` meet (a match statement's cases): its post-dominator, inside a
     // loop the next iteration when that is outside the loop, inside a try/with body the body's
     // end, and the end of the enclosing region when every path ends.
@@ -6759,8 +6765,7 @@ private:
             };
             int to = loop_target(best);
             std::span<const int> preds = cfg_.block(best).preds;
-            if (to >= 0 && (to == next_iteration(loop) || to == loop->header || to == loop->break_to) && preds.size() == 1 &&
-                ends_with_exit_call(preds[0]))
+            if (ends_iteration(loop, to) && preds.size() == 1 && ends_with_exit_call(preds[0]))
                 for (int e : body_exits(start, handler, uncovered, true))
                     if (e != best && !exits.count(e) && loop_target(e) == to && cfg_.block(e).preds.size() == 1 &&
                         !ends_with_exit_call(cfg_.block(e).preds[0])) {
@@ -7144,7 +7149,7 @@ private:
             // (A `break` or `continue` that leaves the enclosing except clauses too: their
             // POP_EXCEPTs and, for `break`, the for loop's iterator dropped, then the jump.)
             if (int to = loop && cfg_.block(next).preds.size() == 1 ? jump_after_leaving_clauses(next) : -1;
-                to >= 0 && (to == loop->header || to == next_iteration(loop) || to == loop->break_to)) {
+                ends_iteration(loop, to)) {
                 loop_targets.insert(to);
                 continue;
             }
@@ -7413,7 +7418,7 @@ private:
             // clause (what comes after the statement is jumped to, past the handler).
             int exit_to = through_jumps(exit);
             // (Where the body's way on is the jump to the next iteration or out of the loop.)
-            const bool exit_leaves_iteration = loop && (exit_to == next_iteration(loop) || exit_to == loop->header || exit_to == loop->break_to);
+            const bool exit_leaves_iteration = ends_iteration(loop, exit_to);
             // (Before 3.10 the else clause follows the handler, and each clause, never going on,
             // keeps the compiler's dead jump to the end of the statement after it: past the code the
             // body goes on to, that code up to there is the `else:`; at it, there is none.)
@@ -7524,8 +7529,7 @@ private:
         // compiled after them (3.11+, see compiled_after_clauses), is the code after the statement,
         // which only the body reaches (`except OSError: continue`, then more of the loop body).
         // (That code ends with the loop body: a `break` goes on past the loop.)
-        if (body_flows && exit >= 0 && exit != after && exit < handler && loop &&
-            (after == loop->header || after == next_iteration(loop) || after == loop->break_to) && !t->handlers.empty() &&
+        if (body_flows && exit >= 0 && exit != after && exit < handler && ends_iteration(loop, after) && !t->handlers.empty() &&
             std::all_of(t->handlers.begin(), t->handlers.end(), [](const ExceptHandler& h) {
                 return !h.body.empty() && (h.body.back()->kind == StmtKind::Continue || h.body.back()->kind == StmtKind::Break);
             }) &&
