@@ -4292,6 +4292,12 @@ private:
             // (So is flow that reaches its copy of the end of the except clause around the statement.)
             if (stop >= 0 && b != stop && clause_exit_copies_.count(b) && same_clause_end(b, stop)) {
                 emitted_[b] = true;
+                if (same_returning_clause_end(b, stop))  // (the whole copy, up to its return)
+                    for (int k = b; k >= 0 && cfg_.block(k).succs.size() == 1;) {
+                        k = cfg_.block(k).succs[0];
+                        if (emitted_[k]) break;
+                        emitted_[k] = true;
+                    }
                 return true;
             }
             // A loop that starts the body of a rotated `while` shares its first block, where both
@@ -7540,6 +7546,11 @@ private:
             return exit;
         }
         bool else_flows = body_flows;
+        // (The body's way out is 3.12+'s copy of the end of the except clause around, where this
+        // statement's clauses go on at another copy: the end of the statement, no `else:`. An
+        // else clause would run before that POP_EXCEPT.)
+        if (body_flows && exit >= 0 && exit != after && after >= 0 && same_returning_clause_end(exit, after))
+            clause_exit_copies_.insert(exit);
         if (body_flows && exit >= 0 && exit != after) {
             else_flows = emit_region(exit, after, t->orelse, loop, body_stack, base);
             // A `break` laid out before the handler whose jump goes straight out of the loop ends
@@ -8064,9 +8075,27 @@ private:
     // many POP_EXCEPTs, then a jump to the same place.
     bool same_clause_end(int a, int b) const {
         const NeutralOp& jump = ops_[cfg_.block(b).last - 1];
-        if (jump.kind != N::Jump) return false;
+        if (jump.kind != N::Jump) return same_returning_clause_end(a, b);
         int to = cfg_.block_at_offset(jump.target);
         return leaves_clause_to(a, to) && leaves_clause_to(b, to) && real_ops(a).size() == real_ops(b).size();
+    }
+
+    // (3.12+ copy the short code that ends the function after the statement, with the POP_EXCEPT
+    // of the except clause around, into each way out of a try statement inside that clause: the
+    // same ops, ending in a return, under the same handlers.)
+    bool same_returning_clause_end(int a, int b) const {
+        if (!exits_copied_) return false;
+        std::vector<int> a_blocks, b_blocks;
+        std::vector<const NeutralOp*> x = straight_ops(a, &a_blocks), y = straight_ops(b, &b_blocks);
+        if (x.empty() || x.front()->kind != N::PopExcept || x.back()->kind != N::Return || !same_ops(x, y)) return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (x[i]->handler != y[i]->handler) return false;
+        // (Copies: no other way into them past their first block. A jump to the one code after
+        // the statement is the other kind of clause end, see same_clause_end.)
+        for (const std::vector<int>* blocks : {&a_blocks, &b_blocks})
+            for (size_t i = 1; i < blocks->size(); ++i)
+                if (cfg_.block((*blocks)[i]).preds.size() != 1) return false;
+        return true;
     }
 
     // Whether the last POP_EXCEPT before `term` in `block` ends a with statement's handling of an
@@ -9339,6 +9368,36 @@ private:
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
 
+    // `body` ending with try/except/else whose clauses and else clause all end with the same
+    // statements: a copy with those once after the try statement (an emptied else clause dropped).
+    // Empty where it does not end so.
+    static Body hoist_common_clause_ending(const Body& body) {
+        if (body.empty()) return {};
+        const StmtPtr& last = body.back();
+        if (last->kind != StmtKind::Try || !last->finalbody.empty() || last->handlers.empty() || last->orelse.empty()) return {};
+        size_t longest = last->orelse.size();
+        for (const ExceptHandler& h : last->handlers) longest = std::min(longest, h.body.size());
+        auto ending = [](const Body& b, size_t k) { return print_module(Body(b.end() - long(k), b.end())); };
+        size_t common = 0;
+        for (size_t k = 1; k <= longest; ++k) {
+            std::string want = ending(last->orelse, k);
+            if (!std::all_of(last->handlers.begin(), last->handlers.end(), [&](const ExceptHandler& h) { return ending(h.body, k) == want; }))
+                break;
+            common = k;
+        }
+        if (!common) return {};
+        Body out(body.begin(), body.end() - 1);
+        StmtPtr t = clone_statement(last);
+        out.push_back(t);
+        out.insert(out.end(), t->orelse.end() - long(common), t->orelse.end());
+        t->orelse.resize(t->orelse.size() - common);
+        for (ExceptHandler& h : t->handlers) {
+            h.body.resize(h.body.size() - common);
+            if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+        }
+        return out;
+    }
+
     // A copy of `body` with each `return a if t else b` as `if t: return a else: return b`, and
     // each `if t: A` whose A always leaves, followed by the rest of its body B, as `if t: A else: B`.
     static Body split_returns(const Body& body) {
@@ -9549,11 +9608,46 @@ private:
                     rest = copy;  // (taken off below)
                 }
             }
+            // (3.10+ copy a short ending of the finally body, with the handler copy's re-raise, into
+            // the except clauses of a try statement before it: the handler's copy reads that ending
+            // in each clause and in an else clause, the normal path's once after the try.)
+            size_t hoisted_end = 0;
+            if (!same) {
+                Body hoisted = hoist_common_clause_ending(copy);
+                if (!hoisted.empty() && rest.size() >= hoisted.size() &&
+                    text(Body(rest.begin(), rest.begin() + long(hoisted.size()))) == text(hoisted)) {
+                    same = true;
+                    hoisted_end = hoisted.size();
+                    if (text(statement->finalbody) == copy_text) statement->finalbody = hoisted;
+                }
+            }
+            // (A try/except in the copy whose clauses all leave, followed by more: the normal path
+            // may read that more as its else clause, the same code.)
+            if (!same) {
+                for (size_t i = 0; i < std::min(rest.size(), copy.size()); ++i) {
+                    const StmtPtr& mine = rest[i];
+                    if (copy[i]->kind != StmtKind::Try || !copy[i]->orelse.empty() || mine->kind != StmtKind::Try ||
+                        mine->orelse.empty() || !mine->finalbody.empty() || mine->handlers.empty() ||
+                        !std::all_of(mine->handlers.begin(), mine->handlers.end(), [](const ExceptHandler& h) { return leaves_on_every_path(h.body); }))
+                        continue;
+                    Body candidate(rest.begin(), rest.begin() + long(i));
+                    StmtPtr t = clone_statement(mine);
+                    candidate.push_back(t);
+                    candidate.insert(candidate.end(), t->orelse.begin(), t->orelse.end());
+                    t->orelse.clear();
+                    candidate.insert(candidate.end(), rest.begin() + long(i) + 1, rest.end());
+                    if (candidate.size() >= copy.size() && text(Body(candidate.begin(), candidate.begin() + long(copy.size()))) == copy_text) {
+                        same = true;
+                        rest = candidate;
+                    }
+                    break;
+                }
+            }
+            size_t copy_end = split_end ? split_end : hoisted_end ? hoisted_end : copy.size();
             // (The copy returns `a if t else b`: 3.9+ copy the return into the jump of the normal
             // path's, which reads `if t: return a` then `return b`, more statements. Or the copy's
             // `if t: raise` then more reads `if t: raise` with the rest as its `else:` on the normal
             // path, fewer statements.)
-            size_t copy_end = split_end ? split_end : copy.size();
             if (!same) {
                 std::string split_copy = text(split_returns(copy));
                 for (size_t k = 1; k <= std::min(rest.size(), copy.size() + 4) && !same; ++k)

@@ -418,7 +418,10 @@ private:
                                     [&](const ExceptionTableEntry& e) { return e.start <= offset && offset < e.end; });
             };
             // (The handler's own code is covered by its clean-up, entered one value deeper.)
-            auto cleanup = covering(ins_[k + 1].offset);
+            // (Its PUSH_EXC_INFO too: the first op of the body may stand outside every entry, a NOP
+            // before a try statement of the finally body.)
+            auto cleanup = covering(ins_[k].offset);
+            if (cleanup == entries.end()) cleanup = covering(ins_[k + 1].offset);
             if (cleanup == entries.end() || cleanup->depth < 1) continue;
             const uint32_t cleanup_at = cleanup->target, body_depth = cleanup->depth - 1;  // (entries change below)
             auto place = std::find_if(entries.begin(), entries.end(), [&](const ExceptionTableEntry& e) { return e.end > at; });
@@ -487,6 +490,8 @@ private:
             }
             return true;
         }
+        // (A finally body may start with a statement of its own that sets up a handler.)
+        if (next->op == O::SETUP_FINALLY || next->op == O::SETUP_WITH || next->op == O::SETUP_ASYNC_WITH) return true;
         return !(next->is_jump() || next->op == O::RETURN_VALUE || next->op == O::POP_BLOCK || next->op == O::CALL_FINALLY ||
                  next->op == O::POP_EXCEPT || next->op == O::POP_FINALLY || next->op == O::POP_TOP || next->op == O::ROT_TWO);
     }
