@@ -7514,6 +7514,27 @@ private:
                     bool else_flows = emit_region(exit, -1, t->orelse, loop, body_stack, base);
                     if (else_flows) unsupported("an else clause laid out before its handler that goes on");
                     stack = std::move(body_stack);
+                    // (Clauses that each end with a copy of all of that code, more than its return:
+                    // the short code after the statement, which 3.10 copies whole into each clause.
+                    // An else clause would leave the clauses only the return.)
+                    const size_t n = t->orelse.size();
+                    const std::string tail_text = print_module(t->orelse);
+                    auto ends_with_copy = [&](const Body& body) {
+                        return body.size() >= n && print_module(Body(body.end() - long(n), body.end())) == tail_text;
+                    };
+                    if (n >= 2 && std::all_of(t->handlers.begin(), t->handlers.end(), [&](const ExceptHandler& h) { return ends_with_copy(h.body); })) {
+                        for (ExceptHandler& h : t->handlers) {
+                            dropped_copies_.insert(dropped_copies_.end(), h.body.end() - long(n), h.body.end());
+                            h.body.resize(h.body.size() - n);
+                            if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+                        }
+                        Body tail = std::move(t->orelse);
+                        t->orelse.clear();
+                        require_no_raise_after_clause(*t);
+                        emit_stmt(out, t);
+                        for (const StmtPtr& st : tail) emit_stmt(out, st);
+                        return kFlowEnded;
+                    }
                     for (ExceptHandler& h : t->handlers) {
                         dropped_copies_.push_back(h.body.back());
                         h.body.pop_back();
