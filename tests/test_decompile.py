@@ -11646,3 +11646,40 @@ def test_code_after_try_copied_into_clauses(cli, tmp_path, version):
     out, verdicts = written_and_verified(cli, tmp_path, version, CODE_AFTER_TRY_COPIED_INTO_CLAUSES, ["    del self.cache"])
     assert "3 equivalent" in verdicts, verdicts
     assert out.count("del self.cache") == 2 and "else:" not in out, out
+
+
+# An assert that ends a loop body: 3.12+ jump to the raise when its test is false and back to the
+# next iteration when true (3.12 lays the raise out after that jump back); it came back as
+# `if test: continue` with `assert False, msg` after. And a finally body ending with nested
+# conditional expressions, whose handler copy 3.10+ split into ifs at each jump to the copied
+# store: refused.
+ASSERT_ENDING_LOOP_AND_NESTED_CONDITIONAL_IN_FINALLY = """
+def check_all(items, limit):
+    for item in items:
+        assert item.size < limit, item
+
+
+def check_pairs(pairs):
+    while pairs:
+        a, b = pairs.pop()
+        assert a <= b and b is not None, (a, b)
+
+
+def choose(self, a, b, c):
+    try:
+        self.run()
+    finally:
+        self.mode = (b if a else c) if self.ready else a
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_assert_ending_loop_and_nested_conditional_in_finally(cli, tmp_path, version):
+    # (3.10 and 3.12 also copy the store into the normal path's jumps: the finally body then reads
+    # as the ifs, the same code.)
+    lines = [] if version in ("3.10", "3.12") else ["        self.mode = (b if a else c) if self.ready else a"]
+    if version != "3.8":  # (3.8 loads the global AssertionError: an `if ...: raise` is the same code)
+        lines.append("        assert item.size < limit, item")
+    out, verdicts = written_and_verified(cli, tmp_path, version, ASSERT_ENDING_LOOP_AND_NESTED_CONDITIONAL_IN_FINALLY, lines)
+    assert "4 equivalent" in verdicts, verdicts
+    assert "continue" not in out and "assert False" not in out, out

@@ -5620,6 +5620,34 @@ private:
             for (const auto& st : else_body) emit_stmt(out, st);
             return else_flows ? merge : kFlowEnded;
         }
+        // (An assert that ends a loop body, 3.12+: its test jumps to the raise when false, and the
+        // true side is the jump back to the next iteration, read as `continue`, or, on 3.12, the
+        // raise after that jump back is where the sides meet, which only the test reaches. Only
+        // where the region ends at the next iteration: the assert falls out to it.)
+        const bool then_next = (then_flows && then_body.empty() && merge == next_iteration(loop)) ||
+                               (!then_flows && then_body.size() == 1 && then_body[0]->kind == StmtKind::Continue);
+        const bool region_ends_iteration = loop && stop >= 0 && (stop == next_iteration(loop) || stop == loop->header);
+        if (region_ends_iteration && then_next && !else_flows)
+            if (StmtPtr a = as_assert(negate(c.test), else_body, {})) {
+                emit_stmt(out, a);
+                return stop;
+            }
+        if (region_ends_iteration && then_next && !then_flows && else_flows && else_body.empty() && merge >= 0 &&
+            merge == c.else_block && cfg_.block(merge).preds.size() == 1 && !emitted_[merge] &&
+            ops_[cfg_.block(merge).first].kind == N::LoadAssertionError) {
+            Body raised;
+            if (emit_region(merge, -1, raised, loop, else_stack, base)) unsupported("an assertion's raise that goes on");
+            if (StmtPtr a = as_assert(negate(c.test), raised, {})) {
+                emit_stmt(out, a);
+                return stop;
+            }
+            auto s = make_stmt(StmtKind::If);
+            s->test = c.test;
+            s->body = then_body;
+            emit_stmt(out, s);
+            for (const StmtPtr& st : raised) emit_stmt(out, st);
+            return kFlowEnded;
+        }
         // `if not test: continue` followed by the rest of the loop body, laid out the other way round.
         // (Where the then-side goes on to code of the body after the if, the source had `else: continue`;
         // and not where that jump back is the compiler's, threaded from the end of `if test:` around
@@ -9642,14 +9670,18 @@ private:
                     if (text(statement->finalbody) == copy_text) statement->finalbody = hoisted;
                 }
             }
-            // (A try/except in the copy whose clauses all leave, followed by more: the normal path
-            // may read that more as its else clause, the same code.)
+            // (A try/except in the copy whose clauses all leave, or an if whose then-side leaves,
+            // followed by more: the normal path may read that more as its else clause, the same
+            // code.)
             if (!same) {
+                auto others_leave = [](const Stmt& s) {
+                    if (s.kind == StmtKind::If) return leaves_on_every_path(s.body);
+                    return s.kind == StmtKind::Try && s.finalbody.empty() && !s.handlers.empty() &&
+                           std::all_of(s.handlers.begin(), s.handlers.end(), [](const ExceptHandler& h) { return leaves_on_every_path(h.body); });
+                };
                 for (size_t i = 0; i < std::min(rest.size(), copy.size()); ++i) {
                     const StmtPtr& mine = rest[i];
-                    if (copy[i]->kind != StmtKind::Try || !copy[i]->orelse.empty() || mine->kind != StmtKind::Try ||
-                        mine->orelse.empty() || !mine->finalbody.empty() || mine->handlers.empty() ||
-                        !std::all_of(mine->handlers.begin(), mine->handlers.end(), [](const ExceptHandler& h) { return leaves_on_every_path(h.body); }))
+                    if (copy[i]->kind != mine->kind || !copy[i]->orelse.empty() || mine->orelse.empty() || !others_leave(*mine))
                         continue;
                     Body candidate(rest.begin(), rest.begin() + long(i));
                     StmtPtr t = clone_statement(mine);
@@ -9957,6 +9989,8 @@ private:
             if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
             s->orelse.assign(body.begin() + long(i) + 1, body.end());
             body.resize(i + 1);
+            // (The then-side now falls out to the tail as well: an if inside it reads the same way.)
+            fold_copied_tail(s->body, tail_text);
             fold_copied_tail(s->orelse, tail_text);
             strip_copied_tail(s->orelse, tail_text, true);
             return;
@@ -9994,18 +10028,25 @@ private:
         default:
             return nullptr;
         }
+        // (The outermost one; others only inside its two values, each side split again: the
+        // compiler copies the tail into the jump after each value.)
         const Expr* found = nullptr;
-        int count = 0;
-        std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& e) {
+        int count = 0, inside = 0;
+        std::function<void(const ExprPtr&, bool)> walk = [&](const ExprPtr& e, bool in_value) {
             if (!e || is_leaf(*e) || e->kind == ExprKind::Lambda) return;
+            bool outermost = false;
             if (e->kind == ExprKind::IfExp) {
                 ++count;
-                found = e.get();
+                inside += in_value;
+                if (!found) {
+                    found = e.get();
+                    outermost = true;
+                }
             }
-            for_each_child_slot(*e, [&](ExprPtr& c) { walk(c); });
+            for_each_child_slot(*e, [&](ExprPtr& c) { walk(c, in_value || (outermost && c.get() != e->test.get())); });
         };
-        for_each_own_expr(*s, walk);
-        if (count != 1) return nullptr;
+        for_each_own_expr(*s, [&](const ExprPtr& e) { walk(e, false); });
+        if (count == 0 || count != 1 + inside) return nullptr;
         auto side = [&](const ExprPtr& value) {
             auto c = std::make_shared<Stmt>(*s);
             auto replaced = [&](const ExprPtr& e) { return replace_node(e, found, value, [](const Expr*, const ExprPtr&) {}); };
@@ -10015,8 +10056,12 @@ private:
         };
         auto split = make_stmt(StmtKind::If);
         split->test = found->test;
-        split->body.push_back(side(found->body));
-        split->orelse.push_back(side(found->orelse));
+        for (auto [value, branch] : {std::pair{found->body, &split->body}, std::pair{found->orelse, &split->orelse}}) {
+            StmtPtr one = side(value);
+            if (count > 1)
+                if (StmtPtr again = split_conditional(one)) one = again;
+            branch->push_back(one);
+        }
         return split;
     }
 
