@@ -77,10 +77,34 @@ std::optional<Rendered> render(const ExprPtr& e, bool negated, const FreeCompari
     return Rendered{make_not(e), 1};
 }
 
+// The `not`s of the and/or tree `e` (its leaves' own not counted).
+int nots_in(const ExprPtr& e) {
+    if (is_not(e)) return 1 + nots_in(e->value);
+    int n = 0;
+    if (e->kind == ExprKind::BoolOp)
+        for (const auto& x : e->elts) n += nots_in(x);
+    return n;
+}
+
+bool has_group_not(const ExprPtr& e) {
+    if (is_not(e)) return e->value->kind == ExprKind::BoolOp || has_group_not(e->value);
+    if (e->kind == ExprKind::BoolOp)
+        for (const auto& x : e->elts)
+            if (has_group_not(x)) return true;
+    return false;
+}
+
 void place_in(const StmtPtr& s, const FreeComparisons& free) {
-    if ((s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::Assert) && s->test &&
-        has_folding_not(s->test))
-        if (std::optional<Rendered> r = render(s->test, false, free)) s->test = r->expr;
+    if ((s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::Assert) && s->test) {
+        if (has_folding_not(s->test)) {
+            if (std::optional<Rendered> r = render(s->test, false, free)) s->test = r->expr;
+        } else if (has_group_not(s->test)) {
+            // (A `not` on a group whose leaves it can go onto, or that fold it (a test of None,
+            // compiled to a jump on None, 3.11+): `assert not (not a <= b or b is None)` is
+            // `assert a <= b and b is not None`, the same jumps. Only where it saves `not`s.)
+            if (std::optional<Rendered> r = render(s->test, false, free); r && r->nots < nots_in(s->test)) s->test = r->expr;
+        }
+    }
     if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) return;  // placed when they were built
     for_each_nested_body(*s, [&](Body& b) { place_negations(b, free); });
 }
