@@ -4291,13 +4291,10 @@ private:
             }
             // (So is flow that reaches its copy of the end of the except clause around the statement.)
             if (stop >= 0 && b != stop && clause_exit_copies_.count(b) && same_clause_end(b, stop)) {
-                emitted_[b] = true;
-                if (same_returning_clause_end(b, stop))  // (the whole copy, up to its return)
-                    for (int k = b; k >= 0 && cfg_.block(k).succs.size() == 1;) {
-                        k = cfg_.block(k).succs[0];
-                        if (emitted_[k]) break;
-                        emitted_[k] = true;
-                    }
+                if (same_returning_clause_end(b, stop))  // (the whole copy, up to its return, as above)
+                    for (int k = b; k >= 0 && !emitted_[k]; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) emitted_[k] = true;
+                else
+                    emitted_[b] = true;
                 return true;
             }
             // A loop that starts the body of a rotated `while` shares its first block, where both
@@ -7546,11 +7543,7 @@ private:
                     // the short code after the statement, which 3.10 copies whole into each clause.
                     // An else clause would leave the clauses only the return.)
                     const size_t n = t->orelse.size();
-                    const std::string tail_text = print_module(t->orelse);
-                    auto ends_with_copy = [&](const Body& body) {
-                        return body.size() >= n && print_module(Body(body.end() - long(n), body.end())) == tail_text;
-                    };
-                    if (n >= 2 && std::all_of(t->handlers.begin(), t->handlers.end(), [&](const ExceptHandler& h) { return ends_with_copy(h.body); })) {
+                    if (n >= 2 && common_clause_ending(*t) == n) {
                         for (ExceptHandler& h : t->handlers) {
                             dropped_copies_.insert(dropped_copies_.end(), h.body.end() - long(n), h.body.end());
                             h.body.resize(h.body.size() - n);
@@ -9417,23 +9410,30 @@ private:
         return finish_normal_path(t, last_body, final_body, body_flows, exit, stop, out, loop, stack, normal_depth, base);
     }
 
+    // How many statements the except clauses and the else clause of try statement `t` all end
+    // with (0: none, or no else clause).
+    static size_t common_clause_ending(const Stmt& t) {
+        if (t.kind != StmtKind::Try || !t.finalbody.empty() || t.handlers.empty() || t.orelse.empty()) return 0;
+        size_t longest = t.orelse.size();
+        for (const ExceptHandler& h : t.handlers) longest = std::min(longest, h.body.size());
+        auto ending = [](const Body& b, size_t k) { return print_module(Body(b.end() - long(k), b.end())); };
+        size_t common = 0;
+        for (size_t k = 1; k <= longest; ++k) {
+            std::string want = ending(t.orelse, k);
+            if (!std::all_of(t.handlers.begin(), t.handlers.end(), [&](const ExceptHandler& h) { return ending(h.body, k) == want; }))
+                break;
+            common = k;
+        }
+        return common;
+    }
+
     // `body` ending with try/except/else whose clauses and else clause all end with the same
     // statements: a copy with those once after the try statement (an emptied else clause dropped).
     // Empty where it does not end so.
     static Body hoist_common_clause_ending(const Body& body) {
         if (body.empty()) return {};
         const StmtPtr& last = body.back();
-        if (last->kind != StmtKind::Try || !last->finalbody.empty() || last->handlers.empty() || last->orelse.empty()) return {};
-        size_t longest = last->orelse.size();
-        for (const ExceptHandler& h : last->handlers) longest = std::min(longest, h.body.size());
-        auto ending = [](const Body& b, size_t k) { return print_module(Body(b.end() - long(k), b.end())); };
-        size_t common = 0;
-        for (size_t k = 1; k <= longest; ++k) {
-            std::string want = ending(last->orelse, k);
-            if (!std::all_of(last->handlers.begin(), last->handlers.end(), [&](const ExceptHandler& h) { return ending(h.body, k) == want; }))
-                break;
-            common = k;
-        }
+        size_t common = common_clause_ending(*last);
         if (!common) return {};
         Body out(body.begin(), body.end() - 1);
         StmtPtr t = clone_statement(last);
