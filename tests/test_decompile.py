@@ -11683,3 +11683,48 @@ def test_assert_ending_loop_and_nested_conditional_in_finally(cli, tmp_path, ver
     out, verdicts = written_and_verified(cli, tmp_path, version, ASSERT_ENDING_LOOP_AND_NESTED_CONDITIONAL_IN_FINALLY, lines)
     assert "4 equivalent" in verdicts, verdicts
     assert "continue" not in out and "assert False" not in out, out
+
+
+# A try body ending with `if t: A` (or an elif chain), its clauses returning, and a return of a
+# constant after the statement: 3.10+ copy that return into the jump out of the body, past the
+# protected range, where a return written in the body compiles the same. It read as the body's
+# own return (and an elif chain came back as separate ifs): the constants' order, True after the
+# clause's False, says the source had it after the statement.
+RETURN_AFTER_TRY_COPIED_INTO_BODY = """
+def is_ascii_string(value):
+    try:
+        if isinstance(value, str):
+            value.encode('ascii')
+        elif isinstance(value, bytes):
+            value.decode('ascii')
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def loads(self, a):
+    try:
+        if a:
+            self.load()
+    except ValueError:
+        return False
+    return True
+
+
+def in_body(self, a):
+    try:
+        if a:
+            self.load()
+            return True
+    except ValueError:
+        return False
+    return True
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_return_after_try_copied_into_body(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, RETURN_AFTER_TRY_COPIED_INTO_BODY,
+                                         ["        elif isinstance(value, bytes):"])
+    assert "4 equivalent" in verdicts, verdicts
+    assert out.count("return True") == 4, out

@@ -9748,7 +9748,7 @@ private:
 
     // ---- table order: co_names and co_consts entries are added at their first use in the source
 
-    // The co_names (`names`) and co_consts (`consts`, strings and ints only) indices that the
+    // The co_names (`names`) and co_consts (`consts`: strings, ints and booleans) indices that the
     // expressions of `body` use, with nested bodies (not nested definitions' bodies): each use once.
     void table_uses(const Body& body, std::vector<int64_t>& names, std::vector<int64_t>& consts) const {
         const TableIndex& index = table_index();
@@ -9760,9 +9760,7 @@ private:
             if (!e) return;
             if (e->kind == ExprKind::Attribute || (e->kind == ExprKind::Name && !is_local_name(e->id))) {
                 add(index.names, e->id, names);
-            } else if (e->kind == ExprKind::Constant && e->constant &&
-                       (e->constant->kind == PyValue::Kind::Str || e->constant->kind == PyValue::Kind::Int) &&
-                       e->constant->big_digits.empty()) {
+            } else if (e->kind == ExprKind::Constant && e->constant && indexed_constant(*e->constant)) {
                 add(index.consts, const_key(*e->constant), consts);
             }
             if (e->kind == ExprKind::Lambda) return;  // (its body is another code object's)
@@ -9780,8 +9778,15 @@ private:
     struct TableIndex {
         std::unordered_map<std::string, std::vector<int64_t>> names, consts;
     };
+    // (co_consts keeps True apart from 1, as the keys do.)
+    static bool indexed_constant(const PyValue& v) {
+        using K = PyValue::Kind;
+        return v.kind == K::Str || v.kind == K::True || v.kind == K::False || (v.kind == K::Int && v.big_digits.empty());
+    }
     static std::string const_key(const PyValue& v) {
-        return v.kind == PyValue::Kind::Str ? "s" + v.text : "i" + std::to_string(v.small);
+        using K = PyValue::Kind;
+        if (v.kind == K::True || v.kind == K::False) return v.kind == K::True ? "T" : "F";
+        return v.kind == K::Str ? "s" + v.text : "i" + std::to_string(v.small);
     }
     const TableIndex& table_index() const {
         if (!table_index_) {
@@ -9789,8 +9794,7 @@ private:
             for (size_t k = 0; k < code_.names.size(); ++k) table_index_->names[code_.names[k]].push_back(int64_t(k));
             for (size_t k = 0; k < code_.consts.size(); ++k) {
                 const PyValue& c = *code_.consts[k];
-                if ((c.kind == PyValue::Kind::Str || c.kind == PyValue::Kind::Int) && c.big_digits.empty())
-                    table_index_->consts[const_key(c)].push_back(int64_t(k));
+                if (indexed_constant(c)) table_index_->consts[const_key(c)].push_back(int64_t(k));
             }
         }
         return *table_index_;
@@ -9879,6 +9883,7 @@ private:
             if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
             for_each_nested_body(*st, [&](Body& b) { restore_else_before_copied_tail(b, whole); });
         }
+        restore_try_body_before_copied_tail(body, whole);
         if (body.size() < 3 || body.back()->kind != StmtKind::Return) return;
         const StmtPtr tail = body.back();
         std::optional<std::string> tail_text;  // (printed once an if ends with a statement of its kind)
@@ -9895,6 +9900,37 @@ private:
             s.body.pop_back();
             s.orelse = std::move(rest);
             body.erase(body.begin() + std::ptrdiff_t(i) + 1, body.end() - 1);
+        }
+    }
+
+    // The same copy where the block ends the function after a try statement: the jump out of the
+    // try body (`if t: A` falling out of it) gets a copy, past the end of the protected range, so
+    // `try: if t: A; <tail>` then B, where the source had `try: if t: A else: B` (B maybe empty)
+    // and the tail after the statement. A return written in the body compiles the same; the
+    // tables tell them apart: the tail's entries come after the except clauses' where the source
+    // had it after the statement. (A finally body would run between the two: left as it is.)
+    void restore_try_body_before_copied_tail(Body& body, const Body& whole) {
+        if (body.size() < 2 || !is_copied_tail(body.back()) || is_reraise(body.back())) return;
+        Stmt& t = *body[body.size() - 2];
+        if (t.kind != StmtKind::Try || t.handlers.empty() || !t.finalbody.empty() || !t.orelse.empty()) return;
+        const StmtPtr tail = body.back();
+        const std::string tail_text = print_module(Body{tail});
+        Body clauses;
+        for (const auto& h : t.handlers) clauses.insert(clauses.end(), h.body.begin(), h.body.end());
+        // (Last candidates first: an elif chain's ifs each got a copy; each folded one is the rest
+        // of the one before it.)
+        for (size_t i = t.body.size(); i-- > 0;) {
+            Stmt& s = *t.body[i];
+            if (s.kind != StmtKind::If || !s.orelse.empty() || s.body.size() < 2 || print_module(Body{s.body.back()}) != tail_text)
+                continue;
+            Body rest(t.body.begin() + std::ptrdiff_t(i) + 1, t.body.end());
+            Body earlier = rest;
+            earlier.insert(earlier.end(), clauses.begin(), clauses.end());
+            if (!tables_say_after(earlier, Body{tail}, whole)) continue;
+            whole_counts_.reset();  // (a copy goes: the function uses its entries once less)
+            s.body.pop_back();
+            s.orelse = std::move(rest);
+            t.body.erase(t.body.begin() + std::ptrdiff_t(i) + 1, t.body.end());
         }
     }
 
