@@ -11728,3 +11728,25 @@ def test_return_after_try_copied_into_body(cli, tmp_path, version):
                                          ["        elif isinstance(value, bytes):"])
     assert "4 equivalent" in verdicts, verdicts
     assert out.count("return True") == 4, out
+
+
+# Conditions of comprehensions that 3.12+ inline into the function: their tests were built from
+# the loop's jumps after the function's statement tests had their `not`s placed, so a filter came
+# back as `not (k and not k in keys)` (CONTAINS_OP 1 where the source had 0: not equivalent) and
+# a None test as `not item is None`.
+INLINED_COMPREHENSION_FILTER_NEGATIONS = """
+def retain(self, keys):
+    self.seen = {key: seen for key, seen in self.seen.items() if not key.startswith('temporary:') or key in keys}
+
+
+def present(parts):
+    return [item for item in parts if item is not None]
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_inlined_comprehension_filter_negations(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, INLINED_COMPREHENSION_FILTER_NEGATIONS, [
+        "    self.seen = {key: seen for key, seen in self.seen.items() if not key.startswith('temporary:') or key in keys}",
+        "    return [item for item in parts if item is not None]"])
+    assert "(0 not decompiled)" in verdicts, verdicts

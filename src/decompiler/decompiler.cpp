@@ -2822,6 +2822,8 @@ private:
         comp->generators.push_back({loop.target, loop.iter, {}, loop.is_async, {}});
         bool found = false;
         auto own = [&](const std::string& name) { return saved.count(name) > 0; };
+        // (Its statements' tests are not yet placed, as the function's are at its end: see run.)
+        auto placed = [&](const ExprPtr& test) { return placed_test(test, none_tests_); };
         std::function<void(const Body&)> walk = [&](const Body& body) {
             if (is_dropped_element(body) && !found) {
                 std::vector<ExprPtr> element;
@@ -2835,11 +2837,11 @@ private:
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
-                    add_comprehension_if(comp->generators.back(), negate(s->test), false);
+                    add_comprehension_if(comp->generators.back(), placed(negate(s->test)), false);
                 } else if (ExprPtr test = always_true_condition(s); test && !last) {
                     add_comprehension_if(comp->generators.back(), test, false);
                 } else if (ExprPtr test = filter_test(s); test && !last) {
-                    add_comprehension_if(comp->generators.back(), test, false);
+                    add_comprehension_if(comp->generators.back(), placed(test), false);
                 } else if (auto loop_over_one = one_item_loop(s, own); loop_over_one && !last) {
                     comp->generators.push_back(*loop_over_one);
                 } else if (!last) {
@@ -2848,7 +2850,7 @@ private:
                     comp->generators.push_back({s->target, s->iter, {}, s->is_async, {}});
                     walk(s->body);
                 } else if (s->kind == StmtKind::If && s->orelse.empty()) {
-                    add_comprehension_if(comp->generators.back(), s->test, comprehension_jumps_by_line_);
+                    add_comprehension_if(comp->generators.back(), placed(s->test), comprehension_jumps_by_line_);
                     walk(s->body);
                 } else if (is_element_stmt(s, acc) && !found) {
                     found = true;

@@ -95,21 +95,25 @@ bool has_group_not(const ExprPtr& e) {
 }
 
 void place_in(const StmtPtr& s, const FreeComparisons& free) {
-    if ((s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::Assert) && s->test) {
-        if (has_folding_not(s->test)) {
-            if (std::optional<Rendered> r = render(s->test, false, free)) s->test = r->expr;
-        } else if (has_group_not(s->test)) {
-            // (A `not` on a group whose leaves it can go onto, or that fold it (a test of None,
-            // compiled to a jump on None, 3.11+): `assert not (not a <= b or b is None)` is
-            // `assert a <= b and b is not None`, the same jumps. Only where it saves `not`s.)
-            if (std::optional<Rendered> r = render(s->test, false, free); r && r->nots < nots_in(s->test)) s->test = r->expr;
-        }
-    }
+    if ((s->kind == StmtKind::If || s->kind == StmtKind::While || s->kind == StmtKind::Assert) && s->test)
+        s->test = placed_test(s->test, free);
     if (s->kind == StmtKind::FunctionDef || s->kind == StmtKind::ClassDef) return;  // placed when they were built
     for_each_nested_body(*s, [&](Body& b) { place_negations(b, free); });
 }
 
 }  // namespace
+
+ExprPtr placed_test(const ExprPtr& test, const FreeComparisons& free) {
+    if (has_folding_not(test)) {
+        if (std::optional<Rendered> r = render(test, false, free)) return r->expr;
+    } else if (has_group_not(test)) {
+        // (A `not` on a group whose leaves it can go onto, or that fold it (a test of None,
+        // compiled to a jump on None, 3.11+): `assert not (not a <= b or b is None)` is
+        // `assert a <= b and b is not None`, the same jumps. Only where it saves `not`s.)
+        if (std::optional<Rendered> r = render(test, false, free); r && r->nots < nots_in(test)) return r->expr;
+    }
+    return test;
+}
 
 bool test_placeable(const ExprPtr& test, const FreeComparisons& free) {
     return !has_folding_not(test) || render(test, false, free);

@@ -17,6 +17,10 @@ using FreeComparisons = std::set<const ast::Expr*>;
 // no such form is left as it is.
 void place_negations(ast::Body& body, const FreeComparisons& free = {});
 
+// `test` as place_negations writes a statement's test (itself where nothing changes): for the
+// conditions of comprehensions, which are read from the same jumps.
+ast::ExprPtr placed_test(const ast::ExprPtr& test, const FreeComparisons& free = {});
+
 // Whether `if test:` can be printed (after place_negations) so that it recompiles to the jumps
 // `test` was read from: false when a `not` stays right on a comparison the optimizer folds.
 bool test_placeable(const ast::ExprPtr& test, const FreeComparisons& free = {});
