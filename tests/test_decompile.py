@@ -11750,3 +11750,37 @@ def test_inlined_comprehension_filter_negations(cli, tmp_path, version):
         "    self.seen = {key: seen for key, seen in self.seen.items() if not key.startswith('temporary:') or key in keys}",
         "    return [item for item in parts if item is not None]"])
     assert "(0 not decompiled)" in verdicts, verdicts
+
+
+# `break` out of a `while True:` loop that ends a function: 3.10+ copy the function's `return
+# None` into the break's jump, which read as a `return None` in the loop (the same code, but for
+# where None sits in the constants where a docstring comes first). A return written in the loop
+# stays one.
+BREAK_OUT_OF_LOOP_ENDING_FUNCTION = """
+def drain(self, response):
+    '''Read blocks until the buffer runs out.'''
+    buf = self.read(response)
+    walker = 0
+    while True:
+        if len(buf) - walker < 8:
+            break
+        header = buf[walker:walker + 8]
+        walker += self.unpack('>BxxxL', header)
+        yield buf[walker:]
+
+
+def wait(self):
+    '''Wait for the worker.'''
+    while True:
+        if self.poll():
+            return
+        self.sleep('idle')
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_break_out_of_loop_ending_function(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, BREAK_OUT_OF_LOOP_ENDING_FUNCTION, ["            break"])
+    assert "3 equivalent" in verdicts, verdicts
+    assert out.count("break") == 1, out
+    assert "            return" in out.splitlines() or "            return None" in out.splitlines(), out

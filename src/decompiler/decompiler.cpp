@@ -243,7 +243,10 @@ public:
             if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
             unsupported("a value the bytecode computes once would be computed twice (" + shown + ")");
         }
-        if (exits_copied_) restore_else_before_copied_tail(body);
+        if (exits_copied_) {
+            restore_else_before_copied_tail(body);
+            breaks_for_copied_function_end(body);
+        }
         place_negations(body, none_tests_);
         return body;
     }
@@ -9934,6 +9937,54 @@ private:
             s.orelse = std::move(rest);
             t.body.erase(t.body.begin() + std::ptrdiff_t(i) + 1, t.body.end());
         }
+    }
+
+    // 3.10+ copy the function's implicit `return None` into the jump of a `break` out of a `while
+    // True:` loop that ends the function: it reads as a `return None` written in the loop, the
+    // same code. The constants tell them apart where None is not the first (a docstring is): a
+    // written return adds None where it stands, the function's end after everything else, so a
+    // constant that only code after the return uses, found before None, says it is a break.
+    void breaks_for_copied_function_end(Body& body) {
+        size_t n = body.size();
+        if (n > 0 && is_return_none(body[n - 1])) --n;  // (the implicit one, when still there)
+        if (n == 0) return;
+        Stmt& loop = *body[n - 1];
+        if (loop.kind != StmtKind::While || !loop.orelse.empty() || !is_const_kind(loop.test, PyValue::Kind::True)) return;
+        auto none = std::find_if(code_.consts.begin(), code_.consts.end(),
+                                 [](const ObjectRef& c) { return c->kind == PyValue::Kind::None; });
+        if (none == code_.consts.end()) return;
+        const int64_t none_index = none - code_.consts.begin();
+        const UseCounts whole = use_counts(body);
+        // (Not True, 1 or 0, which the compiler may add where the source shows none: the loop's
+        // own test, written `while 1:`, and an import's level.)
+        auto hidden_use_possible = [&](int64_t k) {
+            const PyValue& c = *code_.consts[size_t(k)];
+            return c.kind == PyValue::Kind::True || (c.kind == PyValue::Kind::Int && c.big_digits.empty() && (c.small == 0 || c.small == 1));
+        };
+        auto added_after_none = [&](const Body& after) {
+            UseCounts counts = use_counts(after);
+            for (auto [k, uses] : counts[1])
+                if (k < none_index && whole[1].at(k) == uses && !hidden_use_possible(k)) return true;
+            return false;
+        };
+        // (Only returns in the loop's body and its ifs' sides, which a `break` leaves the loop from;
+        // `after`: what the compiler compiled after the statement, up to the loop's end.)
+        std::function<void(Body&, const Body&)> walk = [&](Body& b, const Body& after) {
+            for (size_t i = 0; i < b.size(); ++i) {
+                Body rest(b.begin() + std::ptrdiff_t(i) + 1, b.end());
+                rest.insert(rest.end(), after.begin(), after.end());
+                StmtPtr& s = b[i];
+                if (is_return_none(s) && added_after_none(rest)) {
+                    s = make_stmt(StmtKind::Break);
+                } else if (s->kind == StmtKind::If) {
+                    Body then_after = s->orelse;
+                    then_after.insert(then_after.end(), rest.begin(), rest.end());
+                    walk(s->body, then_after);
+                    walk(s->orelse, rest);
+                }
+            }
+        };
+        walk(loop.body, Body{});
     }
 
     // Whether `body` holds a statement for which `pred` holds, at any depth (not in nested definitions).
