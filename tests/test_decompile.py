@@ -11784,3 +11784,32 @@ def test_break_out_of_loop_ending_function(cli, tmp_path, version):
     assert "3 equivalent" in verdicts, verdicts
     assert out.count("break") == 1, out
     assert "            return" in out.splitlines() or "            return None" in out.splitlines(), out
+
+
+# A conditional expression with a comprehension in a side, which 3.12+ inline: the compiler
+# copies the code after it (a return, the rest of a call) into the side that jumps there, and
+# that side's loop hid the copy; it read as an if statement with two returns (`LOAD_CONST 0;
+# RETURN_VALUE` where the source had `RETURN_CONST 0`: not equivalent) or two calls.
+CONDITIONAL_EXPRESSION_WITH_INLINED_COMPREHENSION = """
+def empty(self):
+    if self.stream.tell():
+        return False
+    return all([child.empty() for child in self.children]) if self.children else True
+
+
+def count(items, ready):
+    return 0 if ready else len([x for x in items if x])
+
+
+def report(self, items, ready):
+    self.log(names=[str(x) for x in items] if ready else None)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_conditional_expression_with_inlined_comprehension(cli, tmp_path, version):
+    lines = ["    self.log(names=[str(x) for x in items] if ready else None)"]
+    if version not in ("3.8", "3.9", "3.10"):  # (which compile the returned one as two returns)
+        lines += ["    return all([child.empty() for child in self.children]) if self.children else True",
+                  "    return 0 if ready else len([x for x in items if x])"]
+    written_and_verified(cli, tmp_path, version, CONDITIONAL_EXPRESSION_WITH_INLINED_COMPREHENSION, lines)

@@ -145,9 +145,11 @@ private:
     }
 
     // Stack depths (relative to `first`) over a region [first, exit] that only branches forward
-    // inside itself and ends at its only exit (a return or raise); empty when not so. (Whether
-    // anything outside jumps into it is single_entry's question.)
+    // inside itself, but for the loops of comprehensions inlined into it, and ends at its only
+    // exit (a return or raise); empty when not so. (Whether anything outside jumps into it is
+    // single_entry's question.)
     std::vector<int> region_depths(size_t first, size_t& exit) const {
+        int accumulators = 0;  // (inlined comprehensions' accumulators built so far)
         // Grown as the walk gets there: a region is mostly short, and sized to the rest of the
         // function up front, every conditional jump of a function of hundreds cost a pass over it.
         std::vector<int> depth(1, 0);
@@ -166,14 +168,29 @@ private:
                 break;
             }
             if (d == INT_MIN) continue;  // only reached by a jump further on: not this shape
+            accumulators += op.comprehension;
             if (op.kind == N::Jump || op.kind == N::JumpIf || op.kind == N::JumpIfOrPop) {
                 size_t t = index_at(op.target);
-                if (t <= k || t >= ops_.size()) return {};
+                if (t >= ops_.size()) return {};
                 int taken = op.kind == N::JumpIfOrPop ? d : op.kind == N::JumpIf ? d - 1 : d;
-                int& at_target = slot(t);
-                if (at_target != INT_MIN && at_target != taken) return {};
-                at_target = taken;
+                if (t <= k) {
+                    // (Back to a loop of the region: where the next item is taken, as many values
+                    // below it as when it was first taken.)
+                    if (t < first || ops_[t].kind != N::ForIter || op.kind == N::JumpIfOrPop || slot(t) != taken) return {};
+                } else {
+                    int& at_target = slot(t);
+                    if (at_target != INT_MIN && at_target != taken) return {};
+                    at_target = taken;
+                }
                 if (op.kind == N::Jump) continue;
+            } else if (op.kind == N::ForIter && accumulators > 0) {
+                // A loop of a comprehension inlined into the region (3.12+): it ends with its
+                // iterator popped, where FOR_ITER jumps.
+                size_t t = index_at(op.target);
+                if (t <= k || t >= ops_.size()) return {};
+                int& at_exit = slot(t);
+                if (at_exit != INT_MIN && at_exit != d - 1) return {};
+                at_exit = d - 1;
             } else if (is_block_terminator(op.kind)) {
                 return {};
             }
@@ -228,11 +245,20 @@ private:
         if (t <= then_first + 1 || t >= ops_.size() || !is_exit(ops_[t - 1].kind)) return;
         size_t then_exit = t - 1;
         std::vector<int> then_depth(then_exit + 1 - then_first, 0);
-        for (size_t k = then_first; k < then_exit; ++k) {
-            if (is_block_terminator(ops_[k].kind) || (k > then_first && is_target(k))) return;
+        bool looped = false;  // (the then-side holds an inlined comprehension: see below)
+        for (size_t k = then_first; k < then_exit && !looped; ++k) {
+            if (ops_[k].comprehension) looped = true;
+            else if (is_block_terminator(ops_[k].kind) || (k > then_first && is_target(k))) return;
             std::optional<int> e = stack_effect(ops_[k]);
             if (!e) return;
             then_depth[k + 1 - then_first] = then_depth[k - then_first] + *e;
+        }
+        if (looped) {
+            // (Its loop jumps inside the side: the side read as a region, which only the test's
+            // jump may enter, checked once the rest matches.)
+            size_t exit = 0;
+            then_depth = region_depths(then_first, exit);
+            if (then_depth.empty() || exit != then_exit) return;
         }
         if (is_target(then_exit)) return;
         size_t else_exit = 0;
@@ -251,7 +277,8 @@ private:
                               (len == 1 && (is_loose_const_return(s1) || is_loose_const_return(s2)));
             // (single_entry last: it reads the whole function, and an if statement's sides, both
             // raising, an assert and the one after it, get this far.)
-            if (expression && single_entry(t, else_exit)) replace_with_jump(s1, then_exit, s2);
+            if (expression && single_entry(t, else_exit) && (!looped || single_entry(then_first, then_exit)))
+                replace_with_jump(s1, then_exit, s2);
             return;
         }
     }
