@@ -247,6 +247,7 @@ public:
             restore_else_before_copied_tail(body);
             breaks_for_copied_function_end(body);
         }
+        if (!else_compiled_after_clauses_) restore_else_of_leaving_clauses(body);
         place_negations(body, none_tests_);
         return body;
     }
@@ -9937,6 +9938,68 @@ private:
             s.orelse = std::move(rest);
             t.body.erase(t.body.begin() + std::ptrdiff_t(i) + 1, t.body.end());
         }
+    }
+
+    // A try statement whose except clauses all leave (return, raise, break, continue) goes on only
+    // from its body: an `else:` and the code after the statement are the same code (3.11+ compile
+    // the else before the clauses and lay it out so). The tables tell where the source had the
+    // statements that follow: each uses entries first used before the clauses' where it was the
+    // else, after them where it followed the statement.
+    void restore_else_of_leaving_clauses(Body& body) {
+        std::optional<UseCounts> whole;  // (counted once a statement of this shape turns up)
+        // (The entries of each table that only `part` uses.)
+        auto only_in = [&](const Body& part) {
+            if (!whole) whole = use_counts(body);
+            UseCounts counts = use_counts(part);
+            std::array<std::vector<int64_t>, 2> only;
+            for (int table = 0; table < 2; ++table)
+                for (auto [k, n] : counts[table])
+                    if ((*whole)[table].at(k) == n) only[table].push_back(k);
+            return only;
+        };
+        std::function<void(Body&)> walk = [&](Body& b) {
+            for (const StmtPtr& st : b) {
+                if (st->kind == StmtKind::FunctionDef || st->kind == StmtKind::ClassDef) continue;
+                for_each_nested_body(*st, [&](Body& inner) { walk(inner); });
+            }
+            for (size_t i = 0; i + 1 < b.size(); ++i) {
+                Stmt& t = *b[i];
+                if (t.kind != StmtKind::Try || t.handlers.empty() || !t.orelse.empty() || !t.finalbody.empty() || t.is_star)
+                    continue;
+                Body clauses;
+                bool leave = true;
+                for (const auto& h : t.handlers) {
+                    leave = leave && leaves_on_every_path(h.body);
+                    if (h.type) {  // (the clause's exception type, as a statement of its own)
+                        auto type = make_stmt(StmtKind::Expr);
+                        type->value = h.type;
+                        clauses.push_back(type);
+                    }
+                    clauses.insert(clauses.end(), h.body.begin(), h.body.end());
+                }
+                if (!leave) continue;
+                const auto in_clauses = only_in(clauses);
+                // (-1: compiled before the clauses, 1: after, 0: the tables do not say.)
+                auto side = [&](const StmtPtr& s) {
+                    const auto own = only_in(Body{s});
+                    bool before = false, after = false;
+                    for (int table = 0; table < 2; ++table)
+                        for (int64_t k : own[table])
+                            for (int64_t c : in_clauses[table]) (k < c ? before : after) = true;
+                    return before == after ? 0 : before ? -1 : 1;
+                };
+                size_t moved = 0;
+                for (size_t j = i + 1; j < b.size(); ++j) {
+                    int where = side(b[j]);
+                    if (where > 0) break;
+                    if (where < 0) moved = j - i;
+                }
+                if (moved == 0) continue;
+                t.orelse.assign(b.begin() + std::ptrdiff_t(i) + 1, b.begin() + std::ptrdiff_t(i + 1 + moved));
+                b.erase(b.begin() + std::ptrdiff_t(i) + 1, b.begin() + std::ptrdiff_t(i + 1 + moved));
+            }
+        };
+        walk(body);
     }
 
     // 3.10+ copy the function's implicit `return None` into the jump of a `break` out of a `while
