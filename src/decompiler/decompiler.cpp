@@ -2837,12 +2837,31 @@ private:
                 if (element.size() == 2) comp->value = element[1];
                 return;
             }
+            // Consecutive `if c: continue` guards: one condition each, or `not (a or b)` where a
+            // guard's own negation cannot be written (`not x in y`, which the optimizer folds into
+            // `x not in y`): both compile to the same jumps.
+            std::vector<ExprPtr> guards;
+            auto add_guards = [&] {
+                bool each = std::all_of(guards.begin(), guards.end(),
+                                        [&](const ExprPtr& g) { return test_placeable(negate(g), none_tests_); });
+                if (each || guards.size() == 1) {
+                    for (const ExprPtr& g : guards) add_comprehension_if(comp->generators.back(), placed(negate(g)), false);
+                } else {
+                    ExprPtr any = guards[0];
+                    for (size_t i = 1; i < guards.size(); ++i) any = bool_op("or", any, guards[i]);
+                    add_comprehension_if(comp->generators.back(), placed(negate(any)), false);
+                }
+                guards.clear();
+            };
             for (size_t k = 0; k < body.size(); ++k) {
                 const StmtPtr& s = body[k];
                 bool last = k + 1 == body.size();
                 if (is_continue_guard(s) && !last) {
-                    add_comprehension_if(comp->generators.back(), placed(negate(s->test)), false);
-                } else if (ExprPtr test = always_true_condition(s); test && !last) {
+                    guards.push_back(s->test);
+                    continue;
+                }
+                if (!guards.empty()) add_guards();
+                if (ExprPtr test = always_true_condition(s); test && !last) {
                     add_comprehension_if(comp->generators.back(), test, false);
                 } else if (ExprPtr test = filter_test(s); test && !last) {
                     add_comprehension_if(comp->generators.back(), placed(test), false);
@@ -9969,7 +9988,7 @@ private:
                 Body clauses;
                 bool leave = true;
                 for (const auto& h : t.handlers) {
-                    leave = leave && leaves_on_every_path(h.body);
+                    leave = leave && leaves_every_way(h.body);
                     if (h.type) {  // (the clause's exception type, as a statement of its own)
                         auto type = make_stmt(StmtKind::Expr);
                         type->value = h.type;
@@ -10000,6 +10019,15 @@ private:
             }
         };
         walk(body);
+    }
+
+    // Every path through the body leaves it by return, raise, break or continue.
+    static bool leaves_every_way(const Body& body) {
+        if (body.empty()) return false;
+        const Stmt& last = *body.back();
+        if (last.kind == StmtKind::Break || last.kind == StmtKind::Continue) return true;
+        if (last.kind == StmtKind::If) return leaves_every_way(last.body) && leaves_every_way(last.orelse);
+        return leaves_on_every_path(body);
     }
 
     // 3.10+ copy the function's implicit `return None` into the jump of a `break` out of a `while
