@@ -11883,3 +11883,30 @@ def independent(stack, closure, x):
 def test_inlined_comprehension_joined_guards(cli, tmp_path, version):
     written_and_verified(cli, tmp_path, version, INLINED_COMPREHENSION_JOINED_GUARDS,
                          ["    return [t for t in stack if not (t in closure[x] or x in closure[t])]"])
+
+
+# The last test of a condition around the rest of a loop body, `if a and not b():` (3.12+): its
+# jump back when b() is true is written as a jump over the jump back, which was read as `if b():
+# continue` inside `if a:`, the same code but not as written (argparse, dataclasses, inspect).
+# It is now folded like the tests before it that go back when they fail.
+LAST_TEST_OF_CONDITION_AROUND_LOOP_BODY_REST = """
+def get_default(self, dest):
+    for action in self._actions:
+        if action.dest == dest and action.default is not None:
+            return action.default
+    return self._defaults.get(dest, None)
+
+
+def check(self, a, nbrs, match):
+    for n in nbrs:
+        if n in self.core and not match(nbrs[n], a):
+            return False
+    return True
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_last_test_of_condition_around_loop_body_rest(cli, tmp_path, version):
+    lines = ["        if action.dest == dest and action.default is not None:",
+             "        if n in self.core and not match(nbrs[n], a):"]
+    written_and_verified(cli, tmp_path, version, LAST_TEST_OF_CONDITION_AROUND_LOOP_BODY_REST, lines)

@@ -239,6 +239,28 @@ public:
                 if (!operand || (out_[n].offset != out_[n - 1].offset && n > k + 2 && targets.count(out_[n].offset))) break;
             }
         }
+        // And where the test right before it (operands, calls) is folded, to the same place: the
+        // last test of a condition whose others go back when they fail (`if a in b and not c():`
+        // around the rest of the loop body, whose `not c()` jumps back when c() is true, which
+        // 3.12+ write as a jump over the jump back). Read as `if c(): continue` after the
+        // folded `if not a in b: continue`, the if around the rest of the body came apart.
+        auto in_test = [](N kind) {
+            return kind == N::Load || kind == N::LoadConst || kind == N::LoadAttr || kind == N::Compare ||
+                   kind == N::BinaryOp || kind == N::UnaryOp || kind == N::Subscr || kind == N::Nop ||
+                   kind == N::PushNull || kind == N::Call;
+        };
+        for (size_t k = 2; k < out_.size(); ++k) {
+            if (fold[k] || !jumps_over_back(k) || jumps_on_true(k) || folds_under_not(k)) continue;
+            size_t n = k;
+            // (An instruction split in two, 3.13's LOAD_FAST_LOAD_FAST, gives ops of one offset.)
+            while (n > 2 && k - n < 16 && in_test(out_[n - 1].kind) &&
+                   (n == k || out_[n].offset == out_[n - 1].offset || !targets.count(out_[n].offset)))
+                --n;
+            if (n == k || n < 2 || !fold[n - 2] || out_[n - 1].kind != N::Jump || out_[n - 2].kind != N::JumpIf ||
+                out_[n - 1].target != out_[k + 1].target)
+                continue;
+            fold[k] = true;
+        }
         size_t kept = 0;  // (compacted in place: ops [0, kept) stay, in order)
         for (size_t k = 0; k < out_.size(); ++k) {
             if (kept != k) out_[kept] = std::move(out_[k]);
