@@ -249,8 +249,11 @@ public:
                    kind == N::BinaryOp || kind == N::UnaryOp || kind == N::Subscr || kind == N::Nop ||
                    kind == N::PushNull || kind == N::Call;
         };
-        for (size_t k = 2; k < out_.size(); ++k) {
-            if (fold[k] || !jumps_over_back(k) || jumps_on_true(k) || folds_under_not(k)) continue;
+        // (Not where the jump back has a line of its own: that is a `continue` statement, `if a:`
+        // then `if b(): continue` first in its body.)
+        for (size_t k = 2; k + 2 < out_.size(); ++k) {
+            if (out_[k].kind != N::JumpIf || fold[k] || jumps_on_true(k) || out_[k + 1].line != out_[k].line) continue;
+            if (!jumps_over_back(k) || folds_under_not(k)) continue;
             size_t n = k;
             // (An instruction split in two, 3.13's LOAD_FAST_LOAD_FAST, gives ops of one offset.)
             while (n > 2 && k - n < 16 && in_test(out_[n - 1].kind) &&
