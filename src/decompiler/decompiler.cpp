@@ -9842,6 +9842,16 @@ private:
         return counts;
     }
 
+    // The entries of each table that `part` alone uses in the body `whole` was counted over.
+    std::array<std::vector<int64_t>, 2> used_only_in(const Body& part, const UseCounts& whole) const {
+        UseCounts counts = use_counts(part);
+        std::array<std::vector<int64_t>, 2> only;
+        for (int table = 0; table < 2; ++table)
+            for (auto [k, n] : counts[table])
+                if (auto w = whole[table].find(k); w != whole[table].end() && w->second == n) only[table].push_back(k);
+        return only;
+    }
+
     // Whether the tables say `later` was compiled after `earlier`: an entry `later` uses comes after
     // one that only `earlier` uses in all of `whole` (the rest of the function): that entry was
     // added in `earlier`, and `later` would have added its own entries first were it compiled first.
@@ -9854,13 +9864,10 @@ private:
         // level.)
         if (l[0].empty() && l[1].empty()) return false;
         if (!whole_counts_) whole_counts_ = use_counts(whole);
-        UseCounts e = use_counts(earlier);
+        const auto only = used_only_in(earlier, *whole_counts_);
         for (int table = 0; table < 2; ++table) {
             int64_t only_earlier = INT64_MAX;
-            for (auto [k, n] : e[table]) {
-                auto w = (*whole_counts_)[table].find(k);
-                if (w != (*whole_counts_)[table].end() && w->second == n) only_earlier = std::min(only_earlier, k);
-            }
+            for (int64_t k : only[table]) only_earlier = std::min(only_earlier, k);
             for (int64_t k : l[table])
                 if (k > only_earlier) return true;
         }
@@ -9966,15 +9973,9 @@ private:
     // else, after them where it followed the statement.
     void restore_else_of_leaving_clauses(Body& body) {
         std::optional<UseCounts> whole;  // (counted once a statement of this shape turns up)
-        // (The entries of each table that only `part` uses.)
         auto only_in = [&](const Body& part) {
             if (!whole) whole = use_counts(body);
-            UseCounts counts = use_counts(part);
-            std::array<std::vector<int64_t>, 2> only;
-            for (int table = 0; table < 2; ++table)
-                for (auto [k, n] : counts[table])
-                    if ((*whole)[table].at(k) == n) only[table].push_back(k);
-            return only;
+            return used_only_in(part, *whole);
         };
         std::function<void(Body&)> walk = [&](Body& b) {
             for (const StmtPtr& st : b) {
@@ -10053,9 +10054,9 @@ private:
             return c.kind == PyValue::Kind::True || (c.kind == PyValue::Kind::Int && c.big_digits.empty() && (c.small == 0 || c.small == 1));
         };
         auto added_after_none = [&](const Body& after) {
-            UseCounts counts = use_counts(after);
-            for (auto [k, uses] : counts[1])
-                if (k < none_index && whole[1].at(k) == uses && !hidden_use_possible(k)) return true;
+            const auto only = used_only_in(after, whole);
+            for (int64_t k : only[1])
+                if (k < none_index && !hidden_use_possible(k)) return true;
             return false;
         };
         // (Only returns in the loop's body and its ifs' sides, which a `break` leaves the loop from;

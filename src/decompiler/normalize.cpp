@@ -219,6 +219,11 @@ public:
             const std::string& op = out_[k - 1].name;
             return op == "in" || op == "not in" || op == "is" || op == "is not";
         };
+        // (The ops of a test's operands: no jump, store or call.)
+        auto is_operand = [](N kind) {
+            return kind == N::Load || kind == N::LoadConst || kind == N::LoadAttr || kind == N::Compare ||
+                   kind == N::BinaryOp || kind == N::UnaryOp || kind == N::Subscr || kind == N::Nop;
+        };
         std::vector<bool> fold(out_.size(), false);
         for (size_t k = out_.size(); k-- > 0;) {
             if (!jumps_over_back(k)) continue;
@@ -233,10 +238,8 @@ public:
                     fold[k] = fold[n] && out_[n + 1].target == out_[k + 1].target;
                     break;
                 }
-                bool operand = kind == N::Load || kind == N::LoadConst || kind == N::LoadAttr || kind == N::Compare ||
-                               kind == N::BinaryOp || kind == N::UnaryOp || kind == N::Subscr || kind == N::Nop;
                 // (An instruction split in two, 3.13's LOAD_FAST_LOAD_FAST, gives ops of one offset.)
-                if (!operand || (out_[n].offset != out_[n - 1].offset && n > k + 2 && targets.count(out_[n].offset))) break;
+                if (!is_operand(kind) || (out_[n].offset != out_[n - 1].offset && n > k + 2 && targets.count(out_[n].offset))) break;
             }
         }
         // And where the test right before it (operands, calls) is folded, to the same place: the
@@ -244,11 +247,7 @@ public:
         // around the rest of the loop body, whose `not c()` jumps back when c() is true, which
         // 3.12+ write as a jump over the jump back). Read as `if c(): continue` after the
         // folded `if not a in b: continue`, the if around the rest of the body came apart.
-        auto in_test = [](N kind) {
-            return kind == N::Load || kind == N::LoadConst || kind == N::LoadAttr || kind == N::Compare ||
-                   kind == N::BinaryOp || kind == N::UnaryOp || kind == N::Subscr || kind == N::Nop ||
-                   kind == N::PushNull || kind == N::Call;
-        };
+        auto in_test = [&](N kind) { return is_operand(kind) || kind == N::PushNull || kind == N::Call; };
         // (Not where the jump back has a line of its own: that is a `continue` statement, `if a:`
         // then `if b(): continue` first in its body.)
         for (size_t k = 2; k + 2 < out_.size(); ++k) {
