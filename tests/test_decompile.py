@@ -11922,3 +11922,86 @@ def test_last_test_of_condition_around_loop_body_rest(cli, tmp_path, version):
         # (A `continue` statement's jump back has its own line: the test before it stays an if.)
         lines += ["            if name == domain:", "                continue"]
     written_and_verified(cli, tmp_path, version, LAST_TEST_OF_CONDITION_AROUND_LOOP_BODY_REST, lines)
+
+
+# 3.10 starts the block after a with statement's body with a line-less POP_BLOCK, so where the
+# code after the statement ends the function, each way the body ends gets its own copy of the
+# __exit__ call and that code. The copies read as a `return` in each branch of the body (not
+# equivalent: the branches' POP_BLOCKs and jumps differ), or not at all.
+WITH_BODY_ENDS_IN_COPIES_OF_FUNCTION_END = """
+def save(self, obj):
+    with obj.raw() as m:
+        if self.in_band:
+            if m.readonly:
+                self.save_bytes(m.tobytes())
+            else:
+                self.save_bytearray(m.tobytes())
+        else:
+            self.write(m)
+            if m.readonly:
+                self.write(m.readonly)
+
+
+def fetch(self, cmd):
+    with self.open(cmd) as conn:
+        while True:
+            data = conn.recv(8)
+            if not data:
+                break
+            self.callback(data)
+        if self.tls is not None and isinstance(conn, self.tls):
+            conn.unwrap()
+    return self.response()
+
+
+def wait(self, cm, ready, done):
+    with cm:
+        if ready:
+            done()
+    ready = not ready
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_with_body_ends_in_copies_of_function_end(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, WITH_BODY_ENDS_IN_COPIES_OF_FUNCTION_END, [
+        "        if self.tls is not None and isinstance(conn, self.tls):",
+        "        if ready:",
+        "    ready = not ready",
+    ])
+    assert "4 equivalent" in verdicts, verdicts
+    assert "return None" not in out, out
+
+
+# A `break` out of a while loop inside an except clause or a with statement, where short code
+# after the statement ends the function: 3.10 writes a copy of the clause's (or __exit__'s) end
+# and that code in place of the break's jump, as it does for the loop's own exits. The copy read as
+# the loop's `else:` ending in `return None` (not equivalent), or was refused.
+BREAK_INTO_COPY_OF_STATEMENT_END = """
+def retry(self, attempts, ok):
+    try:
+        self.connect()
+    except OSError as e:
+        while attempts:
+            if ok(e):
+                break
+            attempts -= 1
+    return attempts
+
+
+def poll(self, cm, ready):
+    with cm:
+        while self.pending:
+            if ready():
+                break
+            self.step()
+    return ready
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_break_into_copy_of_statement_end(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, BREAK_INTO_COPY_OF_STATEMENT_END, [
+        "                break", "    return attempts", "    return ready"])
+    assert "3 equivalent" in verdicts, verdicts
+    assert "        else:" not in out.splitlines() and "return None" not in out, out  # (no loop else)

@@ -3940,6 +3940,20 @@ private:
         return true;
     }
 
+    // `copy` does op for op what `original`, the end of a loop's way out, does, as the compiler's
+    // copy of it in place of a `break`'s jump: the ops that leave the statements around the loop
+    // (those with the line the original starts with) take the `break`'s line; the rest keep theirs.
+    static bool same_break_copy_ops(const std::vector<const NeutralOp*>& copy, const std::vector<const NeutralOp*>& original) {
+        if (original.empty() || copy.size() != original.size()) return false;
+        bool leading = true;
+        for (size_t i = 0; i < original.size(); ++i) {
+            if (!same_op(*copy[i], *original[i])) return false;
+            leading = leading && original[i]->line == original[0]->line;
+            if (leading ? copy[i]->line != copy[0]->line : copy[i]->line != original[i]->line && original[i]->line >= 0) return false;
+        }
+        return true;
+    }
+
     // Whether the code from block `from` ends in the last block before the function's own
     // `return None` (which nothing reaches), with a return or raise that only the block before it
     // falls into (or `from` itself): one simple statement, not the end of a compound one.
@@ -6022,7 +6036,8 @@ private:
     // `copy` is the compiler's copy of `exit`, code that ends the function (3.10+), in blocks nothing
     // else enters, op for op under the same handlers as the original's. (The POP_BLOCKs that 3.10
     // puts first have the lines of the blocks they leave.)
-    bool is_copy_of_exit(int copy, int exit) const {
+    // (`break_lines`: `copy` is written in place of a `break`'s jump, see same_break_copy_ops.)
+    bool is_copy_of_exit(int copy, int exit, bool break_lines = false) const {
         if (!exits_copied_ || copy == exit || !ends_without_going_on(exit)) return false;
         std::vector<int> copy_path, exit_path;
         std::vector<const NeutralOp*> a = straight_ops(copy, &copy_path), b = straight_ops(exit, &exit_path);
@@ -6031,7 +6046,7 @@ private:
         };
         past_pops(a);
         past_pops(b);
-        if (!same_copied_ops(a, b, 0) && !same_copied_ops(b, a, 0)) return false;
+        if (break_lines ? !same_break_copy_ops(a, b) : !same_copied_ops(a, b, 0) && !same_copied_ops(b, a, 0)) return false;
         for (size_t i = 0; i < a.size(); ++i)
             if (a[i]->handler != b[i]->handler) return false;
         for (size_t i = 1; i < copy_path.size(); ++i)
@@ -6163,12 +6178,33 @@ private:
             emitted_[k] = true;
         }
         if (s->body.empty()) s->body.push_back(make_stmt(StmtKind::Pass));
-        if (loop.break_to != loop.exit) {
+        if (std::vector<int> exit_blocks = exit_copied_by_break(loop); !exit_blocks.empty()) {
+            for (int k : exit_blocks) emitted_[k] = true;
+        } else if (loop.break_to != loop.exit) {
             std::vector<ExprPtr> else_stack = stack_copy(stack);
             emit_region(loop.exit, loop.break_to, s->orelse, outer, else_stack, base);
         }
         emit_stmt(out, s);
         return loop.break_to;
+    }
+
+    // Where `break` goes is the compiler's copy of the loop's exit, code that ends the function
+    // (3.10: an except clause's end, then the code after the try statement), written in place of
+    // the break's jump: no else clause, the exit runs what the `break` does. Returns the exit's
+    // blocks, which only the loop reaches (none: not so).
+    std::vector<int> exit_copied_by_break(const Loop& loop) const {
+        if (!exits_copied_ || loop.break_to == loop.exit || loop.exit < 0 || !is_copy_of_exit(loop.break_to, loop.exit, true)) return {};
+        std::vector<int> blocks;
+        for (int k = loop.exit; k >= 0 && blocks.size() < 64; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
+            if (emitted_[k]) return {};
+            std::span<const int> preds = cfg_.block(k).preds;
+            bool from_loop = k == loop.exit ? std::all_of(preds.begin(), preds.end(), [&](int p) { return loop.blocks.count(p) > 0 || (p >= loop.header && p <= loop.latch); })
+                                            : preds.size() == 1 && preds[0] == blocks.back();
+            if (!from_loop) return {};
+            blocks.push_back(k);
+            if (cfg_.block(k).succs.empty()) break;
+        }
+        return blocks;
     }
 
     int emit_loop(int header, Body& out, Loop* outer, std::vector<ExprPtr>& stack, size_t base, int latch = -1) {

@@ -45,6 +45,63 @@ class ExitTails {
 public:
     ExitTails(std::vector<NeutralOp>& ops, bool fused_const_returns) : ops_(ops), fused_(fused_const_returns) {}
 
+    // 3.10 starts the block after a with statement's body with the line-less POP_BLOCK, so where
+    // that block (the __exit__ call, then the code after the statement) ends the function, each
+    // way the body ends gets a copy of all of it (`with cm: if t: f()` then `return x`: two copies).
+    // Identical copies (ops and lines) become jumps to the last, where the ways meet in the source.
+    void run_with_exits() {
+        struct Copy {
+            size_t first, last;
+        };
+        std::vector<Copy> copies;
+        // (Not inside a for loop: there the same ops are a `return` leaving the loop, its iterator
+        // popped first, whose own code the compiler laid out at the return.)
+        std::vector<std::pair<size_t, size_t>> for_loops;
+        for (size_t k = 0; k + 5 < ops_.size(); ++k) {
+            if (ops_[k].kind == N::ForIter) for_loops.push_back({k, index_at(ops_[k].target)});
+            if (!is_exit_call(k) || !addressable(k)) continue;
+            if (std::any_of(for_loops.begin(), for_loops.end(), [&](const auto& l) { return l.first < k && k < l.second; })) continue;
+            size_t e = k + 5;
+            while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
+            if (e >= ops_.size() || !is_exit(ops_[e].kind)) continue;
+            // (Not the call of a `return value` leaving the statement, the value swapped below it.)
+            if (k > 0 && ops_[k - 1].kind == N::Swap && !is_target(k)) continue;
+            bool entered = false;
+            for (size_t i = k + 1; i <= e && !entered; ++i) entered = addressable(i) && is_target(i);
+            if (!entered) copies.push_back({k, e});
+            k = e;
+        }
+        if (copies.size() < 2) return;
+        auto same = [&](const Copy& a, const Copy& b) {
+            if (a.last - a.first != b.last - b.first) return false;
+            for (size_t i = 0; i <= a.last - a.first; ++i) {
+                const NeutralOp &x = ops_[a.first + i], &y = ops_[b.first + i];
+                if (!same_op(x, y) || x.line != y.line || addressable(a.first + i) != addressable(b.first + i)) return false;
+            }
+            return true;
+        };
+        std::vector<std::pair<Copy, int64_t>> rewrites;  // a copy, and the offset of the last copy like it
+        for (size_t a = 0; a < copies.size(); ++a)
+            for (size_t b = copies.size(); b-- > a + 1;)
+                if (same(copies[a], copies[b])) {
+                    rewrites.push_back({copies[a], ops_[copies[b].first].offset});
+                    break;
+                }
+        // (Last first: each rewrite leaves the ops before it where they were.) Jumps to a copy go
+        // to the last one itself, as they went to the one block the source wrote (a condition's
+        // tests, `if a and b:`, go to one place); a copy nothing falls into is gone.
+        for (size_t r = rewrites.size(); r-- > 0;) {
+            auto [first, last] = rewrites[r].first;
+            int64_t from = ops_[first].offset, to = rewrites[r].second;
+            for (NeutralOp& op : ops_)
+                if (op.target == from && (op.kind == N::Jump || op.kind == N::JumpIf || op.kind == N::JumpIfOrPop)) op.target = to;
+            if (first > 0 && ends_flow(ops_[first - 1].kind))
+                ops_.erase(ops_.begin() + std::ptrdiff_t(first), ops_.begin() + std::ptrdiff_t(last) + 1);
+            else
+                replace_with_jump(first, last, index_at(to));
+        }
+    }
+
     void run_short_circuits() {
         for (size_t j = ops_.size(); j-- > 0;)
             if (ops_[j].kind == N::JumpIfOrPop) share_short_circuit_tails(j);
@@ -315,6 +372,15 @@ private:
         }
     }
 
+    // ops [k, k + 5) are a with statement's `__exit__(None, None, None)` call (3.10) and its POP_TOP.
+    bool is_exit_call(size_t k) const {
+        auto is_none = [](const NeutralOp& op) { return op.kind == N::LoadConst && op.value && op.value->kind == PyValue::Kind::None; };
+        if (!is_none(ops_[k])) return false;
+        for (size_t j = k + 1; j < k + 3; ++j)
+            if (!is_none(ops_[j]) && !(ops_[j].kind == N::Copy && ops_[j].arg == 1)) return false;
+        return ops_[k + 3].kind == N::Call && ops_[k + 3].arg == 3 && ops_[k + 4].kind == N::Pop;
+    }
+
     // Where a comparison chain's clean-up at `m` goes on (`m` itself when it is none).
     size_t after_chain_cleanup(size_t m) const {
         if (m + 2 >= ops_.size() || ops_[m].kind != N::Swap || ops_[m].arg != 2 || ops_[m + 1].kind != N::Pop) return m;
@@ -363,6 +429,8 @@ private:
 void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns) {
     ExitTails(ops, fused_const_returns).run();
 }
+
+void share_with_exit_copies(std::vector<NeutralOp>& ops) { ExitTails(ops, false).run_with_exits(); }
 
 void share_short_circuit_exit_tails(std::vector<NeutralOp>& ops) {
     // (Most code has no jump-or-pop: then not even the target set is built.)

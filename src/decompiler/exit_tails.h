@@ -19,6 +19,11 @@ namespace uncompile {
 // Each rewrite replaces a copy by a jump to code that is the same, so meaning is kept.
 void share_exit_tails(std::vector<NeutralOp>& ops, bool fused_const_returns);
 
+// 3.10: the copies of a with statement's `__exit__` call and the code after the statement that
+// ends the function, one in each way its body ends (the block starts with a line-less POP_BLOCK,
+// which makes the compiler copy all of it), become jumps to the last copy.
+void share_with_exit_copies(std::vector<NeutralOp>& ops);
+
 // Every version: a return or raise inside an operand of `and`/`or` (a comparison chain's too) is
 // the compiler's copy of the code after the value (3.8/3.9 write RETURN_VALUE for a jump to one);
 // it becomes a jump to that code again.

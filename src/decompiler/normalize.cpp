@@ -29,14 +29,15 @@ struct VersionTraits {
     bool copies_small_exits;    // a jump to a short return/raise block becomes a copy of it (3.10+)
     bool fused_const_returns;   // LOAD_CONST; RETURN_VALUE in one block is RETURN_CONST (3.12+)
     bool copies_clause_exits;   // an except clause's `POP_EXCEPT; JUMP` is copied into a try nested in it (3.13+)
+    bool copies_lineless_exit_blocks;  // a block that starts without a line (POP_BLOCK) and ends the function is copied (3.10)
 };
 
 VersionTraits traits_of(PyVersion v) {
-    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true, true, true, true};
-    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true, true, true, false};
-    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false, true, false, false};
-    if (v >= PyVersion{3, 10}) return {true, true, 0, true, false, true, false, false};
-    return {true, true, 0, true, false, false, false, false};
+    if (v >= PyVersion{3, 13}) return {false, false, 2, false, true, true, true, true, false};
+    if (v >= PyVersion{3, 12}) return {true, false, 1, false, true, true, true, false, false};
+    if (v >= PyVersion{3, 11}) return {true, false, 0, false, false, true, false, false, false};
+    if (v >= PyVersion{3, 10}) return {true, true, 0, true, false, true, false, false, true};
+    return {true, true, 0, true, false, false, false, false, false};
 }
 
 // What the code at a SETUP_FINALLY / SETUP_WITH target is (3.8-3.10).
@@ -85,6 +86,7 @@ public:
         mark_except_star_prologues();
         if (!traits_.block_stack) cover_clause_exit_jumps();
         if (traits_.copies_small_exits) share_exit_tails(out_, traits_.fused_const_returns);
+        if (traits_.copies_lineless_exit_blocks) share_with_exit_copies(out_);
         if (traits_.forward_conditionals) fold_backward_conditionals();
         if (traits_.copies_clause_exits) share_clause_exits();
         unthread_short_circuits();
