@@ -53,6 +53,28 @@ public:
         struct Copy {
             size_t first, last;
         };
+        auto same_ops = [&](size_t a, size_t b, size_t n) {
+            for (size_t i = 0; i < n; ++i) {
+                const NeutralOp &x = ops_[a + i], &y = ops_[b + i];
+                if (!same_op(x, y) || x.line != y.line || addressable(a + i) != addressable(b + i)) return false;
+            }
+            return true;
+        };
+        // The code after each with statement that ends the function, as its handler goes on after
+        // __exit__ suppressed an exception (WITH_EXCEPT_START, the jump, the handler's pops): only
+        // a copy of that is the end of a body (not a `return` inside it, whose ops may be the same).
+        std::vector<Copy> after_withs;
+        for (size_t k = 0; k + 1 < ops_.size(); ++k) {
+            if (ops_[k].kind != N::WithExceptStart || ops_[k + 1].kind != N::JumpIf) continue;
+            size_t t = index_at(ops_[k + 1].target), pops = 0;
+            bool popped_except = false;
+            for (; t < ops_.size() && pops < 6 && (ops_[t].kind == N::Pop || ops_[t].kind == N::PopExcept); ++t, ++pops)
+                popped_except = popped_except || ops_[t].kind == N::PopExcept;
+            size_t e = t;
+            while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
+            if (popped_except && e < ops_.size() && is_exit(ops_[e].kind)) after_withs.push_back({t, e});
+        }
+        if (after_withs.empty()) return;
         std::vector<Copy> copies;
         // (Not inside a for loop: there the same ops are a `return` leaving the loop, its iterator
         // popped first, whose own code the compiler laid out at the return.)
@@ -64,6 +86,9 @@ public:
             size_t e = k + 5;
             while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
             if (e >= ops_.size() || !is_exit(ops_[e].kind)) continue;
+            if (std::none_of(after_withs.begin(), after_withs.end(),
+                             [&](const Copy& a) { return a.last - a.first == e - (k + 5) && same_ops(a.first, k + 5, e - k - 4); }))
+                continue;
             // (Not the call of a `return value` leaving the statement, the value swapped below it.)
             if (k > 0 && ops_[k - 1].kind == N::Swap && !is_target(k)) continue;
             bool entered = false;
@@ -73,12 +98,7 @@ public:
         }
         if (copies.size() < 2) return;
         auto same = [&](const Copy& a, const Copy& b) {
-            if (a.last - a.first != b.last - b.first) return false;
-            for (size_t i = 0; i <= a.last - a.first; ++i) {
-                const NeutralOp &x = ops_[a.first + i], &y = ops_[b.first + i];
-                if (!same_op(x, y) || x.line != y.line || addressable(a.first + i) != addressable(b.first + i)) return false;
-            }
-            return true;
+            return a.last - a.first == b.last - b.first && same_ops(a.first, b.first, a.last - a.first + 1);
         };
         std::vector<std::pair<Copy, int64_t>> rewrites;  // a copy, and the offset of the last copy like it
         for (size_t a = 0; a < copies.size(); ++a)
