@@ -12005,3 +12005,41 @@ def test_break_into_copy_of_statement_end(cli, tmp_path, version):
         "                break", "    return attempts", "    return ready"])
     assert "3 equivalent" in verdicts, verdicts
     assert "        else:" not in out.splitlines() and "return None" not in out, out  # (no loop else)
+
+
+# A then-side that ends in a `continue` statement of its own (on its own line, the jump back alone
+# in its block), with more code after the if: no `else:`. Read as if/else sharing one `continue`
+# after it, 3.10+ compile a jump forward to that continue where the source jumps back (not
+# equivalent); the code after the if also read as an else arm it never was.
+CONTINUE_ENDING_THEN_SIDE = """
+def parse_parts(parts, sep, append):
+    for part in parts:
+        if isinstance(part, str):
+            if sep in part:
+                for split_part in part.split(sep):
+                    if split_part:
+                        append(split_part)
+                continue
+            append(part)
+            continue
+        raise TypeError(part)
+
+
+def unified(groups, a):
+    for group in groups:
+        for tag, i1, i2 in group:
+            if tag == 'equal':
+                for line in a[i1:i2]:
+                    yield ' ' + line
+                continue
+            if tag in ('replace', 'delete'):
+                for line in a[i1:i2]:
+                    yield '-' + line
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_continue_ending_then_side(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, CONTINUE_ENDING_THEN_SIDE, [
+        "                continue", "            append(part)", "            if tag in ('replace', 'delete'):"])
+    assert "3 equivalent" in verdicts, verdicts  # (the lines above say: no else arms)

@@ -5135,7 +5135,32 @@ private:
                 return c.else_block;
             return stop;
         }
+        // A then-side laid out first that ends in a `continue` statement of its own (a jump back
+        // to the header alone in its block, on a line no other op of the side has): the code after
+        // it is no `else:` arm, and the sides do not meet at a `continue` after the statement
+        // (3.10+ would compile that as a jump forward to it).
+        if (m_at_header && c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else &&
+            !loop->comprehension && side_ends(c.then_block, c.else_block, loop) &&
+            continues_by_statement(c.first_block, c.then_block, c.else_block, *loop) &&
+            (stop <= block || c.else_block <= stop))
+            return c.else_block;
         return m;
+    }
+
+    // Whether the blocks [from, until) end in a jump to the header of `loop` whose line no other
+    // op in them, or in the test from `test` on, has: a `continue` statement after other code (the
+    // jump that ends a body goes with the line of its last statement). (Not the jump back 3.12+
+    // put right after a test, with the test's line; nor a jump back that ends the side's first
+    // block: `pass` leaves its line to the jump after it, as in an inner if's side.)
+    bool continues_by_statement(int test, int from, int until, const Loop& loop) const {
+        int k = until - 1;
+        if (k <= from) return false;
+        const Block& blk = cfg_.block(k);
+        const NeutralOp& last = ops_[blk.last - 1];
+        if (last.kind != N::Jump || last.target != int64_t(cfg_.block(loop.header).offset) || last.line < 0) return false;
+        for (size_t i = cfg_.block(test).first; i + 1 < blk.last; ++i)
+            if (ops_[i].line == last.line) return false;
+        return true;
     }
 
     // Where the live forward jump that ends the then-side of `c` (the block laid out right before its
