@@ -12043,3 +12043,48 @@ def test_continue_ending_then_side(cli, tmp_path, version):
     out, verdicts = written_and_verified(cli, tmp_path, version, CONTINUE_ENDING_THEN_SIDE, [
         "                continue", "            append(part)", "            if tag in ('replace', 'delete'):"])
     assert "3 equivalent" in verdicts, verdicts  # (the lines above say: no else arms)
+
+
+# `break` out of a function's final `while True:` where the code after the loop is short: 3.10+
+# copy that code (`return x`) in place of the break's jump, so it read as a return inside the loop,
+# and the loop's code after it as the else arm of an if. The copy's lines are the function's last,
+# after every op of the loop; a return written in the loop comes before the rest of the loop.
+BREAK_BEFORE_COPIED_RETURN = """
+def parse(p, name):
+    section = None
+    while True:
+        c = p.next()
+        if c is None:
+            break
+        if c == " ":
+            if section == "AS":
+                section = "ALIAS"
+            elif section == "NAME":
+                section = "AS"
+            continue
+        if section is None:
+            section = "NAME"
+        p.append(c)
+    return section
+
+
+def scan(data, j):
+    while True:
+        c = data[j:j + 1]
+        if not c:
+            return -1
+        if c == '>':
+            return j + 1
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_break_before_copied_return(cli, tmp_path, version):
+    source = BREAK_BEFORE_COPIED_RETURN
+    if version in ("3.8", "3.9"):  # (whose dead jump back after `return j + 1` reads as an else arm)
+        source = source[:source.index("def scan")]
+    out, verdicts = written_and_verified(cli, tmp_path, version, source, [
+        "            break", "            continue", "    return section"] +
+        ([] if version in ("3.8", "3.9") else ["            return j + 1"]))
+    assert "0 not equivalent" in verdicts, verdicts
+    assert "else:" not in out, out

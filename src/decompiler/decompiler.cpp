@@ -246,6 +246,7 @@ public:
         if (exits_copied_) {
             restore_else_before_copied_tail(body);
             breaks_for_copied_function_end(body);
+            breaks_for_copied_last_line(body);
         }
         if (!else_compiled_after_clauses_) restore_else_of_leaving_clauses(body);
         place_negations(body, none_tests_);
@@ -4404,6 +4405,7 @@ private:
                 auto s = make_stmt(StmtKind::Return);
                 s->value = lambda_or(pop(stack));
                 if (term == &ops_[cfg_.block(b).first + 1] && is_written_return_none(b)) written_returns_.insert(s.get());
+                if (exits_copied_) return_lines_[s.get()] = term->line;
                 if (computed_after_pop_except(b, term, s->value)) tail_after_clause_.insert(s.get());
                 if (ExitBefore how = computed_after_with_exit(b, term, s->value); how == kStraight) {
                     tail_after_with_.insert(s.get());
@@ -5157,7 +5159,15 @@ private:
         if (k <= from) return false;
         const Block& blk = cfg_.block(k);
         const NeutralOp& last = ops_[blk.last - 1];
-        if (last.kind != N::Jump || last.target != int64_t(cfg_.block(loop.header).offset) || last.line < 0) return false;
+        if (last.kind != N::Jump || last.line < 0) return false;
+        // (To the header, or to the NOP of `while True:` that falls into it, 3.12+.)
+        int to = cfg_.block_at_offset(last.target);
+        auto only_nops = [&](int b) {
+            for (size_t i = cfg_.block(b).first; i < cfg_.block(b).last; ++i)
+                if (ops_[i].kind != N::Nop) return false;
+            return true;
+        };
+        if (to != loop.header && !(to + 1 == loop.header && only_nops(to)) && !(loop.header + 1 == to && only_nops(loop.header))) return false;
         for (size_t i = cfg_.block(test).first; i + 1 < blk.last; ++i)
             if (ops_[i].line == last.line) return false;
         return true;
@@ -10140,6 +10150,54 @@ private:
         walk(loop.body, Body{});
     }
 
+    // The code after the function's final `while True:` that its `break`s leave to, as the
+    // compiler copied it in place of each break's jump (3.10+): a `return` in the loop on the
+    // function's last line, after every other op's, where the loop has code after it (a return
+    // written in the loop comes before the rest of the loop's code), and all such returns return
+    // the same. They become `break`s, and the return follows the loop. (The same code either way:
+    // the compiler copies it back.)
+    void breaks_for_copied_last_line(Body& body) {
+        size_t at = body.size();
+        if (at > 0 && is_return_none(body[at - 1])) --at;  // (the implicit one, when still there)
+        if (at == 0 || return_lines_.empty()) return;
+        --at;
+        const Stmt& loop = *body[at];
+        if (loop.kind != StmtKind::While || !loop.orelse.empty() || !is_const_kind(loop.test, PyValue::Kind::True)) return;
+        int last_line = -1;
+        for (const NeutralOp& op : ops_) last_line = std::max(last_line, op.line);
+        size_t below_last = 0;
+        for (const NeutralOp& op : ops_) below_last += op.line >= 0 && op.line < last_line;
+        if (last_line < 0 || below_last == 0) return;
+        std::vector<StmtPtr*> copies;
+        bool followed = false;  // (some copy has loop code after it: no return the source ends the loop with)
+        std::function<void(Body&, bool)> walk = [&](Body& b, bool code_after) {
+            for (size_t i = 0; i < b.size(); ++i) {
+                StmtPtr& s = b[i];
+                bool after = code_after || i + 1 < b.size();
+                if (s->kind == StmtKind::Return) {
+                    auto it = return_lines_.find(s.get());
+                    if (it != return_lines_.end() && it->second == last_line) {
+                        copies.push_back(&s);
+                        followed = followed || after;
+                    }
+                } else if (s->kind == StmtKind::If) {
+                    walk(s->body, after);
+                    walk(s->orelse, after);
+                }
+            }
+        };
+        walk(body[at]->body, false);
+        if (!followed) return;
+        std::string shown = print_module(Body{*copies[0]});
+        for (StmtPtr* c : copies)
+            if (print_module(Body{*c}) != shown) return;
+        StmtPtr ret = *copies[0];
+        for (StmtPtr* c : copies) *c = make_stmt(StmtKind::Break);
+        // (What followed the loop, the implicit `return None`, is dead after it.)
+        body.resize(at + 1);
+        body.push_back(ret);
+    }
+
     // Whether `body` holds a statement for which `pred` holds, at any depth (not in nested definitions).
     template <class P>
     static bool holds_any(const Body& body, const P& pred) {
@@ -11185,6 +11243,7 @@ private:
     uint32_t with_exit_offset_ = 0;                // ... and the offset of that call
     std::set<const Stmt*> tail_after_with_;        // returns that computed their value after a with's __exit__
     std::set<const Stmt*> written_returns_;        // `return None` statements of the source (is_written_return_none)
+    std::map<const Stmt*, int> return_lines_;      // the line of each return statement's RETURN_VALUE
     std::vector<StmtPtr> dropped_copies_;          // copies taken out of bodies (and others), kept alive (their addresses are keys)
     std::map<const Stmt*, const Expr*> exit_before_tail_;  // returns/raises after a with's __exit__ call: that with's exit
     std::set<int> copies_after_exit_;  // see returns_through_finally_copies
