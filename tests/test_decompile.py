@@ -12088,3 +12088,31 @@ def test_break_before_copied_return(cli, tmp_path, version):
         ([] if version in ("3.8", "3.9") else ["            return j + 1"]))
     assert "0 not equivalent" in verdicts, verdicts
     assert "else:" not in out, out
+
+
+# A with statement in a finally body: the compiler copies the finally body into each way out of
+# the try statement, each copy with its own with statement and its own copies of that statement's
+# end (3.10). The copies of different finally copies are alike op for op, but each belongs to its
+# own with statement: shared across them, the finally copies no longer matched (refused).
+WITH_IN_FINALLY_BODY_COPIES = """
+def cleanup(self, a, c):
+    try:
+        self.run(a)
+    except Exception:
+        try:
+            self.log(a)
+        finally:
+            if c:
+                return c
+    finally:
+        with self.lock:
+            if self.pending > 0:
+                self.flush()
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_with_in_finally_body_copies(cli, tmp_path, version):
+    _, verdicts = written_and_verified(cli, tmp_path, version, WITH_IN_FINALLY_BODY_COPIES,
+                                       ["        with self.lock:", "            if self.pending > 0:"])
+    assert "2 equivalent" in verdicts, verdicts

@@ -52,6 +52,7 @@ public:
     void run_with_exits() {
         struct Copy {
             size_t first, last;
+            size_t owner = 0;  // (a copy: its with statement's WITH_EXCEPT_START, laid out after the body)
         };
         auto same_ops = [&](size_t a, size_t b, size_t n) {
             for (size_t i = 0; i < n; ++i) {
@@ -60,9 +61,10 @@ public:
             }
             return true;
         };
-        // The code after each with statement that ends the function, as its handler goes on after
-        // __exit__ suppressed an exception (WITH_EXCEPT_START, the jump, the handler's pops): only
-        // a copy of that is the end of a body (not a `return` inside it, whose ops may be the same).
+        // The code after each with statement, where it ends the function, as its handler goes on
+        // after __exit__ suppressed an exception (WITH_EXCEPT_START, the jump, the handler's pops):
+        // only a copy of that is the end of a body (not a `return` inside it, whose ops may be the
+        // same). In layout order of the handlers.
         std::vector<Copy> after_withs;
         for (size_t k = 0; k + 1 < ops_.size(); ++k) {
             if (ops_[k].kind != N::WithExceptStart || ops_[k + 1].kind != N::JumpIf) continue;
@@ -72,7 +74,8 @@ public:
                 popped_except = popped_except || ops_[t].kind == N::PopExcept;
             size_t e = t;
             while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
-            if (popped_except && e < ops_.size() && is_exit(ops_[e].kind)) after_withs.push_back({t, e});
+            bool ends = popped_except && e < ops_.size() && is_exit(ops_[e].kind);
+            after_withs.push_back(ends ? Copy{t, e, k} : Copy{0, 0, k});  // (first == 0: it goes on)
         }
         if (after_withs.empty()) return;
         std::vector<Copy> copies;
@@ -86,19 +89,22 @@ public:
             size_t e = k + 5;
             while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
             if (e >= ops_.size() || !is_exit(ops_[e].kind)) continue;
-            if (std::none_of(after_withs.begin(), after_withs.end(),
-                             [&](const Copy& a) { return a.last - a.first == e - (k + 5) && same_ops(a.first, k + 5, e - k - 4); }))
+            // (The copy's own with statement: the first whose handler follows it. A with statement in
+            // a finally body has one per copy of that body; their copies stay apart.)
+            auto owner = std::find_if(after_withs.begin(), after_withs.end(), [&](const Copy& a) { return a.owner > k; });
+            if (owner == after_withs.end() || owner->first == 0 || owner->last - owner->first != e - (k + 5) ||
+                !same_ops(owner->first, k + 5, e - k - 4))
                 continue;
             // (Not the call of a `return value` leaving the statement, the value swapped below it.)
             if (k > 0 && ops_[k - 1].kind == N::Swap && !is_target(k)) continue;
             bool entered = false;
             for (size_t i = k + 1; i <= e && !entered; ++i) entered = addressable(i) && is_target(i);
-            if (!entered) copies.push_back({k, e});
+            if (!entered) copies.push_back({k, e, owner->owner});
             k = e;
         }
         if (copies.size() < 2) return;
         auto same = [&](const Copy& a, const Copy& b) {
-            return a.last - a.first == b.last - b.first && same_ops(a.first, b.first, a.last - a.first + 1);
+            return a.owner == b.owner && a.last - a.first == b.last - b.first && same_ops(a.first, b.first, a.last - a.first + 1);
         };
         std::vector<std::pair<Copy, int64_t>> rewrites;  // a copy, and the offset of the last copy like it
         for (size_t a = 0; a < copies.size(); ++a)
@@ -111,7 +117,8 @@ public:
         // to the last one itself, as they went to the one block the source wrote (a condition's
         // tests, `if a and b:`, go to one place); a copy nothing falls into is gone.
         for (size_t r = rewrites.size(); r-- > 0;) {
-            auto [first, last] = rewrites[r].first;
+            auto [first, last, owner] = rewrites[r].first;
+            (void)owner;
             int64_t from = ops_[first].offset, to = rewrites[r].second;
             for (NeutralOp& op : ops_)
                 if (op.target == from && (op.kind == N::Jump || op.kind == N::JumpIf || op.kind == N::JumpIfOrPop)) op.target = to;
