@@ -5138,9 +5138,9 @@ private:
             return stop;
         }
         // A then-side laid out first that ends in a `continue` statement of its own (a jump back
-        // to the header alone in its block, on a line no other op of the side has): the code after
-        // it is no `else:` arm, and the sides do not meet at a `continue` after the statement
-        // (3.10+ would compile that as a jump forward to it).
+        // to the header on a line no other op of the test or side has): the code after it is no
+        // `else:` arm, and the sides do not meet at a `continue` after the statement (3.10+ would
+        // compile that as a jump forward to it).
         if (m_at_header && c.else_block > c.then_block && else_jump_trace(c) != ElseTrace::Else &&
             !loop->comprehension && side_ends(c.then_block, c.else_block, loop) &&
             continues_by_statement(c.first_block, c.then_block, c.else_block, *loop) &&

@@ -117,8 +117,7 @@ public:
         // to the last one itself, as they went to the one block the source wrote (a condition's
         // tests, `if a and b:`, go to one place); a copy nothing falls into is gone.
         for (size_t r = rewrites.size(); r-- > 0;) {
-            auto [first, last, owner] = rewrites[r].first;
-            (void)owner;
+            const size_t first = rewrites[r].first.first, last = rewrites[r].first.last;
             int64_t from = ops_[first].offset, to = rewrites[r].second;
             for (NeutralOp& op : ops_)
                 if (op.target == from && (op.kind == N::Jump || op.kind == N::JumpIf || op.kind == N::JumpIfOrPop)) op.target = to;
