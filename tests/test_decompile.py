@@ -11974,8 +11974,9 @@ def test_with_body_ends_in_copies_of_function_end(cli, tmp_path, version):
 
 
 # A `break` out of a while loop inside an except clause or a with statement, where short code
-# after the statement ends the function: 3.10 writes a copy of the clause's (or __exit__'s) end
-# and that code in place of the break's jump, as it does for the loop's own exits. The copy read as
+# after the statement ends the function (`x = 0` and the implicit return): 3.10 writes a copy of
+# the clause's (or __exit__'s) end and that code in place of the break's jump, as it does for the
+# loop's own exits. The copy read as
 # the loop's `else:` ending in `return None` (not equivalent), or was refused.
 BREAK_INTO_COPY_OF_STATEMENT_END = """
 def retry(self, attempts, ok):
@@ -11985,8 +11986,7 @@ def retry(self, attempts, ok):
         while attempts:
             if ok(e):
                 break
-            attempts -= 1
-    return attempts
+    attempts = 0
 
 
 def poll(self, cm, ready):
@@ -11994,15 +11994,14 @@ def poll(self, cm, ready):
         while self.pending:
             if ready():
                 break
-            self.step()
-    return ready
+    ready = None
 """
 
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_break_into_copy_of_statement_end(cli, tmp_path, version):
     out, verdicts = written_and_verified(cli, tmp_path, version, BREAK_INTO_COPY_OF_STATEMENT_END, [
-        "                break", "    return attempts", "    return ready"])
+        "                break", "    attempts = 0", "    ready = None"])
     assert "3 equivalent" in verdicts, verdicts
     assert "        else:" not in out.splitlines() and "return None" not in out, out  # (no loop else)
 
