@@ -29,6 +29,7 @@
 #include "test_polarity.h"
 #include "type_params.h"
 #include "value_flow.h"
+#include "with_exit_call.h"
 
 namespace uncompile {
 
@@ -6230,14 +6231,12 @@ private:
     std::vector<int> exit_copied_by_break(const Loop& loop) const {
         if (!exits_copied_ || loop.break_to == loop.exit || loop.exit < 0 || !is_copy_of_exit(loop.break_to, loop.exit, true)) return {};
         std::vector<int> blocks;
-        for (int k = loop.exit; k >= 0 && blocks.size() < 64; k = cfg_.block(k).succs.size() == 1 ? cfg_.block(k).succs[0] : -1) {
-            if (emitted_[k]) return {};
-            std::span<const int> preds = cfg_.block(k).preds;
-            bool from_loop = k == loop.exit ? std::all_of(preds.begin(), preds.end(), [&](int p) { return loop.blocks.count(p) > 0 || (p >= loop.header && p <= loop.latch); })
-                                            : preds.size() == 1 && preds[0] == blocks.back();
-            if (!from_loop) return {};
-            blocks.push_back(k);
-            if (cfg_.block(k).succs.empty()) break;
+        straight_ops(loop.exit, &blocks);
+        for (size_t i = 0; i < blocks.size(); ++i) {
+            std::span<const int> preds = cfg_.block(blocks[i]).preds;
+            bool from_loop = i == 0 ? std::all_of(preds.begin(), preds.end(), [&](int p) { return loop.blocks.count(p) > 0 || (p >= loop.header && p <= loop.latch); })
+                                    : preds.size() == 1 && preds[0] == blocks[i - 1];
+            if (emitted_[blocks[i]] || !from_loop) return {};
         }
         return blocks;
     }
@@ -9063,40 +9062,14 @@ private:
         return n;
     }
 
-    // Where a with statement's `__exit__(None, None, None)` call in `tail` starting at `k` ends,
-    // with the POP_BLOCKs after it (0: none there): [SWAP 2] LOAD_CONST None x3; CALL 2 (3.11+), or
-    // [ROT_TWO] LOAD_CONST None; DUP_TOP x2; CALL_FUNCTION 3; then POP_TOP (`awaited`: an async
-    // with statement's __aexit__ call may come with its await). The SWAP moves a returned value
-    // computed before it below the exit function.
-    static size_t with_exit_call_end(const std::vector<const NeutralOp*>& tail, size_t k, size_t end, bool constant, bool awaited = false) {
-        auto is_none = [](const NeutralOp* op) { return op->kind == N::LoadConst && op->value && op->value->kind == PyValue::Kind::None; };
-        if (!constant) {
-            if (k >= end || tail[k]->kind != N::Swap || tail[k]->arg != 2) return 0;
-            ++k;
-        }
-        if (k + 5 > end || !is_none(tail[k])) return 0;
-        for (size_t j = k + 1; j < k + 3; ++j)
-            if (!is_none(tail[j]) && !(tail[j]->kind == N::Copy && tail[j]->arg == 1)) return 0;
-        if (tail[k + 3]->kind != N::Call || (tail[k + 3]->arg != 2 && tail[k + 3]->arg != 3)) return 0;
-        k += 4;
-        if (awaited && tail[k]->kind == N::Await && k + 1 < end) ++k;  // an async with statement's __aexit__ call
-        if (tail[k]->kind != N::Pop) return 0;
-        ++k;
-        while (k < end && tail[k]->kind == N::PopBlock) ++k;
-        return k;
-    }
-
     // A body about to get statements loses the `pass` that stood for its being empty.
     static void drop_lone_pass(Body& body) {
         if (body.size() == 1 && body[0]->kind == StmtKind::Pass) body.clear();
     }
 
-    // with_exit_call_end over the ops from `i` (a window of the 8 that can hold the call): how many
-    // ops the __exit__ call there takes, 0 where there is none.
+    // (See with_exit_call.h.)
     size_t exit_call_at(size_t i, bool constant, bool awaited = false) const {
-        std::vector<const NeutralOp*> ahead;
-        for (size_t k = i; k < ops_.size() && ahead.size() < 8; ++k) ahead.push_back(&ops_[k]);
-        return with_exit_call_end(ahead, 0, ahead.size(), constant, awaited);
+        return uncompile::exit_call_at(ops_, i, constant, awaited);
     }
 
     // Whether a lone jump goes to `block` (see is_lone_jump).
@@ -10107,12 +10080,21 @@ private:
     // same code. The constants tell them apart where None is not the first (a docstring is): a
     // written return adds None where it stands, the function's end after everything else, so a
     // constant that only code after the return uses, found before None, says it is a break.
-    void breaks_for_copied_function_end(Body& body) {
+    // The index in `body` of the `while True:` without else that ends the function (but for the
+    // implicit `return None`, when still there); body.size() when there is none.
+    size_t final_while_true(const Body& body) const {
         size_t n = body.size();
-        if (n > 0 && is_return_none(body[n - 1])) --n;  // (the implicit one, when still there)
-        if (n == 0) return;
-        Stmt& loop = *body[n - 1];
-        if (loop.kind != StmtKind::While || !loop.orelse.empty() || !is_const_kind(loop.test, PyValue::Kind::True)) return;
+        if (n > 0 && is_return_none(body[n - 1])) --n;
+        if (n == 0) return body.size();
+        const Stmt& loop = *body[n - 1];
+        if (loop.kind != StmtKind::While || !loop.orelse.empty() || !is_const_kind(loop.test, PyValue::Kind::True)) return body.size();
+        return n - 1;
+    }
+
+    void breaks_for_copied_function_end(Body& body) {
+        size_t at = final_while_true(body);
+        if (at == body.size()) return;
+        Stmt& loop = *body[at];
         auto none = std::find_if(code_.consts.begin(), code_.consts.end(),
                                  [](const ObjectRef& c) { return c->kind == PyValue::Kind::None; });
         if (none == code_.consts.end()) return;
@@ -10157,17 +10139,15 @@ private:
     // the same. They become `break`s, and the return follows the loop. (The same code either way:
     // the compiler copies it back.)
     void breaks_for_copied_last_line(Body& body) {
-        size_t at = body.size();
-        if (at > 0 && is_return_none(body[at - 1])) --at;  // (the implicit one, when still there)
-        if (at == 0 || return_lines_.empty()) return;
-        --at;
-        const Stmt& loop = *body[at];
-        if (loop.kind != StmtKind::While || !loop.orelse.empty() || !is_const_kind(loop.test, PyValue::Kind::True)) return;
-        int last_line = -1;
-        for (const NeutralOp& op : ops_) last_line = std::max(last_line, op.line);
-        size_t below_last = 0;
-        for (const NeutralOp& op : ops_) below_last += op.line >= 0 && op.line < last_line;
-        if (last_line < 0 || below_last == 0) return;
+        size_t at = final_while_true(body);
+        if (at == body.size() || return_lines_.empty()) return;
+        int first_line = INT_MAX, last_line = -1;
+        for (const NeutralOp& op : ops_)
+            if (op.line >= 0) {
+                first_line = std::min(first_line, op.line);
+                last_line = std::max(last_line, op.line);
+            }
+        if (last_line < 0 || first_line == last_line) return;
         std::vector<StmtPtr*> copies;
         bool followed = false;  // (some copy has loop code after it: no return the source ends the loop with)
         std::function<void(Body&, bool)> walk = [&](Body& b, bool code_after) {

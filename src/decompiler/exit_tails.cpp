@@ -8,6 +8,7 @@
 #include "block_stack.h"
 #include "cfg.h"
 #include "offset_set.h"
+#include "with_exit_call.h"
 
 namespace uncompile {
 
@@ -84,16 +85,17 @@ public:
         std::vector<std::pair<size_t, size_t>> for_loops;
         for (size_t k = 0; k + 5 < ops_.size(); ++k) {
             if (ops_[k].kind == N::ForIter) for_loops.push_back({k, index_at(ops_[k].target)});
-            if (!is_exit_call(k) || !addressable(k)) continue;
+            size_t call = addressable(k) ? exit_call_at(ops_, k, true) : 0;
+            if (call == 0) continue;
             if (std::any_of(for_loops.begin(), for_loops.end(), [&](const auto& l) { return l.first < k && k < l.second; })) continue;
-            size_t e = k + 5;
+            size_t e = k + call;
             while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
             if (e >= ops_.size() || !is_exit(ops_[e].kind)) continue;
             // (The copy's own with statement: the first whose handler follows it. A with statement in
             // a finally body has one per copy of that body; their copies stay apart.)
             auto owner = std::find_if(after_withs.begin(), after_withs.end(), [&](const Copy& a) { return a.owner > k; });
-            if (owner == after_withs.end() || owner->first == 0 || owner->last - owner->first != e - (k + 5) ||
-                !same_ops(owner->first, k + 5, e - k - 4))
+            if (owner == after_withs.end() || owner->first == 0 || owner->last - owner->first != e - (k + call) ||
+                !same_ops(owner->first, k + call, e - (k + call) + 1))
                 continue;
             // (Not the call of a `return value` leaving the statement, the value swapped below it.)
             if (k > 0 && ops_[k - 1].kind == N::Swap && !is_target(k)) continue;
@@ -396,15 +398,6 @@ private:
                 again = true;
             }
         }
-    }
-
-    // ops [k, k + 5) are a with statement's `__exit__(None, None, None)` call (3.10) and its POP_TOP.
-    bool is_exit_call(size_t k) const {
-        auto is_none = [](const NeutralOp& op) { return op.kind == N::LoadConst && op.value && op.value->kind == PyValue::Kind::None; };
-        if (!is_none(ops_[k])) return false;
-        for (size_t j = k + 1; j < k + 3; ++j)
-            if (!is_none(ops_[j]) && !(ops_[j].kind == N::Copy && ops_[j].arg == 1)) return false;
-        return ops_[k + 3].kind == N::Call && ops_[k + 3].arg == 3 && ops_[k + 4].kind == N::Pop;
     }
 
     // Where a comparison chain's clean-up at `m` goes on (`m` itself when it is none).
