@@ -12115,3 +12115,115 @@ def test_with_in_finally_body_copies(cli, tmp_path, version):
     _, verdicts = written_and_verified(cli, tmp_path, version, WITH_IN_FINALLY_BODY_COPIES,
                                        ["        with self.lock:", "            if self.pending > 0:"])
     assert "2 equivalent" in verdicts, verdicts
+
+
+# A try body that ends in `return <constant>`, `continue` or `break`, with an except clause that
+# goes on to the code after the statement. 3.8-3.10 load the constant after the body's POP_BLOCK
+# and lay the jump out there too, before the handler: that is the body's own statement (an
+# `else:` follows the clauses). It read as an `else:` (not equivalent). 3.10 also copies the
+# code after the statement into a clause that returns (read there, not equivalent), and writes no
+# jump after a clause that falls into that code: where the code ends in a branch (a loop's test,
+# an if, the jump back), the clause was refused. 3.12+ copy `return x` into the clause too, where an `else:`
+# that returns kept it (not equivalent).
+BODY_ENDS_BEFORE_CLAUSE_GOES_ON = """
+def first(path, x):
+    try:
+        x = open(path)
+        return True
+    except OSError:
+        log(x)
+    return x
+
+
+def only(items, x):
+    for item in items:
+        try:
+            x -= item
+            continue
+        except ZeroDivisionError:
+            return 2
+        except Exception:
+            log(x)
+        if x:
+            log(3)
+
+
+def poll(a, x):
+    while a:
+        try:
+            x -= 1
+            return 1
+        except ZeroDivisionError:
+            return 2
+        except Exception:
+            log(x)
+        log(3)
+    log(4)
+
+
+def check(a, x):
+    try:
+        x -= 1
+        return 1
+    except ZeroDivisionError:
+        return 2
+    except Exception:
+        log(x)
+    if x:
+        log(3)
+    return x
+
+
+def scan(items, x):
+    for item in items:
+        try:
+            x -= item
+            break
+        except ZeroDivisionError:
+            break
+        except Exception:
+            log(x)
+        log(3)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_body_ends_before_clause_goes_on(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, BODY_ENDS_BEFORE_CLAUSE_GOES_ON, [
+        "        return True", "            continue", "            return 1", "        return 1",
+        "        log(x)", "    return x", "            break", "        log(3)"])
+    assert "6 equivalent" in verdicts, verdicts
+    # (3.11+ compile such a last statement of the body as they compile an `else:` clause.)
+    if version in ("3.8", "3.9", "3.10"):
+        assert "else:" not in out, out
+
+
+# A while loop with an `else:` clause, the last statement of a for loop's body: a `break` jumps
+# past the else clause, to the end of the for body, and the compiler threads that jump straight
+# to the for loop's next iteration. An except clause that breaks so, and one that goes on after
+# the try statement, were read as clauses that go on in two places (refused).
+THREADED_BREAK_FROM_CLAUSE = """
+def retry(items, limit, x):
+    for item in items:
+        n = 0
+        while n < limit:
+            n += 1
+            try:
+                x -= item
+                break
+            except ZeroDivisionError as e:
+                break
+            except Exception:
+                log(x)
+            log(n)
+        else:
+            x = None
+    return x
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_threaded_break_from_clause(cli, tmp_path, version):
+    _, verdicts = written_and_verified(cli, tmp_path, version, THREADED_BREAK_FROM_CLAUSE,
+                                       ["                break", "            log(n)", "        else:", "            x = None"])
+    assert "2 equivalent" in verdicts, verdicts

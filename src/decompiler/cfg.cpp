@@ -17,6 +17,31 @@ ControlFlowGraph::ControlFlowGraph(const std::vector<NeutralOp>& ops) {
     compute_post_dominators();
 }
 
+namespace {
+
+// Where the code after the except clause whose POP_EXCEPT is at `after - 1` starts, in the block
+// that op is in (0: none there; see split_blocks).
+size_t code_after_clause(const std::vector<NeutralOp>& ops, const std::vector<char>& leader, size_t after) {
+    size_t p = after;
+    // (3.11+ unbind the clause's name after POP_EXCEPT: `name = None; del name`.)
+    if (p + 2 < ops.size() && ops[p].kind == N::LoadConst && ops[p + 1].kind == N::Store && ops[p + 2].kind == N::Delete &&
+        ops[p + 1].name == ops[p + 2].name && !leader[p + 1] && !leader[p + 2])
+        p += 3;
+    if (p >= ops.size() || leader[p]) return 0;
+    const N k = ops[p].kind;
+    if (k == N::Jump || k == N::Return || k == N::Reraise || k == N::Raise || k == N::Pop || k == N::Nop || k == N::PopExcept ||
+        k == N::Swap || (k == N::LoadConst && p + 1 < ops.size() && ops[p + 1].kind == N::Return))
+        return 0;
+    size_t end = p + 1;
+    while (end < ops.size() && !leader[end]) ++end;
+    const N last = ops[end - 1].kind;
+    // (Not where it ends in a return or raise: 3.12+ copy the code after the statement there,
+    // which the structurer reads as such a copy only in the clause's block.)
+    return last == N::JumpIf || last == N::JumpIfOrPop || last == N::ForIter || last == N::Jump ? p : 0;
+}
+
+}  // namespace
+
 void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
     std::vector<int64_t> targets;
     targets.reserve(2 * ops.size());  // (at most two an op: one allocation instead of one per doubling)
@@ -52,6 +77,15 @@ void ControlFlowGraph::split_blocks(const std::vector<NeutralOp>& ops) {
                                    [](const NeutralOp& op, int64_t off) { return int64_t(op.offset) < off; });
         if (it != ops.end()) leader[it - ops.begin()] = true;
     }
+    // An except clause that falls into the code after its try statement (3.8-3.10 write no jump
+    // there when that code follows; the block goes on) ends at its POP_EXCEPT (and the unbinding
+    // of its name): where that code is a statement of its own in the same block, and the block
+    // ends in a branch (a loop's test, an if, the jump back), the code after the clause starts a
+    // block of its own. (Not a value or a jump the clause leaves with: that is the clause's
+    // `return`, `break` or `continue`.)
+    for (size_t i = 0; i + 1 < ops.size(); ++i)
+        if (ops[i].kind == N::PopExcept && !leader[i + 1])
+            if (size_t at = code_after_clause(ops, leader, i + 1)) leader[at] = true;
     op_block_.assign(ops.size(), -1);
     size_t count = size_t(std::count(leader.begin(), leader.begin() + std::ptrdiff_t(ops.size()), char(1)));
     blocks_.reserve(count);

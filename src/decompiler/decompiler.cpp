@@ -7286,7 +7286,11 @@ private:
                 copies->insert(next);
                 continue;
             }
-            (loop && (next == loop->header || next == loop->break_to) ? loop_targets : targets).insert(next);
+            // (A while loop's `break` that the compiler threaded to the enclosing loop's next
+            // iteration, past the end of the statement, goes on no other way: no multi-level
+            // `continue` exists.)
+            bool threaded_break = loop && !loop->is_for && loop->outer && next == next_iteration(loop->outer);
+            (loop && (next == loop->header || next == loop->break_to || threaded_break) ? loop_targets : targets).insert(next);
         }
         return true;
     }
@@ -7404,6 +7408,19 @@ private:
         if (own.size() != 1) return false;
         for (int k = 0; k < start; ++k) indices_of_block(k, kHasConst, before);
         return before.empty() || *own.begin() > *before.rbegin();
+    }
+
+    // Whether `block`, a bare `return <constant>` other than None at a try body's normal exit, has
+    // a line before the first of the handler at `handler`: a return written in the body (3.10's
+    // copy of a return after the statement keeps that return's line, after the clauses; of the
+    // implicit `return None`, the body's last line, which says nothing).
+    bool returns_on_body_line(int block, int handler) const {
+        const NeutralOp& load = ops_[cfg_.block(block).first];
+        int handler_line = -1;
+        const Block& h = cfg_.block(handler);
+        for (size_t i = h.first; i < h.last && handler_line < 0; ++i) handler_line = ops_[i].line;
+        return load.line >= 0 && handler_line >= 0 && load.line < handler_line && load.value &&
+               load.value->kind != PyValue::Kind::None;
     }
 
     // A block that only returns a constant (LOAD_CONST; RETURN_VALUE; RETURN_CONST is read so too).
@@ -7593,10 +7610,14 @@ private:
             // (3.10 also copies a return after the statement there: its constant, used first
             // before the statement, says nothing; one first used in the body does.)
             if (else_compiled_after_clauses_ && on_before_handler && is_bare_constant_return(exit) &&
-                !compiled_after_clauses(start, {exit}, handler) && (!exits_copied_ || constant_first_used_from(exit, start))) {
+                !compiled_after_clauses(start, {exit}, handler) &&
+                (!exits_copied_ || constant_first_used_from(exit, start) || returns_on_body_line(exit, handler))) {
                 if (body.empty()) t->body.clear();  // (the `pass` put there for an empty body)
                 emit_region(exit, -1, t->body, loop, body_stack, base);
                 stack = std::move(body_stack);
+                // (Clauses that end with the compiler's copy of the code after the statement: it
+                // follows the statement.)
+                if (hoist_copied_tail(t, out)) return kFlowEnded;
                 require_no_raise_after_clause(*t);
                 emit_stmt(out, t);
                 return kFlowEnded;
@@ -7694,9 +7715,21 @@ private:
             // the body: 3.8-3.10 compile an `else:` after the clauses, reached by a jump past them.
             // (`try: x = load(name); break` / `except E: pass`.)
             const NeutralOp& jump = ops_[cfg_.block(exit).last - 1];
-            if (else_compiled_after_clauses_ && !else_flows && exit < handler && loop && jump.kind == N::Jump &&
-                cfg_.block_at_offset(jump.target) == loop->break_to && t->orelse.size() == 1 &&
-                t->orelse[0]->kind == StmtKind::Break) {
+            // (Likewise a `continue` whose jump goes straight back to the loop's header.)
+            if (else_compiled_after_clauses_ && !else_flows && exit < handler && loop && jump.kind == N::Jump && t->orelse.size() == 1 &&
+                ((cfg_.block_at_offset(jump.target) == loop->break_to && t->orelse[0]->kind == StmtKind::Break) ||
+                 (cfg_.block_at_offset(jump.target) == loop->header && t->orelse[0]->kind == StmtKind::Continue))) {
+                drop_lone_pass(t->body);
+                t->body.push_back(t->orelse[0]);
+                t->orelse.clear();
+            }
+            // So does a `return <constant>` there: 3.8-3.10 load the constant after the body's
+            // POP_BLOCK (see the same rule where no clause goes on), and compile an `else:` after
+            // the clauses. (`try: f(); return True` / `except E: log()`, then more code.)
+            if (else_compiled_after_clauses_ && !else_flows && exit < handler && is_bare_constant_return(exit) &&
+                t->orelse.size() == 1 && t->orelse[0]->kind == StmtKind::Return &&
+                !compiled_after_clauses(start, {exit}, handler) &&
+                (!exits_copied_ || constant_first_used_from(exit, start) || returns_on_body_line(exit, handler))) {
                 drop_lone_pass(t->body);
                 t->body.push_back(t->orelse[0]);
                 t->orelse.clear();
@@ -8396,10 +8429,16 @@ private:
         if (!tail) return false;
         // The body's own way out, a copy of the same tail, was read as the end of an `else` clause
         // (all of it, or after the else clause's own code: `else: x()`, then `return exit`).
+        // (An `else` that ends in a way out of its own, `return True`, reaches no tail: it stays.
+        // 3.11+ compile a `return <constant>` that ends the body so, after the protected range.)
         if (!t->orelse.empty()) {
-            if (print_module(Body{t->orelse.back()}) != print_module(Body{tail})) return false;
-            dropped_copies_.push_back(t->orelse.back());
-            t->orelse.pop_back();
+            const Stmt& last = *t->orelse.back();
+            if (print_module(Body{t->orelse.back()}) == print_module(Body{tail})) {
+                dropped_copies_.push_back(t->orelse.back());
+                t->orelse.pop_back();
+            } else if (last.kind != StmtKind::Return && last.kind != StmtKind::Raise) {
+                return false;
+            }
         }
         const std::string tail_text = print_module(Body{tail});
         for (auto& h : t->handlers)
