@@ -12227,3 +12227,26 @@ def test_threaded_break_from_clause(cli, tmp_path, version):
     _, verdicts = written_and_verified(cli, tmp_path, version, THREADED_BREAK_FROM_CLAUSE,
                                        ["                break", "            log(n)", "        else:", "            x = None"])
     assert "2 equivalent" in verdicts, verdicts
+
+
+# A for loop after a with statement whose body returns (reached only when __exit__ suppresses an
+# exception), the last statement of an if's body: 3.12+ lay the code after the if out before the
+# with statement's handler, so the loop's exit is a bare jump back to it, and the compiler threads
+# a `break` (after the POP_TOP of the iterator) straight there. It was refused (a backward jump
+# that is not a loop).
+FOR_BREAK_THROUGH_BACK_JUMP = """
+def lookup(key, table, default, x, y):
+    if key in table:
+        with table.lock:
+            return table[key]
+        for alias in table.aliases:
+            break
+    return (x, y, default)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_for_break_through_back_jump(cli, tmp_path, version):
+    _, verdicts = written_and_verified(cli, tmp_path, version, FOR_BREAK_THROUGH_BACK_JUMP,
+                                       ["        for alias in table.aliases:", "            break"])
+    assert "2 equivalent" in verdicts, verdicts

@@ -4484,7 +4484,7 @@ private:
                     out.push_back(make_stmt(StmtKind::Continue));
                     return false;
                 }
-                if (breaks_through_bare_exit(loop, target)) {
+                if (breaks_through_bare_exit(loop, target) || for_breaks_through_bare_exit(loop, target, stack)) {
                     ++loop->breaks;
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
@@ -4626,6 +4626,14 @@ private:
     bool breaks_through_bare_exit(const Loop* loop, int target) const {
         return loop && !loop->is_for && loop->exit >= 0 && loop->break_to == loop->exit && target < loop->header &&
                is_bare_back_jump(loop->exit, target);
+    }
+
+    // The same for a for loop (3.12+, whose FOR_ITER skips END_FOR at the exit): the `break`, after
+    // the POP_TOP of the iterator, jumps where the loop's exit, a bare jump back, goes.
+    bool for_breaks_through_bare_exit(const Loop* loop, int target, const std::vector<ExprPtr>& stack) const {
+        return loop && loop->is_for && loop->exit >= 0 && loop->break_to == loop->exit && target < loop->header &&
+               is_bare_back_jump(loop->exit, target) &&
+               std::none_of(stack.begin(), stack.end(), [&](const ExprPtr& v) { return v.get() == loop->iterator; });
     }
 
     // A `break` laid out last in a for loop's body (3.10/3.11): after the POP_TOP of the iterator,
