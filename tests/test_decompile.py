@@ -12250,3 +12250,36 @@ def test_for_break_through_back_jump(cli, tmp_path, version):
     _, verdicts = written_and_verified(cli, tmp_path, version, FOR_BREAK_THROUGH_BACK_JUMP,
                                        ["        for alias in table.aliases:", "            break"])
     assert "2 equivalent" in verdicts, verdicts
+
+
+# A for loop with an `else:` clause, followed by a short return: 3.10+ copy that return in place
+# of the `break`'s jump past the else clause (POP_TOP of the iterator, then the copy). It read as
+# a `return` inside the loop and the else clause as code after the loop (not equivalent: socket
+# `getfqdn`, locale `getdefaultlocale`, typing on 3.10/3.12/3.13).
+FOR_ELSE_BREAK_COPIES_RETURN = """
+def find(items, key):
+    for item in items:
+        if item == key:
+            break
+    else:
+        item = None
+    return item
+
+
+def fqdn(names, hostname):
+    for name in names:
+        if '.' in name:
+            break
+    else:
+        name = hostname
+    return name.lower()
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_for_else_break_copies_return(cli, tmp_path, version):
+    out, verdicts = written_and_verified(cli, tmp_path, version, FOR_ELSE_BREAK_COPIES_RETURN, [
+        "            break", "    else:", "        item = None", "    return item", "        name = hostname",
+        "    return name.lower()"])
+    assert "3 equivalent" in verdicts, verdicts
+    assert out.count("return") == 2, out

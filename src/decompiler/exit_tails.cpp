@@ -140,7 +140,10 @@ public:
         for (size_t j = ops_.size(); j-- > 0;)
             if (ops_[j].kind == N::JumpIf) share_conditional_value_tail(j);
         for (size_t f = ops_.size(); f-- > 0;)
-            if (ops_[f].kind == N::ForIter) share_break_tails(f);
+            if (ops_[f].kind == N::ForIter) {
+                share_break_tails(f);
+                share_else_break_tails(f);
+            }
     }
 
 private:
@@ -422,6 +425,36 @@ private:
                 copy = same_op(ops_[p + 1 + k], ops_[x + k]) && !is_target(p + 1 + k);
             if (!copy || !addressable(p + 1)) continue;
             replace_with_jump(p + 1, p + len, x);
+            x -= len - 1;
+            x_exit -= len - 1;
+        }
+    }
+
+    // A for loop with an `else:` clause whose code runs straight into a return or raise: a `break`
+    // jumps past the else clause, into that code, so the compiler writes POP_TOP and a copy of
+    // the code from there (`for ...: if t: break` / `else: item = None` then `return item`). The
+    // copy keeps the lines of the code it copies, which a return written in the loop does not
+    // have; and it starts a statement.
+    void share_else_break_tails(size_t f) {
+        size_t x = index_at(ops_[f].target);
+        size_t x_exit = x;
+        while (x_exit < ops_.size() && !is_block_terminator(ops_[x_exit].kind)) ++x_exit;
+        if (x_exit >= ops_.size() || !is_exit(ops_[x_exit].kind)) return;
+        for (size_t p = f + 1; p < x; ++p) {
+            if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
+            size_t e = p + 1;
+            while (e < x && !is_block_terminator(ops_[e].kind)) ++e;
+            if (e >= x || !is_exit(ops_[e].kind) || e - p > x_exit - x) continue;
+            size_t len = e - p;  // the copy: ops [p + 1, e]
+            size_t from = x_exit + 1 - len;
+            if (from <= x || ops_[from].line < 0 || ops_[from].line == ops_[from - 1].line || !addressable(from) ||
+                !addressable(p + 1) || !copyable(from, x_exit))
+                continue;
+            bool copy = true;
+            for (size_t k = 0; k < len && copy; ++k)
+                copy = same_op(ops_[p + 1 + k], ops_[from + k]) && ops_[p + 1 + k].line == ops_[from + k].line && !is_target(p + 1 + k);
+            if (!copy) continue;
+            replace_with_jump(p + 1, e, from);
             x -= len - 1;
             x_exit -= len - 1;
         }
