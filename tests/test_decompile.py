@@ -12283,3 +12283,41 @@ def test_for_else_break_copies_return(cli, tmp_path, version):
         "    return name.lower()"])
     assert "3 equivalent" in verdicts, verdicts
     assert out.count("return") == 2, out
+
+
+# A try statement that ends a loop's body, with one except clause that leaves by `break` (or
+# `continue`) and one that falls off its end. 3.8/3.9 thread the falling clause's jump to the next
+# iteration, the same jump a `continue` makes; a written `continue` leaves the compiler's dead jump
+# after it, the falling clause none. The falling clause read as `continue` (not equivalent).
+CLAUSE_FALLS_TO_NEXT_ITERATION = """
+def drain(queue, n):
+    while n < 4:
+        try:
+            queue.get()
+        except ValueError:
+            break
+        except Exception:
+            pass
+
+
+def skip(items):
+    for x in items:
+        try:
+            handle(x)
+        except ValueError:
+            continue
+        except Exception:
+            log(x)
+"""
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_clause_falls_to_next_iteration(cli, tmp_path, version):
+    # (3.10+ compile the `break` as a copy of the function's implicit return, read as that
+    # return: equivalence is the check there.)
+    old = version in ("3.8", "3.9")
+    out, verdicts = written_and_verified(cli, tmp_path, version, CLAUSE_FALLS_TO_NEXT_ITERATION,
+                                         ["            break", "            pass", "            continue"] if old else [])
+    assert "3 equivalent" in verdicts, verdicts
+    if old:
+        assert out.count("continue") == 1, out

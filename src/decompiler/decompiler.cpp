@@ -4479,9 +4479,19 @@ private:
                     out.push_back(make_stmt(StmtKind::Break));
                     return false;
                 }
+                // (A `continue` written in an except clause whose statement goes on at the next
+                // iteration: 3.8/3.9 leave the clause's own dead jump after it.)
+                if (target == stop && loop && target == loop->header && is_explicit_clause_jump(b)) {
+                    out.push_back(make_stmt(StmtKind::Continue));
+                    return false;
+                }
                 if (target == stop) return true;
                 if (loop && target == loop->header) {
                     out.push_back(make_stmt(StmtKind::Continue));
+                    // (3.8/3.9: an except clause's jump there with no dead jump after it is where the
+                    // clause falls off its end; see strip_clause_end_continues.)
+                    if (!open_clauses_.empty() && open_clauses_.back().after == target && is_natural_clause_end(b))
+                        clause_end_continues_.insert(out.back().get());
                     return false;
                 }
                 if (breaks_through_bare_exit(loop, target) || for_breaks_through_bare_exit(loop, target, stack)) {
@@ -7171,12 +7181,71 @@ private:
         return false;
     }
 
+    // Whether block `b` ends in a jump after a POP_EXCEPT (the end of an except clause).
+    bool ends_except_clause(int b) const {
+        const Block& blk = cfg_.block(b);
+        if (blk.last == blk.first || ops_[blk.last - 1].kind != N::Jump) return false;
+        for (size_t i = blk.first; i + 1 < blk.last; ++i)
+            if (ops_[i].kind == N::PopExcept) return true;
+        return false;
+    }
+
+    // A try statement that goes on at the loop's next iteration (3.8/3.9): a clause that falls off
+    // its end jumps there like a `continue` (the peephole threads its jump), which says nothing.
+    void strip_clause_end_continues(std::vector<ExceptHandler>& clauses) {
+        for (ExceptHandler& h : clauses) {
+            if (h.body.empty() || !clause_end_continues_.count(h.body.back().get())) continue;
+            dropped_copies_.push_back(h.body.back());
+            h.body.pop_back();
+            if (h.body.empty()) h.body.push_back(make_stmt(StmtKind::Pass));
+        }
+    }
+
+    // Whether block `b`, an except clause's POP_EXCEPT and jump, is where the clause falls off its
+    // end (3.8/3.9): what follows it is the next clause's test (reached by the failed match before
+    // it) or the handler's END_FINALLY/RERAISE, not more of the clause (the code after a for
+    // loop's `else: continue`, reached by its `break`) nor the dead jump a `continue` leaves.
+    bool is_natural_clause_end(int b) const {
+        if (!dead_code_kept_ || !ends_except_clause(b) || b + 1 >= cfg_.size()) return false;
+        if (is_explicit_clause_jump(b)) return false;
+        const Block& next = cfg_.block(b + 1);
+        if (next.preds.empty()) {  // (after a bare `except:`, the handler's dead END_FINALLY)
+            size_t i = next.first;
+            while (i < next.last && ops_[i].kind == N::Nop) ++i;
+            return !reachable_at_all(b + 1) && i < next.last && (ops_[i].kind == N::EndFinally || ops_[i].kind == N::Reraise);
+        }
+        for (int p : next.preds) {
+            const Block& pb = cfg_.block(p);
+            size_t last = pb.last - 1;
+            if (ops_[last].kind != N::JumpIf || last == pb.first || ops_[last - 1].kind != N::CheckExcMatch) return false;
+        }
+        return true;
+    }
+
+    // Whether block `b`, an except clause's POP_EXCEPT and jump, is a `break` or `continue` written
+    // in the clause (3.8/3.9): the compiler's jump at the clause's end follows it, dead (another
+    // POP_EXCEPT and jump). A clause that only falls off its end has none after its jump.
+    bool is_explicit_clause_jump(int b) const {
+        if (!dead_code_kept_ || b < 0 || b + 1 >= cfg_.size() || reachable_at_all(b + 1) || !ends_except_clause(b)) return false;
+        std::vector<N> dead;
+        const Block& next = cfg_.block(b + 1);
+        for (size_t i = next.first; i < next.last; ++i)
+            if (ops_[i].kind != N::Nop) dead.push_back(ops_[i].kind);
+        return dead.size() == 2 && dead[0] == N::PopExcept && dead[1] == N::Jump;
+    }
+
     // Where the except clauses of the handler at `handler` continue after POP_EXCEPT (-1: nowhere).
     // A clause that holds a try statement of its own goes on from that statement's clauses too:
     // the walk enters nested handlers (`depth` deep), whose POP_EXCEPT leaves them.
     int handler_exit(int handler, int exit, const Loop* loop) {
         std::set<int> targets, loop_targets, copies;
         if (!clause_exits(handler, loop, targets, loop_targets, &copies)) unsupported("an except clause that ends in a branch");
+        // (A clause falling off its end at the loop's next iteration goes on there only where no
+        // clause goes on elsewhere: else that jump is read as a `continue`, as before.)
+        if (loop && targets.size() > 1 && targets.count(loop->header)) {
+            targets.erase(loop->header);
+            loop_targets.insert(loop->header);
+        }
         // (A `continue` or `break` after copies of finally bodies is a statement of its clause where
         // the clauses go on somewhere else, or the body goes on elsewhere; where nothing goes on
         // elsewhere, the copies are where they go on, as before.)
@@ -7298,7 +7367,13 @@ private:
             // iteration, past the end of the statement, goes on no other way: no multi-level
             // `continue` exists.)
             bool threaded_break = loop && !loop->is_for && loop->outer && next == next_iteration(loop->outer);
-            (loop && (next == loop->header || next == loop->break_to || threaded_break) ? loop_targets : targets).insert(next);
+            // (3.8/3.9: a clause that falls off its end, at the end of the loop's body, jumps to the
+            // next iteration too (the peephole threads its jump past the statement), but leaves no
+            // dead jump after it as a `continue` does: it goes on there, as the statement does.)
+            bool falls_to_next_iteration = loop && next == loop->header && is_natural_clause_end(end);
+            (loop && (next == loop->header || next == loop->break_to || threaded_break) && !falls_to_next_iteration ? loop_targets
+                                                                                                                 : targets)
+                .insert(next);
         }
         return true;
     }
@@ -7553,6 +7628,7 @@ private:
         try_handler_[t.get()].push_back(handler);
         dropped_copies_.push_back(t);  // (kept alive: its address is a key)
         t->handlers = star ? std::move(star_clauses) : except_clauses(handler_body);
+        if (!star && loop && after == loop->header) strip_clause_end_continues(t->handlers);
         t->is_star = star;
         if (!body_flows) body_never_goes_on_.insert(t.get());
         if (body_flows && body_stack.size() != normal_depth) unsupported("a try body that leaves values on the stack");
@@ -11230,6 +11306,7 @@ private:
         size_t bodies;
     };
     std::vector<OpenClause> open_clauses_;
+    std::set<const Stmt*> clause_end_continues_;  // `continue`s read from a clause falling off its end (3.8/3.9)
     std::set<int> clause_exit_copies_;  // copies of the code after try statements, where their clauses go on
     std::map<const Expr*, ExprPtr> with_context_, with_target_;
     std::set<const Expr*> with_exits_;
