@@ -12123,8 +12123,8 @@ def test_with_in_finally_body_copies(cli, tmp_path, version):
 # `else:` follows the clauses). It read as an `else:` (not equivalent). 3.10 also copies the
 # code after the statement into a clause that returns (read there, not equivalent), and writes no
 # jump after a clause that falls into that code: where the code ends in a branch (a loop's test,
-# an if, the jump back), the clause was refused. 3.12+ copy `return x` into the clause too, where an `else:`
-# that returns kept it (not equivalent).
+# an if, the jump back), the clause was refused. 3.12+ copy `return x` into the clause too, where
+# an `else:` that returns kept it (not equivalent).
 BODY_ENDS_BEFORE_CLAUSE_GOES_ON = """
 def first(path, x):
     try:
