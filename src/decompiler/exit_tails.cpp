@@ -143,6 +143,7 @@ public:
             if (ops_[f].kind == N::ForIter) {
                 share_break_tails(f);
                 share_else_break_tails(f);
+                share_jumped_break_tails(f);
             }
     }
 
@@ -427,6 +428,31 @@ private:
             replace_with_jump(p + 1, p + len, x);
             x -= len - 1;
             x_exit -= len - 1;
+        }
+    }
+
+    // A for loop whose exit is a bare jump to a short return or raise laid out elsewhere (3.12+:
+    // the code after an enclosing if, laid out before a with statement's handler): a `break` is
+    // POP_TOP then a copy of that code, which keeps its lines. The copy becomes a jump to the exit.
+    void share_jumped_break_tails(size_t f) {
+        size_t x = index_at(ops_[f].target);
+        if (x >= ops_.size() || ops_[x].kind != N::Jump || !addressable(x)) return;
+        size_t code = index_at(ops_[x].target);
+        if (code >= ops_.size() || (code > f && code <= x)) return;
+        size_t code_exit = code;
+        while (code_exit < ops_.size() && !is_block_terminator(ops_[code_exit].kind)) ++code_exit;
+        if (code_exit >= ops_.size() || !is_exit(ops_[code_exit].kind) || !copyable(code, code_exit)) return;
+        size_t len = code_exit + 1 - code;
+        for (size_t p = f + 1; p + len < x; ++p) {
+            if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
+            bool copy = true;
+            for (size_t k = 0; k < len && copy; ++k)
+                copy = same_op(ops_[p + 1 + k], ops_[code + k]) && ops_[p + 1 + k].line == ops_[code + k].line &&
+                       !is_target(p + 1 + k);
+            if (!copy || !addressable(p + 1)) continue;
+            replace_with_jump(p + 1, p + len, x);
+            x -= len - 1;
+            if (code > p) code -= len - 1;
         }
     }
 
