@@ -10198,11 +10198,6 @@ private:
         return leaves_on_every_path(body);
     }
 
-    // 3.10+ copy the function's implicit `return None` into the jump of a `break` out of a `while
-    // True:` loop that ends the function: it reads as a `return None` written in the loop, the
-    // same code. The constants tell them apart where None is not the first (a docstring is): a
-    // written return adds None where it stands, the function's end after everything else, so a
-    // constant that only code after the return uses, found before None, says it is a break.
     // The index in `body` of the `while True:` without else that ends the function (but for the
     // implicit `return None`, when still there); body.size() when there is none.
     size_t final_while_true(const Body& body) const {
@@ -10214,6 +10209,11 @@ private:
         return n - 1;
     }
 
+    // 3.10+ copy the function's implicit `return None` into the jump of a `break` out of a `while
+    // True:` loop that ends the function: it reads as a `return None` written in the loop, the
+    // same code. The constants tell them apart where None is not the first (a docstring is): a
+    // written return adds None where it stands, the function's end after everything else, so a
+    // constant that only code after the return uses, found before None, says it is a break.
     void breaks_for_copied_function_end(Body& body) {
         size_t at = final_while_true(body);
         if (at == body.size()) return;

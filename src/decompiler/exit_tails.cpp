@@ -73,8 +73,7 @@ public:
             bool popped_except = false;
             for (; t < ops_.size() && pops < 6 && (ops_[t].kind == N::Pop || ops_[t].kind == N::PopExcept); ++t, ++pops)
                 popped_except = popped_except || ops_[t].kind == N::PopExcept;
-            size_t e = t;
-            while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
+            size_t e = first_terminator(t);
             bool ends = popped_except && e < ops_.size() && is_exit(ops_[e].kind);
             after_withs.push_back(ends ? Copy{t, e, k} : Copy{0, 0, k});  // (first == 0: it goes on)
         }
@@ -88,8 +87,7 @@ public:
             size_t call = addressable(k) ? exit_call_at(ops_, k, true) : 0;
             if (call == 0) continue;
             if (std::any_of(for_loops.begin(), for_loops.end(), [&](const auto& l) { return l.first < k && k < l.second; })) continue;
-            size_t e = k + call;
-            while (e < ops_.size() && !is_block_terminator(ops_[e].kind)) ++e;
+            size_t e = first_terminator(k + call);
             if (e >= ops_.size() || !is_exit(ops_[e].kind)) continue;
             // (The copy's own with statement: the first whose handler follows it. A with statement in
             // a finally body has one per copy of that body; their copies stay apart.)
@@ -411,24 +409,42 @@ private:
         return m + 2;
     }
 
+    // The first op at or after `k` that ends a block (ops_.size(): none).
+    size_t first_terminator(size_t k) const {
+        while (k < ops_.size() && !is_block_terminator(ops_[k].kind)) ++k;
+        return k;
+    }
+
+    // Whether ops [at, at + len) are a copy of ops [from, from + len), none of them a jump target
+    // (`same_lines`: with the lines of the ops they copy, as the compiler's copies keep them).
+    bool is_copy(size_t at, size_t from, size_t len, bool same_lines) {
+        for (size_t k = 0; k < len; ++k)
+            if (!same_op(ops_[at + k], ops_[from + k]) || (same_lines && ops_[at + k].line != ops_[from + k].line) ||
+                is_target(at + k))
+                return false;
+        return true;
+    }
+
+    // In the for loop at `f` (exit at `x`), each `break` that is POP_TOP then a copy of the code
+    // [code, code_exit] (a return or raise) becomes POP_TOP and a jump to the exit.
+    void share_break_copies(size_t f, size_t x, size_t code, size_t code_exit, bool same_lines) {
+        size_t len = code_exit + 1 - code;
+        for (size_t p = f + 1; p + len < x; ++p) {
+            if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
+            if (!is_copy(p + 1, code, len, same_lines) || !addressable(p + 1)) continue;
+            replace_with_jump(p + 1, p + len, x);
+            x -= len - 1;
+            if (code > p) code -= len - 1;
+        }
+    }
+
     // A for loop whose exit (the code at its FOR_ITER's target) is a return or raise: a `break`
     // is POP_TOP then a copy of that exit.
     void share_break_tails(size_t f) {
         size_t x = index_at(ops_[f].target);
-        size_t x_exit = x;
-        while (x_exit < ops_.size() && !is_block_terminator(ops_[x_exit].kind)) ++x_exit;
+        size_t x_exit = first_terminator(x);
         if (x_exit >= ops_.size() || !is_exit(ops_[x_exit].kind) || !addressable(x) || !copyable(x, x_exit)) return;
-        size_t len = x_exit + 1 - x;
-        for (size_t p = f + 1; p + len < x; ++p) {
-            if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
-            bool copy = true;
-            for (size_t k = 0; k < len && copy; ++k)
-                copy = same_op(ops_[p + 1 + k], ops_[x + k]) && !is_target(p + 1 + k);
-            if (!copy || !addressable(p + 1)) continue;
-            replace_with_jump(p + 1, p + len, x);
-            x -= len - 1;
-            x_exit -= len - 1;
-        }
+        share_break_copies(f, x, x, x_exit, false);
     }
 
     // A for loop whose exit is a bare jump to a short return or raise laid out elsewhere (3.12+:
@@ -439,21 +455,9 @@ private:
         if (x >= ops_.size() || ops_[x].kind != N::Jump || !addressable(x)) return;
         size_t code = index_at(ops_[x].target);
         if (code >= ops_.size() || (code > f && code <= x)) return;
-        size_t code_exit = code;
-        while (code_exit < ops_.size() && !is_block_terminator(ops_[code_exit].kind)) ++code_exit;
+        size_t code_exit = first_terminator(code);
         if (code_exit >= ops_.size() || !is_exit(ops_[code_exit].kind) || !copyable(code, code_exit)) return;
-        size_t len = code_exit + 1 - code;
-        for (size_t p = f + 1; p + len < x; ++p) {
-            if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
-            bool copy = true;
-            for (size_t k = 0; k < len && copy; ++k)
-                copy = same_op(ops_[p + 1 + k], ops_[code + k]) && ops_[p + 1 + k].line == ops_[code + k].line &&
-                       !is_target(p + 1 + k);
-            if (!copy || !addressable(p + 1)) continue;
-            replace_with_jump(p + 1, p + len, x);
-            x -= len - 1;
-            if (code > p) code -= len - 1;
-        }
+        share_break_copies(f, x, code, code_exit, true);
     }
 
     // A for loop with an `else:` clause whose code runs straight into a return or raise: a `break`
@@ -463,23 +467,17 @@ private:
     // have; and it starts a statement.
     void share_else_break_tails(size_t f) {
         size_t x = index_at(ops_[f].target);
-        size_t x_exit = x;
-        while (x_exit < ops_.size() && !is_block_terminator(ops_[x_exit].kind)) ++x_exit;
+        size_t x_exit = first_terminator(x);
         if (x_exit >= ops_.size() || !is_exit(ops_[x_exit].kind)) return;
         for (size_t p = f + 1; p < x; ++p) {
             if (ops_[p].kind != N::Pop || !in_loop_itself(f, p, x)) continue;
-            size_t e = p + 1;
-            while (e < x && !is_block_terminator(ops_[e].kind)) ++e;
+            size_t e = std::min(first_terminator(p + 1), x);
             if (e >= x || !is_exit(ops_[e].kind) || e - p > x_exit - x) continue;
             size_t len = e - p;  // the copy: ops [p + 1, e]
             size_t from = x_exit + 1 - len;
             if (from <= x || ops_[from].line < 0 || ops_[from].line == ops_[from - 1].line || !addressable(from) ||
-                !addressable(p + 1) || !copyable(from, x_exit))
+                !addressable(p + 1) || !copyable(from, x_exit) || !is_copy(p + 1, from, len, true))
                 continue;
-            bool copy = true;
-            for (size_t k = 0; k < len && copy; ++k)
-                copy = same_op(ops_[p + 1 + k], ops_[from + k]) && ops_[p + 1 + k].line == ops_[from + k].line && !is_target(p + 1 + k);
-            if (!copy) continue;
             replace_with_jump(p + 1, e, from);
             x -= len - 1;
             x_exit -= len - 1;
